@@ -1,0 +1,70 @@
+// orbit_camera.h - an orbit/pan/zoom camera around a pivot point, as pure math (no GL).
+//
+// World space is right-handed with +Y up. The camera sits on a sphere around `pivot`, at
+// `distance`, placed by `yaw` (radians about +Y, 0 looks along -Z) and `pitch` (radians,
+// positive looks down on the pivot). Every input is sanitised: non-finite deltas are ignored,
+// pitch stays within +-kMaxPitch, distance within [kMinDistance, kMaxDistance], and the pivot
+// within kMaxPivot of the origin, so no sequence of calls can produce NaN or inf matrices.
+#pragma once
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+namespace fabrik {
+
+class OrbitCamera {
+ public:
+  static constexpr float kMaxPitch = 1.50f;  // ~86 degrees: never look straight down the pole
+  static constexpr float kMinDistance = 0.5f;
+  static constexpr float kMaxDistance = 500.0f;
+  static constexpr float kMaxPivot = 1000.0f;
+  static constexpr float kFovY = 0.7854f;  // 45 degrees, vertical
+  static constexpr float kNear = 0.05f;
+  static constexpr float kFar = 2000.0f;
+
+  // The pose Reset() returns to.
+  struct Home {
+    glm::vec3 pivot{0.0f, 2.0f, 0.0f};
+    float yaw = 0.6f;
+    float pitch = 0.35f;
+    float distance = 14.0f;
+  };
+
+  OrbitCamera() { Reset(); }
+  explicit OrbitCamera(const Home& home) : home_(home) { Reset(); }
+
+  void SetHome(const Home& home) { home_ = home; }
+  void Reset();
+
+  // Rotates by a cursor movement of `delta_pixels` (window coordinates); 1 pixel ~ 0.3 deg.
+  void Orbit(glm::vec2 delta_pixels);
+  // Moves the pivot in the view plane so the point under the cursor follows it, for a window
+  // `window_height` screen coordinates tall.
+  void Pan(glm::vec2 delta_pixels, float window_height);
+  // Zooms by `steps` wheel notches: positive moves closer, each notch ~12 %.
+  void Zoom(float steps);
+
+  glm::vec3 pivot() const { return pivot_; }
+  float yaw() const { return yaw_; }
+  float pitch() const { return pitch_; }
+  float distance() const { return distance_; }
+  glm::vec3 eye() const;
+  // Unit vector from the eye towards the pivot.
+  glm::vec3 forward() const;
+
+  glm::mat4 View() const;
+  // Perspective projection for a viewport of the given aspect (width / height, sanitised).
+  // `lens_shift_x` moves the image centre right by that fraction of the viewport's half
+  // width (NDC units), so the pivot can sit in the middle of the area beside a side panel.
+  glm::mat4 Projection(float aspect, float lens_shift_x = 0.0f) const;
+
+ private:
+  Home home_;
+  glm::vec3 pivot_{};
+  float yaw_ = 0.0f;
+  float pitch_ = 0.0f;
+  float distance_ = 1.0f;
+};
+
+}  // namespace fabrik
