@@ -1,12 +1,20 @@
 #include "ik/solver.h"
 
+#include <algorithm>
 #include <array>
+#include <cfloat>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "ik/fabrik.h"
 
 namespace fabrik {
 namespace {
-constexpr std::array kAll = {SolverKind::kFabrik};
+constexpr std::array kAll = {SolverKind::kFabrik, SolverKind::kCcd,
+                             SolverKind::kJacobianTranspose, SolverKind::kDls};
 }  // namespace
 
 std::span<const SolverKind> AllSolvers() { return kAll; }
@@ -14,6 +22,9 @@ std::span<const SolverKind> AllSolvers() { return kAll; }
 const char* SolverName(SolverKind kind) {
   switch (kind) {
     case SolverKind::kFabrik: return "fabrik";
+    case SolverKind::kCcd: return "ccd";
+    case SolverKind::kJacobianTranspose: return "jacobian_transpose";
+    case SolverKind::kDls: return "dls";
   }
   return "unknown";
 }
@@ -27,10 +38,53 @@ std::optional<SolverKind> ParseSolverKind(std::string_view name) {
 
 SolveResult Solve(SolverKind kind, Chain& chain, const glm::vec3& target,
                   const SolveSettings& settings, SolveObserver* observer) {
+  return Solve(kind, chain, target, settings, observer, SolverOptions{});
+}
+
+SolveResult Solve(SolverKind kind, Chain& chain, const glm::vec3& target,
+                  const SolveSettings& settings, SolveObserver* observer,
+                  const SolverOptions& options) {
   switch (kind) {
     case SolverKind::kFabrik: return SolveFabrik(chain, target, settings, observer);
+    case SolverKind::kCcd: return SolveCcd(chain, target, settings, observer, options.ccd);
+    case SolverKind::kJacobianTranspose:
+      return SolveJacobianTranspose(chain, target, settings, observer, options.jacobian);
+    case SolverKind::kDls: return SolveDls(chain, target, settings, observer, options.jacobian);
   }
   return SolveFabrik(chain, target, settings, observer);
+}
+
+void BendOffLine(Chain& chain, const glm::vec3& axis) {
+  std::span<glm::vec3> p = chain.pose_for_solver();
+  std::span<const float> len = chain.lengths();
+  const glm::vec3 line =
+      SafeNormalize(axis, SafeNormalize(p.back() - p.front(), glm::vec3(0.0f, 1.0f, 0.0f)));
+  // Turning about line x side moves every direction along the line towards `side`.
+  const glm::vec3 turn_axis = glm::normalize(glm::cross(line, AnyPerpendicular(line)));
+  const float step = std::min(0.1f, 1.5707964f / static_cast<float>(len.size()));
+  // p[i] is overwritten as we go, so carry the old parent position along.
+  glm::vec3 old_parent = p[0];
+  for (std::size_t i = 0; i < len.size(); ++i) {
+    const glm::vec3 old_child = p[i + 1];
+    const glm::vec3 dir = SafeNormalize(old_child - old_parent, line);
+    const glm::quat q = glm::angleAxis(step * static_cast<float>(i + 1), turn_axis);
+    p[i + 1] = p[i] + SafeNormalize(q * dir, dir) * len[i];
+    old_parent = old_child;
+  }
+}
+
+bool JointsOnLine(std::span<const glm::vec3> joints, const glm::vec3& axis, float eps) {
+  const glm::vec3 origin = joints.front();
+  for (std::size_t i = 1; i < joints.size(); ++i) {
+    if (glm::length(glm::cross(joints[i] - origin, axis)) > eps) return false;
+  }
+  return true;
+}
+
+float SafeDistance(const glm::vec3& a, const glm::vec3& b) {
+  const glm::dvec3 d = glm::dvec3(a) - glm::dvec3(b);
+  const double length = glm::length(d);
+  return static_cast<float>(std::min(length, static_cast<double>(FLT_MAX)));
 }
 
 }  // namespace fabrik

@@ -3,28 +3,73 @@
 // All solvers share Chain, SolveSettings, SolveResult and SolveObserver, and all keep the
 // chain's guarantees (root fixed, lengths kept, finite), reject invalid input the same way
 // (ValidateSolveInput) and lay the chain straight towards out-of-reach targets.
+//
+// What one iteration is differs (SolveResult::iterations and SolveSettings::max_iterations
+// count these):
+//   fabrik              one backward pass then one forward pass          (fabrik.h)
+//   ccd                 one sweep over all joints, effector end first     (ccd.h)
+//   jacobian_transpose  one Jacobian-transpose step                       (jacobian.h)
+//   dls                 one damped-least-squares step                     (jacobian.h)
+// FABRIK reports two half-passes per iteration to the observer (kBackward, kForward); the
+// others report one kForward call per iteration. All report one kStraighten call for an
+// out-of-reach target.
 #pragma once
 
 #include <optional>
 #include <span>
 #include <string_view>
 
+#include <glm/vec3.hpp>
+
+#include "ik/ccd.h"
 #include "ik/chain.h"
+#include "ik/jacobian.h"
 #include "ik/solve_types.h"
 
 namespace fabrik {
 
-enum class SolverKind { kFabrik };
+enum class SolverKind { kFabrik, kCcd, kJacobianTranspose, kDls };
 
-// Every solver, in the order menus list them.
+// Every solver, in the order menus list them: fabrik, ccd, jacobian_transpose, dls.
 std::span<const SolverKind> AllSolvers();
 
-// "fabrik", ... as used on the command line, in the console and in fabrik-solve requests.
+// "fabrik", "ccd", "jacobian_transpose", "dls" as used on the command line, in the console
+// and in fabrik-solve requests. ParseSolverKind is exact (case-sensitive) and returns nullopt
+// for anything else.
 const char* SolverName(SolverKind kind);
 std::optional<SolverKind> ParseSolverKind(std::string_view name);
 
-// Runs the named solver on `chain`. See fabrik.h for the common contract.
+// Solver-specific knobs; each solver reads only its own member. Defaults everywhere.
+struct SolverOptions {
+  CcdOptions ccd;
+  JacobianOptions jacobian;  // jacobian_transpose and dls
+};
+
+// Runs the named solver on `chain` with default options. See fabrik.h for the common
+// contract.
 [[nodiscard]] SolveResult Solve(SolverKind kind, Chain& chain, const glm::vec3& target,
                                 const SolveSettings& settings, SolveObserver* observer = nullptr);
+
+// The same with solver-specific options.
+[[nodiscard]] SolveResult Solve(SolverKind kind, Chain& chain, const glm::vec3& target,
+                                const SolveSettings& settings, SolveObserver* observer,
+                                const SolverOptions& options);
+
+// For the solvers in src/ik: bends `chain` gently off the line through its root along `axis`
+// (need not be unit; if zero, the root->effector direction is used), keeping the root and
+// every length. Every segment's direction is turned about one fixed axis perpendicular to
+// `axis`, segment k (from the root, counting from 1) by k times a small angle (at most 0.1 rad
+// and at most a quarter turn for the last segment), so a chain lying on that line becomes a
+// shallow arc. Deterministic. Used to escape the zero-gradient singularity of a chain lying on
+// the line through its target.
+void BendOffLine(Chain& chain, const glm::vec3& axis);
+
+// For the solvers in src/ik: true when every joint lies within `eps` (world units) of the line
+// through joints[0] along unit `axis`. Stops at the first joint off the line.
+bool JointsOnLine(std::span<const glm::vec3> joints, const glm::vec3& axis, float eps);
+
+// |a - b| for any finite a and b, computed in double and saturating at FLT_MAX, so it is
+// finite even for targets near the float range. For reach tests and reported distances.
+float SafeDistance(const glm::vec3& a, const glm::vec3& b);
 
 }  // namespace fabrik
