@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
 
 namespace fabrik {
 namespace {
@@ -12,6 +14,25 @@ namespace {
 bool IsFinite(const glm::vec3& p) {
   return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
 }
+
+// |a - b| in double: exact enough and never overflows for float inputs, where glm::length in
+// float squares the components and overflows (to inf) once they pass ~1.8e19.
+double DistanceD(const glm::vec3& a, const glm::vec3& b) {
+  return glm::length(glm::dvec3(a) - glm::dvec3(b));
+}
+
+// Solvers place joints up to 2 x total_length from the root (the backward pass hangs the
+// chain from a target that is itself up to total_length away), so the chain must fit in float
+// with that margin or a solve could overflow to inf.
+bool FitsInFloat(const glm::vec3& root, float total_length) {
+  const double extent = std::max({std::fabs(double(root.x)), std::fabs(double(root.y)),
+                                  std::fabs(double(root.z))}) +
+                        2.0 * double(total_length);
+  return extent <= double(std::numeric_limits<float>::max());
+}
+
+constexpr const char* kTooLarge =
+    "chain too large for single precision: |root| + 2 x total length must stay below 3.4e38";
 
 }  // namespace
 
@@ -35,16 +56,20 @@ Result<Chain> Chain::FromJoints(std::vector<glm::vec3> joints) {
       return MakeError("joints[" + std::to_string(i) + "] is not finite");
     }
     if (i == 0) continue;
-    const float length = glm::length(joints[i] - joints[i - 1]);
-    if (!(length > 0.0f) || !std::isfinite(length)) {
+    // In double, so a very long segment is not mistaken for an overflowed (or zero) one.
+    const double length = DistanceD(joints[i], joints[i - 1]);
+    if (!(length > 0.0)) {
       return MakeError("joints[" + std::to_string(i) + "] coincides with joints[" +
                        std::to_string(i - 1) + "]: zero-length segment");
     }
-    chain.lengths_.push_back(length);
+    if (!(length <= double(std::numeric_limits<float>::max()))) return MakeError(kTooLarge);
+    chain.lengths_.push_back(static_cast<float>(length));
   }
   chain.joints_ = std::move(joints);
   chain.ComputeTotals();
-  if (!std::isfinite(chain.total_length_)) return MakeError("total chain length overflows");
+  if (!std::isfinite(chain.total_length_) || !FitsInFloat(chain.joints_[0], chain.total_length_)) {
+    return MakeError(kTooLarge);
+  }
   return chain;
 }
 
@@ -52,11 +77,13 @@ Result<Chain> Chain::Straight(glm::vec3 root, glm::vec3 direction,
                               std::span<const float> lengths) {
   if (lengths.empty()) return MakeError("a chain needs at least 1 segment");
   if (!IsFinite(root)) return MakeError("root is not finite");
-  const float dir_length = glm::length(direction);
-  if (!IsFinite(direction) || !(dir_length > 0.0f) || !std::isfinite(dir_length)) {
+  // Normalised in double: glm::length in float overflows for components beyond ~1.8e19 and
+  // loses precision for tiny (subnormal) ones.
+  const double dir_length = glm::length(glm::dvec3(direction));
+  if (!IsFinite(direction) || !(dir_length > 0.0)) {
     return MakeError("direction must be finite and non-zero");
   }
-  direction /= dir_length;
+  direction = glm::vec3(glm::dvec3(direction) / dir_length);
   Chain chain;
   chain.joints_.reserve(lengths.size() + 1);
   chain.joints_.push_back(root);
@@ -69,7 +96,9 @@ Result<Chain> Chain::Straight(glm::vec3 root, glm::vec3 direction,
     chain.joints_.push_back(chain.joints_.back() + direction * l);
   }
   chain.ComputeTotals();
-  if (!std::isfinite(chain.total_length_)) return MakeError("total chain length overflows");
+  if (!std::isfinite(chain.total_length_) || !FitsInFloat(root, chain.total_length_)) {
+    return MakeError(kTooLarge);
+  }
   return chain;
 }
 
@@ -78,12 +107,15 @@ Status Chain::SetPose(std::span<const glm::vec3> pose) {
     return MakeError("pose has " + std::to_string(pose.size()) + " joints, chain has " +
                      std::to_string(joints_.size()));
   }
-  if (pose[0] != joints_[0]) return MakeError("pose moves the root");
+  // Finiteness first, so a NaN root is reported as such rather than as a moved root.
   for (std::size_t i = 0; i < pose.size(); ++i) {
     if (!IsFinite(pose[i])) return MakeError("pose[" + std::to_string(i) + "] is not finite");
-    if (i == 0) continue;
-    const float l = glm::length(pose[i] - pose[i - 1]);
-    if (std::fabs(l - lengths_[i - 1]) > 1e-4f * lengths_[i - 1]) {
+  }
+  if (pose[0] != joints_[0]) return MakeError("pose moves the root");
+  for (std::size_t i = 1; i < pose.size(); ++i) {
+    const double l = DistanceD(pose[i], pose[i - 1]);
+    const double expected = lengths_[i - 1];
+    if (!(std::fabs(l - expected) <= 1e-4 * expected)) {
       return MakeError("pose changes the length of segment " + std::to_string(i - 1));
     }
   }

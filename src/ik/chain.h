@@ -27,7 +27,10 @@ class Chain {
  public:
   // A chain whose segment lengths are taken from consecutive joint positions.
   // Fails on fewer than 2 joints, a non-finite coordinate, or a zero-length segment
-  // (message e.g. "joints[2] coincides with joints[1]: zero-length segment").
+  // (message e.g. "joints[2] coincides with joints[1]: zero-length segment"), or a chain too
+  // large for single precision (max |root coordinate| + 2 x total length above FLT_MAX, the
+  // room a solver needs: a backward pass hangs the chain from a target up to total_length
+  // away). Lengths are measured in double, so segments of any finite size are measured right.
   static Result<Chain> FromJoints(std::vector<glm::vec3> joints);
 
   // A straight chain from `root` along `direction` (normalised here; must be non-zero and
@@ -51,8 +54,9 @@ class Chain {
   const glm::vec3& effector() const { return joints_.back(); }
 
   // Replaces the pose. Accepted only when `pose` has joint_count() finite points, its first
-  // point is the root, and every segment length matches within a relative 1e-4; otherwise
-  // returns an error and leaves the chain unchanged. Used to restore snapshots.
+  // point is the root (compared with ==), and every segment length matches within a relative
+  // 1e-4; otherwise returns an error naming the first problem (non-finite points are reported
+  // before a moved root) and leaves the chain unchanged. Used to restore snapshots.
   Status SetPose(std::span<const glm::vec3> pose);
 
   // Mutable access to the joint positions, for solvers in src/ik only. A solver writing

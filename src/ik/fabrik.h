@@ -5,19 +5,32 @@
 //
 // SolveFabrik(chain, target, settings) moves `chain` so its end effector reaches `target`:
 //   * invalid input (non-finite target, tolerance not finite or <= 0, max_iterations < 1):
-//     returns ok = false with a reason; the chain is not touched.
+//     returns ok = false with a reason; the chain is not touched and the observer not called.
 //   * target farther than total_length() from the root: the chain is laid straight along
-//     root -> target, iterations = 1 (the straightening pass), reachable = false.
+//     root -> target, iterations = 1 (the straightening pass, one PassKind::kStraighten call),
+//     reachable = false.
+//   * effector already within tolerance: nothing moves, iterations = 0.
 //   * otherwise, starting from the chain's current pose (warm start), alternate the backward
 //     pass (effector onto the target, then each joint towards the root) and the forward pass
 //     (root back in place, then outwards) until |effector - target| <= tolerance or
 //     max_iterations is reached. reached tells which.
-// Always: the root does not move, every segment keeps its length (to float rounding), and no
-// joint becomes NaN or inf, whatever the geometry - a joint landing on the point it reaches
-// from, a target on the root or on a joint, or a straight chain aimed along its own axis at a
-// nearer target (the chain is bent slightly first, or it could never fold).
-// Cost: O(joints x iterations); no heap allocation; `observer` (may be null) is called after
-// each half-pass.
+// Always: the root does not move (bitwise), every segment keeps its length (to float rounding
+// of the joint coordinates), and no joint, nor the distance, becomes NaN or inf, whatever the
+// geometry or magnitude (any finite target; distance saturates at FLT_MAX). Degenerate cases:
+//   * a joint landing on the point it reaches from: the reach continues in the direction of
+//     the previous reach (the first reach of a pass: along the root-target line).
+//   * a chain lying entirely on the line through the root and the target (e.g. a straight
+//     chain aimed along its own axis at a nearer target, or at one behind the root): reaches
+//     alone could never fold it, so the first reach of the first backward pass places the
+//     effector's parent sideways (perpendicular to that line, preferring +Y) instead of along
+//     it. This is still a reach: it moves one joint and keeps one segment length.
+//   * a target inside the chain's reach but not attainable (nearer the root than
+//     2 x max_length - total_length): iterates to the cap; reached = false.
+// Step-through: within a half-pass every joint is written exactly once, by its own reach
+// (backward: joints n-1 down to 0; forward: joints 0 up to n-1), so the pose after any single
+// reach can be rebuilt from consecutive OnHalfPass snapshots (see recording_observer.h).
+// Cost: O(joints x iterations); no heap allocation; `observer` (may be null) is called once
+// at the start and after each half-pass.
 #pragma once
 
 #include "ik/chain.h"

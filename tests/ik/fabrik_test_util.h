@@ -1,0 +1,88 @@
+// fabrik_test_util.h - chain builders and invariant checks shared by the FABRIK tests.
+#pragma once
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+
+#include "ik/chain.h"
+
+namespace fabrik::testing {
+
+inline bool AllFinite(std::span<const glm::vec3> joints) {
+  for (const glm::vec3& p : joints) {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return false;
+  }
+  return true;
+}
+
+inline bool BitwiseEqual(const glm::vec3& a, const glm::vec3& b) {
+  return std::memcmp(&a, &b, sizeof(glm::vec3)) == 0;
+}
+
+inline bool BitwiseEqual(std::span<const glm::vec3> a, std::span<const glm::vec3> b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
+}
+
+// Distance in double, so the check does not inherit the solver's rounding.
+inline double DistanceD(const glm::vec3& a, const glm::vec3& b) {
+  return glm::length(glm::dvec3(a) - glm::dvec3(b));
+}
+
+// Largest relative error of a segment length of `chain`'s current pose against the lengths
+// fixed when it was created.
+inline double MaxRelativeLengthError(const Chain& chain) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < chain.segment_count(); ++i) {
+    const double l = DistanceD(chain.joints()[i + 1], chain.joints()[i]);
+    const double expected = chain.lengths()[i];
+    worst = std::max(worst, std::fabs(l - expected) / expected);
+  }
+  return worst;
+}
+
+// Largest distance of a joint from the line through the root along `dir` (a unit vector).
+inline double MaxDistanceFromLine(std::span<const glm::vec3> joints, const glm::dvec3& dir) {
+  double worst = 0.0;
+  const glm::dvec3 root(joints.front());
+  for (const glm::vec3& p : joints) {
+    const glm::dvec3 v = glm::dvec3(p) - root;
+    worst = std::max(worst, glm::length(v - dir * glm::dot(v, dir)));
+  }
+  return worst;
+}
+
+inline glm::vec3 RandomUnit(std::mt19937& rng) {
+  std::normal_distribution<float> g(0.0f, 1.0f);
+  for (;;) {
+    const glm::vec3 v(g(rng), g(rng), g(rng));
+    const float l = glm::length(v);
+    if (l > 1e-3f) return v / l;
+  }
+}
+
+// A chain from `root` whose segments have the given lengths and point in random directions.
+inline Chain RandomChain(std::mt19937& rng, const glm::vec3& root,
+                         const std::vector<float>& lengths) {
+  std::vector<glm::vec3> joints{root};
+  for (float l : lengths) joints.push_back(joints.back() + RandomUnit(rng) * l);
+  Result<Chain> chain = Chain::FromJoints(std::move(joints));
+  if (!chain.ok()) std::abort();  // random unit directions never give a zero-length segment
+  return std::move(chain).value();
+}
+
+inline Chain StraightChain(std::size_t joints, float length,
+                           glm::vec3 direction = glm::vec3(1, 0, 0),
+                           glm::vec3 root = glm::vec3(0.0f)) {
+  std::vector<float> lengths(joints - 1, length);
+  Result<Chain> chain = Chain::Straight(root, direction, lengths);
+  if (!chain.ok()) std::abort();
+  return std::move(chain).value();
+}
+
+}  // namespace fabrik::testing
