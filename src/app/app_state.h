@@ -1,0 +1,97 @@
+// app_state.h - the one place the demo's state lives. Every system reads and writes this.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+#include "app/history.h"
+#include "app/options.h"
+#include "camera/orbit_camera.h"
+#include "ik/chain.h"
+#include "ik/solve_types.h"
+#include "ik/solver.h"
+#include "targets/drag_source.h"
+
+namespace fabrik {
+
+// Limits of the panel's widgets (the command line and console allow more joints).
+inline constexpr int kPanelMaxJoints = 200;
+inline constexpr int kMaxJoints = 10000;
+
+// Smoothly carries the target from where it was to where a new source wants it, so that
+// switching modes never makes the chain jump.
+struct TargetBlend {
+  bool active = false;
+  glm::vec3 from{0.0f};
+  float elapsed = 0.0f;
+  float duration = 0.6f;  // seconds
+};
+
+struct FrameTiming {
+  long frame = 0;          // frames completed
+  double time = 0.0;       // simulated seconds (fixed-dt aware)
+  float dt = 0.0f;         // simulated seconds this frame
+  float real_dt = 0.0f;    // wall-clock seconds this frame
+  float fps = 0.0f;        // smoothed
+  float frame_ms = 0.0f;   // smoothed
+};
+
+struct ViewState {
+  OrbitCamera camera;
+  glm::ivec2 window_size{1, 1};
+  glm::ivec2 framebuffer_size{1, 1};
+  glm::mat4 view{1.0f};
+  glm::mat4 projection{1.0f};
+  float panel_width = 340.0f;  // screen coordinates; the scene is centred beside it
+};
+
+struct AppState {
+  explicit AppState(Chain initial) : chain(std::move(initial)) {}
+
+  Options options;
+  std::string data_dir;  // folder holding shaders/ and assets/
+
+  // The chain and how it is solved.
+  Chain chain;
+  std::vector<float> lengths;  // what the panel edits; applied through RebuildChain
+  float uniform_length = 1.0f;
+  SolveSettings settings;
+  SolverKind solver = SolverKind::kFabrik;
+
+  // The target and where it comes from.
+  TargetMode mode = TargetMode::kDrag;
+  glm::vec3 target{0.0f};
+  glm::vec3 source_target{0.0f};  // what the active source asks for (before blending)
+  TargetBlend blend;
+  DragSource drag;
+  bool dragging = false;
+
+  // Results of this frame's solve.
+  SolveResult last;
+  double solve_us = 0.0;
+  History<240> iteration_history;
+  History<240> solve_us_history;
+  History<240> fps_history;
+
+  ViewState view;
+  FrameTiming timing;
+  int draw_calls = 0;
+
+  // Requests made during a frame (by the panel, keys or console) and applied next frame at
+  // the settings step, so a frame never changes the chain half-way through.
+  std::optional<std::vector<float>> pending_lengths;
+  std::optional<TargetMode> pending_mode;
+  bool pending_camera_reset = false;
+
+  // The latest user-facing message (an error in red, or a notice).
+  std::string message;
+  bool message_is_error = false;
+};
+
+}  // namespace fabrik

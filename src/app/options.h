@@ -1,0 +1,47 @@
+// options.h - the demo's command line (contract section 1), parsed with CLI11.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+namespace fabrik {
+
+enum class TargetMode { kDrag, kSpline, kConsole, kScript };
+const char* ModeName(TargetMode mode);
+std::optional<TargetMode> ParseMode(const std::string& name);
+
+struct Options {
+  TargetMode mode = TargetMode::kDrag;
+  bool mode_given = false;
+  std::string spline_path;
+  std::string script_path;
+  int joints = 8;
+  std::vector<float> lengths;  // per segment; empty = joints - 1 copies of `length`
+  float length = 1.0f;
+  float moe = 0.01f;
+  int max_iterations = 10;
+  int width = 1280;
+  int height = 800;
+  bool vsync = true;
+  double fixed_dt = 0.0;  // 0 = real time
+  long frames = 0;        // 0 = run until closed
+  std::string screenshot_path;
+  std::string state_out_path;
+  std::string scene = "chain";
+  std::string solver = "fabrik";
+  std::vector<std::string> exec;  // console lines run at start, in order
+  bool hidden = false;            // no visible window (still renders offscreen-sized)
+};
+
+// Parses argv. On --help prints usage and returns exit code 0 in `exit_code`; on a bad option
+// prints one line naming the problem and sets exit code 2. Otherwise exit_code is empty.
+struct ParsedOptions {
+  Options options;
+  std::optional<int> exit_code;
+};
+ParsedOptions ParseOptions(int argc, char** argv);
+
+}  // namespace fabrik

@@ -1,0 +1,194 @@
+// Step 6 of the frame: the control panel. Widgets never change the chain directly; they
+// request changes (pending_*) that the next frame applies at its settings step.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/systems.h"
+#include "ik/chain_rebuild.h"
+
+namespace fabrik {
+namespace {
+
+const ImVec4 kGood(0.35f, 0.90f, 0.50f, 1.0f);
+const ImVec4 kWarn(0.98f, 0.80f, 0.30f, 1.0f);
+const ImVec4 kBad(0.98f, 0.42f, 0.38f, 1.0f);
+const ImVec4 kDim(0.62f, 0.65f, 0.70f, 1.0f);
+
+void SectionHeader(const char* text) {
+  ImGui::Spacing();
+  ImGui::PushStyleColor(ImGuiCol_Text, kDim);
+  ImGui::TextUnformatted(text);
+  ImGui::PopStyleColor();
+  ImGui::Separator();
+}
+
+void ModeSelector(AppState& state) {
+  SectionHeader("TARGET MODE");
+  const TargetMode modes[] = {TargetMode::kDrag, TargetMode::kSpline, TargetMode::kConsole,
+                              TargetMode::kScript};
+  const char* labels[] = {"Drag", "Spline", "Console", "Script"};
+  for (int i = 0; i < 4; ++i) {
+    if (i > 0) ImGui::SameLine();
+    if (ImGui::RadioButton(labels[i], state.mode == modes[i])) state.pending_mode = modes[i];
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, kDim);
+  switch (state.mode) {
+    case TargetMode::kDrag:
+      ImGui::TextWrapped("Left-drag the orange effector or the target (or click anywhere).");
+      break;
+    case TargetMode::kSpline:
+      ImGui::TextWrapped("The target follows the loaded spline.");
+      break;
+    case TargetMode::kConsole:
+      ImGui::TextWrapped("Type 'target X Y Z' in the console (` key).");
+      break;
+    case TargetMode::kScript:
+      ImGui::TextWrapped("A timed script drives the target.");
+      break;
+  }
+  ImGui::PopStyleColor();
+}
+
+void ChainEditor(AppState& state) {
+  SectionHeader("CHAIN");
+  int joints = static_cast<int>(state.lengths.size()) + 1;
+  const int shown = std::min(joints, kPanelMaxJoints);
+  int edit = shown;
+  if (ImGui::SliderInt("joints", &edit, 2, kPanelMaxJoints, "%d", ImGuiSliderFlags_AlwaysClamp) &&
+      edit != shown) {
+    std::vector<float> lengths = state.lengths;
+    lengths.resize(static_cast<std::size_t>(edit - 1), state.uniform_length);
+    RequestLengths(state, std::move(lengths));
+  }
+  if (joints > kPanelMaxJoints) {
+    ImGui::TextColored(kDim, "(%d joints from the command line)", joints);
+  }
+  float uniform = state.uniform_length;
+  if (ImGui::SliderFloat("segment length", &uniform, 0.05f, 5.0f, "%.2f",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+    state.uniform_length = uniform;
+    RequestLengths(state, UniformLengths(static_cast<int>(state.lengths.size()), uniform));
+  }
+  if (ImGui::TreeNode("per-segment lengths")) {
+    std::vector<float> lengths = state.lengths;
+    bool changed = false;
+    const int n = std::min<int>(static_cast<int>(lengths.size()), kPanelMaxJoints);
+    for (int i = 0; i < n; ++i) {
+      char label[32];
+      std::snprintf(label, sizeof(label), "segment %d", i);
+      changed |= ImGui::DragFloat(label, &lengths[i], 0.01f, 0.05f, 20.0f, "%.3f",
+                                  ImGuiSliderFlags_AlwaysClamp);
+    }
+    if (changed) RequestLengths(state, std::move(lengths));
+    ImGui::TreePop();
+  }
+  ImGui::TextColored(kDim, "reach %.3f", state.chain.total_length());
+}
+
+void SolverEditor(AppState& state) {
+  SectionHeader("SOLVER");
+  const char* current = SolverName(state.solver);
+  if (ImGui::BeginCombo("solver", current)) {
+    for (SolverKind kind : AllSolvers()) {
+      if (ImGui::Selectable(SolverName(kind), kind == state.solver)) state.solver = kind;
+    }
+    ImGui::EndCombo();
+  }
+  float moe = state.settings.tolerance;
+  if (ImGui::SliderFloat("margin of error", &moe, 1e-4f, 1.0f, "%.4f",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+    state.settings.tolerance = moe;
+  }
+  int cap = state.settings.max_iterations;
+  if (ImGui::SliderInt("iteration cap", &cap, 1, 1000, "%d",
+                       ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+    state.settings.max_iterations = cap;
+  }
+}
+
+void Readouts(AppState& state) {
+  SectionHeader("THIS FRAME");
+  if (ImGui::BeginTable("readouts", 2, ImGuiTableFlags_SizingStretchProp)) {
+    auto row = [](const char* name, const ImVec4* color, const char* fmt, auto... args) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextColored(kDim, "%s", name);
+      ImGui::TableSetColumnIndex(1);
+      if (color) {
+        ImGui::TextColored(*color, fmt, args...);
+      } else {
+        ImGui::Text(fmt, args...);
+      }
+    };
+    row("FPS", nullptr, "%.0f", state.timing.fps);
+    row("frame time", nullptr, "%.2f ms", state.timing.frame_ms);
+    row("iterations", nullptr, "%d / %d", state.last.iterations, state.settings.max_iterations);
+    row("solve time", nullptr, "%.1f us", state.solve_us);
+    row("distance", nullptr, "%.5f", state.last.distance);
+    const ImVec4& reach_color = state.last.reachable ? kGood : kBad;
+    row("reachable", &reach_color, "%s", state.last.reachable ? "yes" : "no: out of reach");
+    const ImVec4& reached_color = state.last.reached ? kGood : kWarn;
+    row("reached", &reached_color, "%s", state.last.reached ? "within margin" : "not yet");
+    row("target", nullptr, "%.2f  %.2f  %.2f", state.target.x, state.target.y, state.target.z);
+    row("draw calls", nullptr, "%d", state.draw_calls);
+    ImGui::EndTable();
+  }
+  const float width = ImGui::GetContentRegionAvail().x;
+  char overlay[64];
+  std::snprintf(overlay, sizeof(overlay), "iterations (max %.0f)", state.iteration_history.max());
+  ImGui::PlotHistogram("##iterations", state.iteration_history.data(),
+                       state.iteration_history.size(), state.iteration_history.offset(), overlay,
+                       0.0f, std::max(4.0f, state.iteration_history.max()), ImVec2(width, 44));
+  std::snprintf(overlay, sizeof(overlay), "solve us (mean %.1f)", state.solve_us_history.mean());
+  ImGui::PlotLines("##solve", state.solve_us_history.data(), state.solve_us_history.size(),
+                   state.solve_us_history.offset(), overlay, 0.0f,
+                   std::max(1.0f, state.solve_us_history.max() * 1.1f), ImVec2(width, 44));
+  std::snprintf(overlay, sizeof(overlay), "fps (mean %.0f)", state.fps_history.mean());
+  ImGui::PlotLines("##fps", state.fps_history.data(), state.fps_history.size(),
+                   state.fps_history.offset(), overlay, 0.0f,
+                   std::max(1.0f, state.fps_history.max() * 1.1f), ImVec2(width, 44));
+}
+
+void CameraSection(AppState& state) {
+  SectionHeader("CAMERA");
+  if (ImGui::Button("Reset camera (R)")) state.pending_camera_reset = true;
+  ImGui::PushStyleColor(ImGuiCol_Text, kDim);
+  ImGui::TextWrapped(
+      "Right drag: orbit   Middle or Shift+right drag: pan   Wheel: zoom   "
+      "1-4: modes   `: console");
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void DrawPanel(AppState& state) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + 10, viewport->Pos.y + 10), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(state.view.panel_width, viewport->Size.y - 20),
+                           ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.88f);
+  const ImGuiWindowFlags flags =
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
+  if (ImGui::Begin("FABRIK inverse kinematics", nullptr, flags)) {
+    ImGui::PushItemWidth(-120);
+    ModeSelector(state);
+    ChainEditor(state);
+    SolverEditor(state);
+    Readouts(state);
+    CameraSection(state);
+    ImGui::PopItemWidth();
+    if (!state.message.empty()) {
+      ImGui::Spacing();
+      ImGui::Separator();
+      ImGui::PushStyleColor(ImGuiCol_Text, state.message_is_error ? kBad : kDim);
+      ImGui::TextWrapped("%s", state.message.c_str());
+      ImGui::PopStyleColor();
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace fabrik

@@ -1,0 +1,141 @@
+// Step 5 of the frame: the 3D scene. Everything is instanced: the cost of drawing a chain is
+// a fixed handful of draw calls whatever its joint count.
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "app/systems.h"
+
+namespace fabrik {
+namespace {
+
+constexpr float kPi = 3.14159265f;
+
+// The palette: cool joints on warm bones, an orange effector, a green target that turns
+// amber when out of reach.
+const glm::vec4 kBoneColor(0.86f, 0.83f, 0.76f, 1.0f);
+const glm::vec4 kJointColor(0.30f, 0.52f, 0.86f, 1.0f);
+const glm::vec4 kRootColor(0.32f, 0.34f, 0.38f, 1.0f);
+const glm::vec4 kEffectorColor(1.00f, 0.52f, 0.12f, 1.0f);
+const glm::vec4 kTargetReached(0.25f, 0.92f, 0.45f, 0.75f);
+const glm::vec4 kTargetChasing(0.95f, 0.88f, 0.25f, 0.75f);
+const glm::vec4 kTargetOutOfReach(0.98f, 0.35f, 0.30f, 0.75f);
+const glm::vec4 kReachColor(0.35f, 0.62f, 0.98f, 0.10f);
+
+void AddCircle(std::vector<LineVertex>& out, glm::vec3 c, float r, glm::vec3 u, glm::vec3 v,
+               glm::vec4 color, int segments) {
+  for (int i = 0; i < segments; ++i) {
+    const float a0 = 2.0f * kPi * i / segments, a1 = 2.0f * kPi * (i + 1) / segments;
+    out.push_back({c + r * (std::cos(a0) * u + std::sin(a0) * v), color});
+    out.push_back({c + r * (std::cos(a1) * u + std::sin(a1) * v), color});
+  }
+}
+
+// Grid spacing: 1, 2 or 5 times a power of ten, about 20 lines across the reach.
+float NiceStep(float extent) {
+  const float raw = std::max(extent / 10.0f, 1e-3f);
+  const float p = std::pow(10.0f, std::floor(std::log10(raw)));
+  for (float m : {1.0f, 2.0f, 5.0f}) {
+    if (m * p >= raw) return m * p;
+  }
+  return 10.0f * p;
+}
+
+}  // namespace
+
+void SceneDrawer::RebuildGrid(float reach) {
+  grid_reach_ = reach;
+  grid_.clear();
+  const float extent = std::max(10.0f, reach * 1.6f);
+  const float step = NiceStep(extent);
+  const int n = static_cast<int>(std::ceil(extent / step));
+  for (int i = -n; i <= n; ++i) {
+    const bool major = (i % 5) == 0;
+    const glm::vec4 color = major ? glm::vec4(0.55f, 0.60f, 0.68f, 0.45f)
+                                  : glm::vec4(0.45f, 0.50f, 0.58f, 0.22f);
+    const float x = i * step, e = n * step;
+    grid_.push_back({{x, 0.0f, -e}, color});
+    grid_.push_back({{x, 0.0f, e}, color});
+    grid_.push_back({{-e, 0.0f, x}, color});
+    grid_.push_back({{e, 0.0f, x}, color});
+  }
+  // World axes from the origin: X red, Y green, Z blue.
+  const float a = std::max(1.0f, step * 2.0f);
+  const glm::vec3 axes[] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  const glm::vec4 axis_colors[] = {{0.95f, 0.3f, 0.3f, 0.9f}, {0.35f, 0.9f, 0.4f, 0.9f},
+                                   {0.35f, 0.55f, 1.0f, 0.9f}};
+  for (int i = 0; i < 3; ++i) {
+    grid_.push_back({glm::vec3(0.0f, 0.003f, 0.0f), axis_colors[i]});
+    grid_.push_back({axes[i] * a + glm::vec3(0.0f, 0.003f, 0.0f), axis_colors[i]});
+  }
+}
+
+void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
+  const Chain& chain = state.chain;
+  std::span<const glm::vec3> p = chain.joints();
+  std::span<const float> len = chain.lengths();
+  const float reach = chain.total_length();
+  const float mean_len = reach / static_cast<float>(len.size());
+  const float base = std::clamp(mean_len * 0.15f, 0.01f, 50.0f);
+
+  renderer.SetCamera(state.view.view, state.view.projection, state.view.camera.eye());
+
+  if (std::fabs(grid_reach_ - reach) > 1e-3f * std::max(reach, 1.0f)) RebuildGrid(reach);
+  renderer.DrawLines(grid_, 1.0f, false, chain.root(), std::max(10.0f, reach * 1.6f));
+
+  // Joints and bones.
+  spheres_.clear();
+  bones_.clear();
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    // Joint size follows the shorter neighbouring segment so short links stay readable.
+    const float local = std::min(i > 0 ? len[i - 1] : len[0], i < len.size() ? len[i] : len.back());
+    const float r = std::clamp(local * 0.16f, base * 0.35f, base * 1.2f);
+    glm::vec4 color = kJointColor;
+    if (i == 0) color = kRootColor;
+    if (i + 1 == p.size()) color = kEffectorColor;
+    spheres_.push_back({p[i], i + 1 == p.size() ? std::max(r, base) * 1.15f : r, color});
+  }
+  for (std::size_t i = 0; i < len.size(); ++i) {
+    const float r = std::clamp(len[i] * 0.13f, base * 0.3f, base * 0.9f);
+    bones_.push_back({p[i], r, p[i + 1], r * 0.55f, kBoneColor});
+  }
+  // The fixed base: a squat plinth under the root.
+  bones_.push_back({chain.root() - glm::vec3(0.0f, base * 0.6f, 0.0f), base * 3.2f,
+                    chain.root() + glm::vec3(0.0f, base * 0.2f, 0.0f), base * 2.6f,
+                    glm::vec4(0.22f, 0.24f, 0.28f, 1.0f)});
+  renderer.DrawShadows(spheres_);
+  renderer.DrawBones(bones_);
+  renderer.DrawSpheres(spheres_);
+
+  // The target: a translucent ball with a crosshair, coloured by the solve's outcome.
+  const glm::vec4 target_color = !state.last.reachable ? kTargetOutOfReach
+                                 : state.last.reached  ? kTargetReached
+                                                       : kTargetChasing;
+  lines_.clear();
+  const float cross = base * 2.6f;
+  for (const glm::vec3& axis : {glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, 1)}) {
+    lines_.push_back({state.target - axis * cross, glm::vec4(glm::vec3(target_color), 1.0f)});
+    lines_.push_back({state.target + axis * cross, glm::vec4(glm::vec3(target_color), 1.0f)});
+  }
+  if (!state.last.reached) {
+    lines_.push_back({chain.effector(), glm::vec4(1.0f, 1.0f, 1.0f, 0.5f)});
+    lines_.push_back({state.target, glm::vec4(1.0f, 1.0f, 1.0f, 0.5f)});
+  }
+  // The target's drop line to the ground helps read its height.
+  lines_.push_back({state.target, glm::vec4(glm::vec3(target_color), 0.35f)});
+  lines_.push_back({glm::vec3(state.target.x, 0.0f, state.target.z),
+                    glm::vec4(glm::vec3(target_color), 0.35f)});
+  renderer.DrawLines(lines_, 1.5f, true);
+  const SphereInstance target_ball{state.target, base * 0.9f, target_color};
+  renderer.DrawSpheres(std::span<const SphereInstance>(&target_ball, 1));
+
+  // The reach: a faint shell and its circle on the ground.
+  lines_.clear();
+  AddCircle(lines_, glm::vec3(chain.root().x, 0.002f, chain.root().z), reach, {1, 0, 0},
+            {0, 0, 1}, glm::vec4(0.35f, 0.62f, 0.98f, 0.45f), 128);
+  renderer.DrawLines(lines_, 1.0f, false);
+  renderer.DrawShell(chain.root(), reach, kReachColor);
+}
+
+}  // namespace fabrik

@@ -1,0 +1,73 @@
+#include "app/state_writer.h"
+
+#include <cmath>
+
+#include <glm/gtc/type_ptr.hpp>
+#include <nlohmann/json.hpp>
+
+namespace fabrik {
+namespace {
+
+// JSON has no NaN or inf; the state never holds them, but a number that somehow is not
+// finite is written as null rather than producing invalid JSON.
+nlohmann::json Num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+
+nlohmann::json Vec(const glm::vec3& v) { return {Num(v.x), Num(v.y), Num(v.z)}; }
+
+nlohmann::json Mat(const glm::mat4& m) {
+  nlohmann::json out = nlohmann::json::array();
+  const float* f = glm::value_ptr(m);  // column-major, as glm stores it
+  for (int i = 0; i < 16; ++i) out.push_back(Num(f[i]));
+  return out;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<StateWriter>> StateWriter::Open(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  if (!file) return MakeError("cannot write --state-out file '" + path + "'");
+  return std::unique_ptr<StateWriter>(new StateWriter(file));
+}
+
+StateWriter::~StateWriter() { std::fclose(file_); }
+
+std::string StateLine(const AppState& s) {
+  nlohmann::json j;
+  j["frame"] = s.timing.frame;
+  j["time"] = Num(s.timing.time);
+  j["mode"] = ModeName(s.mode);
+  j["target"] = Vec(s.target);
+  nlohmann::json joints = nlohmann::json::array();
+  for (const glm::vec3& p : s.chain.joints()) joints.push_back(Vec(p));
+  j["joints"] = std::move(joints);
+  j["iterations"] = s.last.iterations;
+  j["distance"] = Num(s.last.distance);
+  j["reached"] = s.last.reached;
+  j["reachable"] = s.last.reachable;
+  j["solve_us"] = Num(s.solve_us);
+  j["fps"] = Num(s.timing.fps);
+  j["view"] = Mat(s.view.view);
+  j["projection"] = Mat(s.view.projection);
+  j["viewport"] = {s.view.framebuffer_size.x, s.view.framebuffer_size.y};
+  j["window"] = {s.view.window_size.x, s.view.window_size.y};
+  // Extras beyond the contract.
+  j["solver"] = SolverName(s.solver);
+  j["tolerance"] = Num(s.settings.tolerance);
+  j["max_iterations"] = s.settings.max_iterations;
+  j["dragging"] = s.dragging;
+  j["camera"] = {{"pivot", Vec(s.view.camera.pivot())},
+                 {"distance", Num(s.view.camera.distance())},
+                 {"yaw", Num(s.view.camera.yaw())},
+                 {"pitch", Num(s.view.camera.pitch())}};
+  j["draw_calls"] = s.draw_calls;
+  return j.dump();
+}
+
+void StateWriter::Write(const AppState& state) {
+  const std::string line = StateLine(state);
+  std::fwrite(line.data(), 1, line.size(), file_);
+  std::fputc('\n', file_);
+  std::fflush(file_);
+}
+
+}  // namespace fabrik

@@ -1,0 +1,52 @@
+// systems.h - the steps of one frame, each a function of the AppState.
+//
+// Frame order (app.cpp runs them in exactly this order):
+//   1. input      HandleInput: camera orbit/pan/zoom, drag grab/move/release, keys
+//   2. settings   ApplyPending: chain rebuilds, mode switches, camera reset
+//   3. target     UpdateTarget: the active source moves the target (with blending)
+//   4. solve      RunSolve: the selected solver on the chain, timed
+//   5. render     DrawScene: the 3D scene from the state
+//   6. panel      DrawPanel: the ImGui control panel (its changes become pending requests)
+//   7. output     state line, screenshot, swap
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "app/app_state.h"
+#include "render/renderer.h"
+
+namespace fabrik {
+
+// Step 5: turns the state into instanced spheres, bones and lines. Keeps its buffers
+// between frames, so drawing allocates nothing once warmed up.
+class SceneDrawer {
+ public:
+  void Draw(const AppState& state, Renderer& renderer);
+
+ private:
+  void RebuildGrid(float reach);
+  float grid_reach_ = -1.0f;
+  std::vector<LineVertex> grid_;
+  std::vector<LineVertex> lines_;
+  std::vector<SphereInstance> spheres_;
+  std::vector<BoneInstance> bones_;
+};
+
+void HandleInput(AppState& state);
+void ApplyPending(AppState& state);
+void UpdateTarget(AppState& state);
+void RunSolve(AppState& state);
+void DrawPanel(AppState& state);
+
+// Recomputes view and projection for the current window size and panel width.
+void UpdateViewMatrices(AppState& state);
+// Where the camera should look to frame the whole chain's reach.
+OrbitCamera::Home HomeFor(const Chain& chain);
+// Switches the target mode; the target blends from where it is to the new source.
+void SetMode(AppState& state, TargetMode mode);
+// Requests new segment lengths (validated; on error sets state.message and changes nothing).
+bool RequestLengths(AppState& state, std::vector<float> lengths);
+void SetMessage(AppState& state, std::string text, bool is_error);
+
+}  // namespace fabrik

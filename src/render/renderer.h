@@ -1,0 +1,85 @@
+// renderer.h - draws plain scene data with OpenGL 3.3: the only drawing code in the project.
+//
+// The renderer knows nothing of chains, solvers or modes: callers hand it spans of spheres,
+// bones and line vertices in world space. Each Draw* call is one instanced draw call (or one
+// line draw) whatever the number of instances, so the cost stays flat as chains grow.
+// Call order per frame: BeginFrame, SetCamera, any Draw*, then (optionally) ReadPixels.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "ik/result.h"
+
+namespace fabrik {
+
+struct SphereInstance {
+  glm::vec3 center{0.0f};
+  float radius = 0.1f;
+  glm::vec4 color{1.0f};
+};
+
+// A tapered cylinder from `start` (radius r0) to `end` (radius r1).
+struct BoneInstance {
+  glm::vec3 start{0.0f};
+  float r0 = 0.1f;
+  glm::vec3 end{0.0f, 1.0f, 0.0f};
+  float r1 = 0.05f;
+  glm::vec4 color{1.0f};
+};
+
+struct LineVertex {
+  glm::vec3 position{0.0f};
+  glm::vec4 color{1.0f};
+};
+
+class Renderer {
+ public:
+  // Loads the shaders from `shader_dir` (mesh, line and background programs) and builds the
+  // meshes. Fails with the file name and compiler log on any shader problem.
+  static Result<std::unique_ptr<Renderer>> Create(const std::string& shader_dir);
+  ~Renderer();
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  // Sets the viewport to the whole framebuffer and draws the background gradient.
+  void BeginFrame(glm::ivec2 framebuffer_size);
+  void SetCamera(const glm::mat4& view, const glm::mat4& projection, const glm::vec3& eye);
+
+  // Opaque (or translucent, when color.a < 1) lit spheres.
+  void DrawSpheres(std::span<const SphereInstance> spheres);
+  void DrawBones(std::span<const BoneInstance> bones);
+  // Soft dark blobs on the ground plane (y = 0) under the given spheres.
+  void DrawShadows(std::span<const SphereInstance> spheres);
+  // A translucent sphere whose silhouette glows: the reach of a chain.
+  void DrawShell(const glm::vec3& center, float radius, const glm::vec4& color);
+  // Line list (pairs of vertices). `fade_radius` > 0 fades lines out with horizontal
+  // distance from `fade_centre`. `on_top` draws without depth testing.
+  void DrawLines(std::span<const LineVertex> vertices, float width = 1.0f, bool on_top = false,
+                 glm::vec3 fade_centre = glm::vec3(0.0f), float fade_radius = 0.0f);
+
+  // Reads the current framebuffer (before swap) as tightly packed RGB rows, top row first.
+  std::vector<unsigned char> ReadPixels(glm::ivec2 framebuffer_size) const;
+
+  // Draw calls issued since BeginFrame (for the panel's readouts and tests).
+  int draw_calls() const { return draw_calls_; }
+
+ private:
+  struct Impl;
+  explicit Renderer(std::unique_ptr<Impl> impl);
+  void DrawMeshInstances(int kind, const void* data, std::size_t count, bool shell);
+  std::unique_ptr<Impl> impl_;
+  int draw_calls_ = 0;
+};
+
+// Writes RGB pixels (top row first) as a PNG file with stb_image_write.
+Status WritePng(const std::string& path, std::span<const unsigned char> rgb, glm::ivec2 size);
+
+}  // namespace fabrik

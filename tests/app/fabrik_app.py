@@ -1,0 +1,210 @@
+"""Helpers for the headless app tests: run fabrik-demo under Xvfb, drive it with xdotool,
+read its --state-out stream and its screenshots. Standard library plus PIL only."""
+import json
+import math
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+DEMO = os.environ.get("FABRIK_DEMO", "build/bin/fabrik-demo")
+SOURCE_DIR = os.environ.get("FABRIK_SOURCE_DIR", ".")
+
+
+def run_demo(args, timeout=120):
+    """Runs the demo to completion; returns (exit code, stdout, stderr)."""
+    proc = subprocess.run([DEMO] + list(args), capture_output=True, text=True, timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def read_states(path):
+    """All complete state lines written so far."""
+    states = []
+    with open(path) as f:
+        for line in f:
+            if line.endswith("\n"):
+                states.append(json.loads(line))
+    return states
+
+
+def all_finite(value):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(all_finite(v) for v in value)
+    if isinstance(value, dict):
+        return all(all_finite(v) for v in value.values())
+    return value is not None or True
+
+
+# --- 4x4 column-major matrix math, matching glm -----------------------------------------
+
+def mat_mul(a, b):
+    """a * b for column-major 16-float lists."""
+    out = [0.0] * 16
+    for c in range(4):
+        for r in range(4):
+            out[c * 4 + r] = sum(a[k * 4 + r] * b[c * 4 + k] for k in range(4))
+    return out
+
+
+def mat_vec(m, v):
+    return [sum(m[c * 4 + r] * v[c] for c in range(4)) for r in range(4)]
+
+
+def mat_inverse(m):
+    """Gauss-Jordan inverse of a column-major 4x4 (as row-major rows of the transpose)."""
+    rows = [[m[c * 4 + r] for c in range(4)] + [1.0 if r == k else 0.0 for k in range(4)]
+            for r in range(4)]
+    for col in range(4):
+        pivot = max(range(col, 4), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        p = rows[col][col]
+        rows[col] = [x / p for x in rows[col]]
+        for r in range(4):
+            if r != col:
+                f = rows[r][col]
+                rows[r] = [x - f * y for x, y in zip(rows[r], rows[col])]
+    inv_rows = [row[4:] for row in rows]
+    return [inv_rows[r][c] for c in range(4) for r in range(4)]
+
+
+def project(state, p):
+    """World point -> window coordinates (top-left origin), using the state's matrices."""
+    vp = mat_mul(state["projection"], state["view"])
+    clip = mat_vec(vp, [p[0], p[1], p[2], 1.0])
+    ndc = [clip[i] / clip[3] for i in range(3)]
+    w, h = state["window"]
+    return ((ndc[0] + 1) * 0.5 * w, (1 - ndc[1]) * 0.5 * h)
+
+
+def cursor_ray(state, x, y):
+    """Window coordinates -> (origin, unit direction) through the state's matrices."""
+    w, h = state["window"]
+    nx, ny = 2.0 * x / w - 1.0, 1.0 - 2.0 * y / h
+    inv = mat_inverse(mat_mul(state["projection"], state["view"]))
+    a = mat_vec(inv, [nx, ny, -1.0, 1.0])
+    b = mat_vec(inv, [nx, ny, 1.0, 1.0])
+    a = [a[i] / a[3] for i in range(3)]
+    b = [b[i] / b[3] for i in range(3)]
+    d = [b[i] - a[i] for i in range(3)]
+    n = math.sqrt(sum(c * c for c in d))
+    return a, [c / n for c in d]
+
+
+def distance_to_ray(ray, p):
+    o, d = ray
+    v = [p[i] - o[i] for i in range(3)]
+    t = sum(v[i] * d[i] for i in range(3))
+    q = [v[i] - d[i] * t for i in range(3)]
+    return math.sqrt(sum(c * c for c in q))
+
+
+def dist(a, b):
+    return math.sqrt(sum((a[i] - b[i]) ** 2 for i in range(3)))
+
+
+# --- a running demo, driven with xdotool ------------------------------------------------
+
+def xdotool(*args):
+    return subprocess.run(["xdotool"] + [str(a) for a in args], capture_output=True, text=True,
+                          timeout=30).stdout.strip()
+
+
+class LiveDemo:
+    """Starts the demo in the background with a state stream; use as a context manager."""
+
+    def __init__(self, args=(), frames=10_000_000):
+        self.dir = tempfile.mkdtemp(prefix="fabrik-app-")
+        self.state_path = os.path.join(self.dir, "state.jsonl")
+        self.args = list(args) + ["--state-out", self.state_path, "--frames", str(frames)]
+        self.proc = None
+        self.window = None
+
+    def __enter__(self):
+        self.proc = subprocess.Popen([DEMO] + self.args, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("demo exited early: " + self.proc.stderr.read())
+            wid = xdotool("search", "--name", "^FABRIK$")
+            if wid and os.path.exists(self.state_path) and len(read_states(self.state_path)) > 3:
+                self.window = wid.split()[0]
+                break
+            time.sleep(0.2)
+        if not self.window:
+            raise RuntimeError("the demo window did not appear")
+        # Without a window manager, give the window the keyboard focus explicitly.
+        xdotool("windowfocus", "--sync", self.window)
+        self.origin = self.window_origin()
+        return self
+
+    def __exit__(self, *exc):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        return False
+
+    def window_origin(self):
+        out = xdotool("getwindowgeometry", "--shell", self.window)
+        vals = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+        return int(vals.get("X", 0)), int(vals.get("Y", 0))
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def states(self):
+        return read_states(self.state_path)
+
+    def latest(self):
+        return self.states()[-1]
+
+    def wait_frames(self, n, timeout=60):
+        """Waits until n more frames have been written; returns the newest state."""
+        start = len(self.states())
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            s = self.states()
+            if len(s) >= start + n:
+                return s[-1]
+            if not self.alive():
+                raise RuntimeError("demo died: " + self.proc.stderr.read())
+            time.sleep(0.05)
+        raise RuntimeError("demo stopped producing frames")
+
+    def move(self, x, y):
+        """Moves the cursor to window coordinates (x, y); they may lie outside the window."""
+        xdotool("mousemove", "--sync", int(round(self.origin[0] + x)),
+                int(round(self.origin[1] + y)))
+
+    def down(self, button=1):
+        xdotool("mousedown", button)
+
+    def up(self, button=1):
+        xdotool("mouseup", button)
+
+    def click(self, button):
+        xdotool("click", button)
+
+    def key(self, *keys):
+        xdotool("key", "--clearmodifiers", *keys)
+
+    def type(self, text):
+        xdotool("type", "--delay", 30, text)
+
+    def rss_kib(self):
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+
+def load_png(path):
+    from PIL import Image
+    return Image.open(path).convert("RGB")
