@@ -1,0 +1,216 @@
+#include "ik/constrained_fabrik.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "ik/fabrik.h"
+
+namespace fabrik {
+namespace {
+
+bool IsFinite(const glm::vec3& p) {
+  return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
+}
+
+// |v| without overflow for any finite v.
+float RobustLength(const glm::vec3& v) {
+  const float scale = std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
+  if (!(scale > 0.0f) || !std::isfinite(scale)) return scale > 0.0f ? scale : 0.0f;
+  return scale * glm::length(v / scale);
+}
+
+const JointConstraint& ConstraintAt(const ChainConstraints& cs, std::size_t i) {
+  static const JointConstraint kFree{};
+  return i < cs.joints.size() ? cs.joints[i] : kFree;
+}
+
+// A joint whose limit does not depend on where its parent segment points: the root joint
+// (measured against the fixed base frame) and world hinges. Both passes can apply such a limit
+// directly to the joint's own segment.
+bool IsFixedLimit(std::size_t joint, const JointConstraint& c) {
+  return IsConstrained(c) && (joint == 0 || IsWorldFixed(c));
+}
+
+const char* ValidateConstraintsNoAlloc(const ChainConstraints& cs, std::size_t joint_count) {
+  if (const char* e = ValidateBaseFrame(cs.base)) return e;
+  if (cs.joints.size() + 1 > joint_count) {
+    return "more constraints than the chain has segments (the effector has none to limit)";
+  }
+  for (const JointConstraint& c : cs.joints) {
+    if (const char* e = ValidateJointConstraint(c)) return e;
+  }
+  return nullptr;
+}
+
+// Backward pass: effector onto the target, then each joint towards the root. The frame of the
+// segment just placed is carried inwards (the inverse of the forward transport), so a child's
+// relative limit can be applied, mirrored, to its parent segment.
+void BackwardPass(std::span<glm::vec3> p, std::span<const float> len,
+                  const ChainConstraints& cs, const Frame& base, const glm::vec3& target) {
+  const std::size_t n = p.size();
+  // The last segment's frame in the current pose, to start the inward transport from.
+  Frame child = base;
+  for (std::size_t k = 0; k + 1 < n; ++k) {
+    child = TransportFrame(child, SafeNormalize(p[k + 1] - p[k], child.forward));
+  }
+  p[n - 1] = target;
+  for (std::size_t k = n - 1; k-- > 0;) {
+    // Where the segment wants to point (from joint k to k+1); if the two coincide, carry on
+    // straight, which is always a valid choice that keeps the length.
+    glm::vec3 d = SafeNormalize(p[k + 1] - p[k], child.forward);
+    if (k + 2 < n) {
+      const JointConstraint& c = ConstraintAt(cs, k + 1);
+      if (IsConstrained(c) && !IsFixedLimit(k + 1, c)) {
+        d = ConstrainDirection(MirroredConstraint(c), child, d);
+      }
+    }
+    const JointConstraint& own = ConstraintAt(cs, k);
+    if (IsFixedLimit(k, own)) d = ConstrainDirection(own, base, d);
+    p[k] = p[k + 1] - d * len[k];
+    child = TransportFrame(child, d);
+  }
+}
+
+// Forward pass: root back in place, then each segment moved into its limit relative to the
+// frame carried from the base. This is the pass that makes the limits hold exactly.
+void ForwardPass(std::span<glm::vec3> p, std::span<const float> len, const ChainConstraints& cs,
+                 const Frame& base, const glm::vec3& root) {
+  p[0] = root;
+  Frame f = base;
+  for (std::size_t k = 0; k + 1 < p.size(); ++k) {
+    glm::vec3 d = SafeNormalize(p[k + 1] - p[k], f.forward);
+    const JointConstraint& c = ConstraintAt(cs, k);
+    if (IsConstrained(c)) d = ConstrainDirection(c, f, d);
+    p[k + 1] = p[k] + d * len[k];
+    f = TransportFrame(f, d);
+  }
+}
+
+// The FABRIK straight-chain trap: a chain lying on the line root->target can only fold flat
+// onto itself. True when every joint is within `eps` of that line.
+bool IsCollinearWith(std::span<const glm::vec3> p, const glm::vec3& axis, float eps) {
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    if (glm::length(glm::cross(p[i] - p[0], axis)) > eps) return false;
+  }
+  return true;
+}
+
+// Bends a collinear chain into a gentle arc towards `side`, keeping every length.
+void BendOffAxis(std::span<glm::vec3> p, std::span<const float> len, const glm::vec3& axis,
+                 const glm::vec3& side) {
+  const float step = std::min(0.2f, 1.5707964f / static_cast<float>(len.size()));
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    const glm::vec3 along = SafeNormalize(p[i] - p[i - 1], axis);
+    const float angle = step * static_cast<float>(i);
+    const glm::vec3 dir = SafeNormalize(along * std::cos(angle) + side * std::sin(angle), along);
+    p[i] = p[i - 1] + dir * len[i - 1];
+  }
+}
+
+void BendTowardsPoleSpan(std::span<glm::vec3> p, const glm::vec3& pole) {
+  if (!IsFinite(pole)) return;
+  for (std::size_t i = 1; i + 1 < p.size(); ++i) {
+    const glm::vec3 a = p[i - 1];
+    const glm::vec3 line = p[i + 1] - a;
+    const float line_len = glm::length(line);
+    if (!(line_len > 1e-20f) || !std::isfinite(line_len)) continue;
+    const glm::vec3 u = line / line_len;
+    // Joint i circles the line (its distances to both neighbours fixed); put it on the circle
+    // point nearest the pole.
+    const glm::vec3 centre = a + u * glm::dot(p[i] - a, u);
+    const glm::vec3 offset = p[i] - centre;
+    const float radius = glm::length(offset);
+    const glm::vec3 to_pole = (pole - a) - u * glm::dot(pole - a, u);
+    const float pole_off = glm::length(to_pole);
+    if (!(radius > 1e-6f * line_len) || !(pole_off > 1e-6f * line_len)) continue;
+    if (!std::isfinite(pole_off)) continue;
+    p[i] = centre + to_pole * (radius / pole_off);
+  }
+}
+
+}  // namespace
+
+void BendTowardsPole(Chain& chain, const glm::vec3& pole) {
+  BendTowardsPoleSpan(chain.pose_for_solver(), pole);
+}
+
+ConstrainedSolveResult SolveFabrikConstrained(Chain& chain, const ChainConstraints& constraints,
+                                              const glm::vec3& target,
+                                              const SolveSettings& settings,
+                                              const std::optional<glm::vec3>& pole,
+                                              SolveObserver* observer,
+                                              std::span<std::uint8_t> at_limit) {
+  ConstrainedSolveResult out;
+  SolveResult& r = out.base;
+  const char* error = ValidateSolveInput(target, settings);
+  if (!error && pole && !IsFinite(*pole)) error = "pole is not finite (NaN or inf)";
+  if (!error) error = ValidateConstraintsNoAlloc(constraints, chain.joint_count());
+  if (error) {
+    r.ok = false;
+    r.error = error;
+    return out;
+  }
+
+  const bool any_limit = std::any_of(constraints.joints.begin(), constraints.joints.end(),
+                                     [](const JointConstraint& c) { return IsConstrained(c); });
+  if (!any_limit && !pole) {
+    r = SolveFabrik(chain, target, settings, observer);
+    JointsAtLimit(chain.joints(), constraints, at_limit);
+    return out;
+  }
+
+  std::span<glm::vec3> p = chain.pose_for_solver();
+  std::span<const float> len = chain.lengths();
+  const std::size_t n = p.size();
+  const glm::vec3 root = p[0];
+  const Frame base = MakeFrame(constraints.base);
+  if (observer) observer->OnBegin(p, target);
+
+  r.reachable = RobustLength(target - root) <= chain.total_length();
+  const bool start_inside = MaxConstraintViolation(p, constraints) <= kAtLimitEpsilon * 0.1f;
+  const bool start_reached = RobustLength(p[n - 1] - target) <= settings.tolerance;
+
+  if (!r.reachable) {
+    StraightenTowards(chain, target);
+  } else if (!start_reached) {
+    const glm::vec3 axis = SafeNormalize(target - root, SafeNormalize(p[n - 1] - root,
+                                                                      base.forward));
+    if (IsCollinearWith(p, axis, 1e-5f * chain.total_length())) {
+      glm::vec3 side = AnyPerpendicular(axis);
+      if (pole) {
+        const glm::vec3 off = (*pole - root) - axis * glm::dot(*pole - root, axis);
+        side = SafeNormalize(off, side);
+      }
+      BendOffAxis(p, len, axis, side);
+    }
+  }
+
+  if (!r.reachable || !start_reached || !start_inside || pole) {
+    const float stall = 1e-6f * chain.total_length();
+    for (int iteration = 1; iteration <= settings.max_iterations; ++iteration) {
+      const glm::vec3 effector_before = p[n - 1];
+      BackwardPass(p, len, constraints, base, target);
+      if (observer) observer->OnHalfPass(PassKind::kBackward, iteration, p);
+      ForwardPass(p, len, constraints, base, root);
+      if (pole) {
+        BendTowardsPoleSpan(p, *pole);
+        ForwardPass(p, len, constraints, base, root);
+      }
+      r.iterations = iteration;
+      if (observer) observer->OnHalfPass(PassKind::kForward, iteration, p);
+      if (RobustLength(p[n - 1] - target) <= settings.tolerance) break;
+      if (RobustLength(p[n - 1] - effector_before) <= stall) break;
+    }
+  }
+
+  r.distance = RobustLength(p[n - 1] - target);
+  r.reached = r.distance <= settings.tolerance;
+  out.joints_at_limit = JointsAtLimit(p, constraints, at_limit);
+  out.max_violation = MaxConstraintViolation(p, constraints);
+  out.limited = r.reachable && !r.reached && out.joints_at_limit > 0;
+  return out;
+}
+
+}  // namespace fabrik

@@ -1,0 +1,77 @@
+// constrained_fabrik.h - FABRIK on a single chain with joint limits and an optional pole.
+//
+// Aristidou & Lasenby, "FABRIK: A fast, iterative solver for the Inverse Kinematics problem",
+// Graphical Models 73(5), 2011: algorithm 1 with the joint limits of section 4 applied inside
+// both passes. Constraint model and frames: constraints.h.
+//
+// SolveFabrikConstrained(chain, constraints, target, settings, pole, observer, at_limit):
+//   * invalid input - non-finite target or pole, bad settings (ValidateSolveInput), bad
+//     constraints (ValidateJointConstraint / ValidateBaseFrame), more constraints than the chain
+//     has segments - returns base.ok = false with a static message; the chain is untouched.
+//   * no joint constrained and no pole: exactly SolveFabrik (fabrik.h).
+//   * otherwise each iteration is
+//       backward pass: the effector onto the target, then inwards; each new segment direction
+//         is limited by the child joint's constraint seen from the child (MirroredConstraint)
+//         and by its own constraint when that is world-fixed (root joint, world hinge);
+//       forward pass: the root back in place, then outwards; each segment direction is moved
+//         into its joint's limit relative to the frame carried from the base (exact);
+//       pole (if given): BendTowardsPole, then the forward pass again so the limits hold.
+//     Iterations stop when |effector - target| <= tolerance, after max_iterations, or when the
+//     effector moved less than 1e-6 x total length in an iteration (no more progress).
+//   * a target beyond total_length() is first reached for with the straight chain
+//     (StraightenTowards), then the passes above move it into its limits as close as they can.
+//   * a pose already within tolerance, inside its limits and without a pole runs 0 iterations;
+//     a start pose that violates its limits always gets at least one iteration.
+// Guarantees, whatever the input geometry: the root does not move, every segment keeps its
+// length (to float rounding), no joint becomes NaN or inf, and after a solve with at least one
+// iteration every joint is inside its limit (max_violation is float rounding, ~1e-6 rad) -
+// the pole never wins against a limit.
+// Cost: O(joints x iterations); no heap allocation; `observer` (may be null) sees kBackward
+// after each backward pass and kForward after each forward phase (pole included).
+//
+// `limited` is the answer to "reachable by distance, but not within the limits": the target is
+// within total_length() of the root, it was not reached, and at least one joint ended at its
+// limit, so the returned pose is the closest the solver found. It is a heuristic - FABRIK
+// cannot prove that no allowed pose reaches - but an unconstrained chain is never `limited`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include <glm/vec3.hpp>
+
+#include "ik/chain.h"
+#include "ik/constraints.h"
+#include "ik/solve_types.h"
+
+namespace fabrik {
+
+struct ConstrainedSolveResult {
+  // ok, error, iterations, distance, reached, reachable: as SolveResult documents.
+  SolveResult base;
+  // Reachable by distance but not reached with joints at their limits (see above).
+  bool limited = false;
+  // How many joints ended at their limit (IsAtLimit with kAtLimitEpsilon).
+  int joints_at_limit = 0;
+  // MaxConstraintViolation of the returned pose, radians.
+  float max_violation = 0.0f;
+};
+
+// See the header comment. `pole`: an optional world-space point that picks the bend direction
+// (a 3-joint arm's elbow ends in the plane through root, target and pole, on the pole's side).
+// `at_limit`: optional output, one entry per joint (see JointsAtLimit); entries beyond
+// joint_count() are untouched, missing ones are skipped.
+[[nodiscard]] ConstrainedSolveResult SolveFabrikConstrained(
+    Chain& chain, const ChainConstraints& constraints, const glm::vec3& target,
+    const SolveSettings& settings, const std::optional<glm::vec3>& pole = std::nullopt,
+    SolveObserver* observer = nullptr, std::span<std::uint8_t> at_limit = {});
+
+// The pole step, exposed for tests and teaching views: every inner joint i (1 .. n-2), in
+// order, turns about the line through joints i-1 and i+1 until it lies in the half-plane of
+// that line containing `pole` (Aristidou & Lasenby's "pole" variant). Keeps every length and
+// both end joints; skips a joint that lies on its neighbours' line or whose line passes through
+// the pole. Ignores limits. A non-finite pole does nothing.
+void BendTowardsPole(Chain& chain, const glm::vec3& pole);
+
+}  // namespace fabrik

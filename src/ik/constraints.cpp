@@ -1,0 +1,478 @@
+#include "ik/constraints.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
+
+#include "ik/fabrik.h"
+
+namespace fabrik {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+// Parameters may overshoot pi by this much (a user typing 3.1416) and are then clamped.
+constexpr float kAngleSlack = 1e-3f;
+
+bool IsFinite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+double ClampAngle(float a) { return std::clamp(static_cast<double>(a), 0.0, kPi); }
+
+// Angle between two vectors, robust for tiny and near-pi angles (acos is not).
+float AngleBetween(const glm::vec3& a, const glm::vec3& b) {
+  return std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b));
+}
+
+glm::vec3 ToWorld(const Frame& f, const glm::vec3& local) {
+  return f.right * local.x + f.up * local.y + f.forward * local.z;
+}
+
+struct Vec2 {
+  double x = 0.0;
+  double y = 0.0;
+};
+
+// Is (px, py), both >= 0, inside the quarter ellipse with semi-axes a, b >= 0? A zero
+// semi-axis makes the ellipse a segment on the other axis.
+bool InsideEllipse(double a, double b, double px, double py) {
+  const double u = a > 0.0 ? px / a : (px > 0.0 ? HUGE_VAL : 0.0);
+  const double v = b > 0.0 ? py / b : (py > 0.0 ? HUGE_VAL : 0.0);
+  return u * u + v * v <= 1.0;
+}
+
+// Nearest point of the ellipse (x/a)^2 + (y/b)^2 = 1 to a point (px, py) >= 0 outside it.
+// The nearest point is q = (a^2 px / (t + a^2), b^2 py / (t + b^2)) where t > 0 is the root of
+//   F(t) = (a px / (t + a^2))^2 + (b py / (t + b^2))^2 - 1,
+// (D. Eberly, "Distance from a Point to an Ellipse, an Ellipsoid, or a Hyperellipsoid", 2013).
+// F is convex and decreasing for t >= 0, so Newton's method started left of the root climbs to
+// it without overshooting; a bisection bracket guards against rounding.
+Vec2 NearestOnEllipse(double a, double b, double px, double py) {
+  if (a <= 0.0 && b <= 0.0) return {0.0, 0.0};
+  if (a <= 0.0) return {0.0, std::min(py, b)};  // the segment x = 0, 0 <= y <= b
+  if (b <= 0.0) return {std::min(px, a), 0.0};
+  const double a2 = a * a;
+  const double b2 = b * b;
+  const double ax = a * px;
+  const double by = b * py;
+  // F > 0 while either term alone exceeds 1, i.e. for t < a px - a^2 or t < b py - b^2.
+  double lo = std::max({0.0, ax - a2, by - b2});
+  // F(t) <= ((a px)^2 + (b py)^2) / t^2 - 1, which is <= 0 at t = hi.
+  double hi = std::max(lo, std::hypot(ax, by));
+  double t = lo;
+  for (int i = 0; i < 100; ++i) {
+    const double u = ax / (t + a2);
+    const double v = by / (t + b2);
+    const double f = u * u + v * v - 1.0;
+    if (f == 0.0) break;
+    if (f > 0.0) {
+      lo = t;
+    } else {
+      hi = t;
+    }
+    const double slope = -2.0 * (u * u / (t + a2) + v * v / (t + b2));
+    double next = slope < 0.0 ? t - f / slope : 0.5 * (lo + hi);
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (next == t || hi - lo <= 1e-15 * hi) break;
+    t = next;
+  }
+  return {a2 * px / (t + a2), b2 * py / (t + b2)};
+}
+
+// Local coordinates of the nearest allowed direction, or nothing when already allowed.
+struct ConeOutcome {
+  bool inside = true;
+  glm::dvec3 local{0.0, 0.0, 1.0};
+};
+
+// The cone projection in parent-local coordinates (x = right, y = up, z = forward); (x, y, z)
+// is a unit vector.
+ConeOutcome ProjectIntoCone(double x, double y, double z, const ConeLimits& cone) {
+  const double up = ClampAngle(cone.up);
+  const double down = ClampAngle(cone.down);
+  const double left = ClampAngle(cone.left);
+  const double right = ClampAngle(cone.right);
+  const double rho = std::hypot(x, y);
+  ConeOutcome out;
+  if (rho < 1e-12) {
+    if (z > 0.0) return out;  // on the axis: inside every cone, even a zero one
+    // Exactly opposite: every boundary point is as far along the sphere as its angle is short
+    // of pi, so the nearest is the one reaching farthest - always on one of the four axis
+    // directions, as an ellipse's radius peaks at a semi-axis end.
+    double best = up;
+    glm::dvec2 dir(0.0, 1.0);
+    if (right > best) best = right, dir = {1.0, 0.0};
+    if (down > best) best = down, dir = {0.0, -1.0};
+    if (left > best) best = left, dir = {-1.0, 0.0};
+    if (best >= kPi) return out;
+    out.inside = false;
+    out.local = glm::dvec3(std::sin(best) * dir.x, std::sin(best) * dir.y, std::cos(best));
+    return out;
+  }
+  // Work in the quadrant's positive corner and restore the signs at the end; the nearest point
+  // of a quarter ellipse to a point in its quadrant lies in the same quadrant.
+  const double sx = x >= 0.0 ? 1.0 : -1.0;
+  const double sy = y >= 0.0 ? 1.0 : -1.0;
+  const double h = x >= 0.0 ? right : left;
+  const double v = y >= 0.0 ? up : down;
+  const double ax = std::fabs(x);
+  const double ay = std::fabs(y);
+  if (h < kTangentPlaneMaxAngle && v < kTangentPlaneMaxAngle) {
+    // The cone meets the plane z = 1 in an ellipse with semi-axes tan(angle).
+    const double ea = std::tan(h);
+    const double eb = std::tan(v);
+    Vec2 q;
+    if (z > 0.0) {
+      const double px = ax / z;
+      const double py = ay / z;
+      if (InsideEllipse(ea, eb, px, py)) return out;
+      q = NearestOnEllipse(ea, eb, px, py);
+    } else {
+      // At or behind z = 0 there is no intersection with the plane. As z -> 0+ the point runs
+      // off to infinity along its azimuth and its nearest ellipse point tends to the one whose
+      // outward normal has that azimuth; use that limit so the map stays continuous.
+      const double nx = ax / rho;
+      const double ny = ay / rho;
+      // The ellipse point with outward normal (nx, ny) is (a^2 nx, b^2 ny) / |(a nx, b ny)|.
+      const double norm = std::hypot(ea * nx, eb * ny);
+      if (norm > 0.0) q = {ea * ea * nx / norm, eb * eb * ny / norm};
+    }
+    out.inside = false;
+    out.local = glm::normalize(glm::dvec3(sx * q.x, sy * q.y, 1.0));
+    return out;
+  }
+  // Angular regime: the point at (theta cos(phi), theta sin(phi)), theta = angle from the axis,
+  // phi = azimuth; the quarter ellipse has the two angles as semi-axes.
+  const double theta = std::atan2(rho, z);
+  const double px = theta * ax / rho;
+  const double py = theta * ay / rho;
+  if (InsideEllipse(h, v, px, py)) return out;
+  const Vec2 q = NearestOnEllipse(h, v, px, py);
+  const double angle = std::hypot(q.x, q.y);
+  out.inside = false;
+  if (angle > 0.0) {
+    const double s = std::sin(angle) / angle;
+    out.local = glm::dvec3(s * sx * q.x, s * sy * q.y, std::cos(angle));
+  }
+  return out;
+}
+
+// Wraps an angle into (-pi, pi].
+double WrapAngle(double a) {
+  a = std::remainder(a, 2.0 * kPi);
+  return a <= -kPi ? a + 2.0 * kPi : a;
+}
+
+// The hinge's world axis, reference (perpendicular) and binormal cross(axis, reference).
+struct HingeBasis {
+  glm::vec3 axis;
+  glm::vec3 reference;
+  glm::vec3 binormal;
+};
+
+HingeBasis MakeHingeBasis(const Frame& parent, const HingeLimits& hinge) {
+  const bool local = hinge.space == HingeSpace::kParent;
+  const glm::vec3 axis_in = local ? ToWorld(parent, hinge.axis) : hinge.axis;
+  const glm::vec3 ref_in = local ? ToWorld(parent, hinge.reference) : hinge.reference;
+  HingeBasis b;
+  b.axis = SafeNormalize(axis_in, parent.right);
+  glm::vec3 ref = IsFinite(ref_in) ? ref_in - b.axis * glm::dot(b.axis, ref_in) : glm::vec3(0.0f);
+  const float ref_len = glm::length(ref);
+  const float in_len = IsFinite(ref_in) ? glm::length(ref_in) : 0.0f;
+  // Only a reference with a real perpendicular part defines a zero angle; a (nearly) parallel
+  // one leaves rounding noise, which would make the zero angle arbitrary.
+  b.reference = (ref_len > 1e-6f * in_len && std::isfinite(ref_len) && ref_len > 0.0f)
+                    ? SafeNormalize(ref, AnyPerpendicular(b.axis))
+                    : AnyPerpendicular(b.axis);
+  b.binormal = glm::cross(b.axis, b.reference);
+  return b;
+}
+
+struct HingeAngle {
+  bool degenerate = false;  // the direction is (nearly) along the axis
+  double angle = 0.0;       // signed angle in the hinge plane from the reference
+};
+
+HingeAngle MeasureHinge(const HingeBasis& b, const glm::vec3& d) {
+  const double u = glm::dot(d, b.reference);
+  const double w = glm::dot(d, b.binormal);
+  if (std::hypot(u, w) < 1e-6) return {true, 0.0};
+  return {false, std::atan2(w, u)};
+}
+
+// The allowed angle nearest `angle`, measuring distance around the circle.
+double ClampHingeAngle(double angle, double lo, double hi) {
+  if (angle >= lo && angle <= hi) return angle;
+  const double to_lo = std::fabs(WrapAngle(lo - angle));
+  const double to_hi = std::fabs(WrapAngle(angle - hi));
+  return to_lo <= to_hi ? lo : hi;
+}
+
+std::string JointLabel(std::size_t i) { return "joints[" + std::to_string(i) + "]"; }
+
+}  // namespace
+
+JointConstraint JointConstraint::Ball(float up, float down, float left, float right) {
+  JointConstraint c;
+  c.type = ConstraintType::kBall;
+  c.cone = {up, down, left, right};
+  return c;
+}
+
+JointConstraint JointConstraint::Cone(float half_angle) {
+  return Ball(half_angle, half_angle, half_angle, half_angle);
+}
+
+JointConstraint JointConstraint::Hinge(const glm::vec3& axis, float min_angle, float max_angle,
+                                       HingeSpace space, const glm::vec3& reference) {
+  JointConstraint c;
+  c.type = ConstraintType::kHinge;
+  c.hinge = {axis, reference, min_angle, max_angle, space};
+  return c;
+}
+
+const char* ValidateJointConstraint(const JointConstraint& c) {
+  const float pi_max = static_cast<float>(kPi) + kAngleSlack;
+  switch (c.type) {
+    case ConstraintType::kNone:
+      return nullptr;
+    case ConstraintType::kBall: {
+      const float angles[] = {c.cone.up, c.cone.down, c.cone.left, c.cone.right};
+      for (float a : angles) {
+        if (!std::isfinite(a)) return "cone angle is not finite";
+        if (a < 0.0f || a > pi_max) return "cone angle must be in [0, pi] radians";
+      }
+      return nullptr;
+    }
+    case ConstraintType::kHinge: {
+      const HingeLimits& h = c.hinge;
+      if (h.space != HingeSpace::kParent && h.space != HingeSpace::kWorld) {
+        return "hinge space is neither parent nor world";
+      }
+      if (!IsFinite(h.axis)) return "hinge axis is not finite";
+      const float scale = std::max({std::fabs(h.axis.x), std::fabs(h.axis.y), std::fabs(h.axis.z)});
+      if (!(scale > 1e-6f)) return "hinge axis is zero";
+      if (!IsFinite(h.reference)) return "hinge reference is not finite";
+      if (!std::isfinite(h.min_angle) || !std::isfinite(h.max_angle)) {
+        return "hinge limit is not finite";
+      }
+      if (h.min_angle < -pi_max || h.max_angle > pi_max) {
+        return "hinge limits must be in [-pi, pi] radians";
+      }
+      if (h.max_angle < h.min_angle) return "hinge max_angle is below min_angle";
+      return nullptr;
+    }
+  }
+  return "unknown constraint type";
+}
+
+const char* ValidateBaseFrame(const BaseFrame& base) {
+  if (!IsFinite(base.forward)) return "base forward axis is not finite";
+  if (glm::dot(base.forward, base.forward) == 0.0f) return "base forward axis is zero";
+  if (!IsFinite(base.up)) return "base up vector is not finite";
+  return nullptr;
+}
+
+Status ValidateChainConstraints(const ChainConstraints& constraints, std::size_t joint_count) {
+  if (const char* e = ValidateBaseFrame(constraints.base)) return MakeError(e);
+  const std::size_t limit = joint_count > 0 ? joint_count - 1 : 0;
+  if (constraints.joints.size() > limit) {
+    return MakeError(std::to_string(constraints.joints.size()) +
+                     " constraints for a chain of " + std::to_string(joint_count) +
+                     " joints: only joints 0.." + std::to_string(limit == 0 ? 0 : limit - 1) +
+                     " have a segment to limit");
+  }
+  for (std::size_t i = 0; i < constraints.joints.size(); ++i) {
+    if (const char* e = ValidateJointConstraint(constraints.joints[i])) {
+      return MakeError(JointLabel(i) + ": " + e);
+    }
+  }
+  return Ok{};
+}
+
+bool IsWorldFixed(const JointConstraint& c) {
+  return c.type == ConstraintType::kHinge && c.hinge.space == HingeSpace::kWorld;
+}
+
+Frame MakeFrame(const BaseFrame& base) {
+  Frame f;
+  f.forward = SafeNormalize(base.forward, glm::vec3(0.0f, 1.0f, 0.0f));
+  glm::vec3 up = IsFinite(base.up) ? base.up - f.forward * glm::dot(base.up, f.forward)
+                                   : glm::vec3(0.0f);
+  const float up_in = IsFinite(base.up) ? glm::length(base.up) : 0.0f;
+  const float up_len = glm::length(up);
+  f.up = (up_len > 1e-6f * up_in && up_len > 0.0f && std::isfinite(up_len))
+             ? SafeNormalize(up, AnyPerpendicular(f.forward))
+             : AnyPerpendicular(f.forward);
+  f.right = glm::normalize(glm::cross(f.up, f.forward));
+  return f;
+}
+
+Frame TransportFrame(const Frame& parent, const glm::vec3& direction) {
+  const glm::vec3 d = SafeNormalize(direction, parent.forward);
+  const glm::vec3 a = parent.forward;
+  const float c = glm::dot(a, d);
+  glm::vec3 up;
+  if (c > -1.0f + 1e-6f) {
+    // Rodrigues' formula for the rotation taking a to d, written without trigonometry:
+    // R v = v c + k x v + k (k . v) / (1 + c), with k = a x d.
+    const glm::vec3 k = glm::cross(a, d);
+    up = parent.up * c + glm::cross(k, parent.up) + k * (glm::dot(k, parent.up) / (1.0f + c));
+  } else {
+    up = -parent.up;  // half a turn about parent.right
+  }
+  Frame f;
+  f.forward = d;
+  // Remove rounding drift so the frame stays orthonormal along long chains.
+  f.up = SafeNormalize(up - d * glm::dot(up, d), AnyPerpendicular(d));
+  if (std::fabs(glm::dot(f.up, d)) > 1e-3f) f.up = AnyPerpendicular(d);
+  f.right = SafeNormalize(glm::cross(f.up, d), AnyPerpendicular(d));
+  return f;
+}
+
+glm::vec3 ConstrainToCone(const glm::vec3& direction, const Frame& frame, const ConeLimits& cone) {
+  const glm::vec3 d = SafeNormalize(direction, frame.forward);
+  const ConeOutcome o = ProjectIntoCone(glm::dot(d, frame.right), glm::dot(d, frame.up),
+                                        glm::dot(d, frame.forward), cone);
+  if (o.inside) return d;
+  const glm::vec3 local(static_cast<float>(o.local.x), static_cast<float>(o.local.y),
+                        static_cast<float>(o.local.z));
+  return SafeNormalize(ToWorld(frame, local), frame.forward);
+}
+
+glm::vec3 ConstrainToHinge(const glm::vec3& direction, const Frame& parent,
+                           const HingeLimits& hinge) {
+  const HingeBasis b = MakeHingeBasis(parent, hinge);
+  const glm::vec3 d = SafeNormalize(direction, parent.forward);
+  const HingeAngle m = MeasureHinge(b, d);
+  const double lo = std::clamp(static_cast<double>(hinge.min_angle), -kPi, kPi);
+  const double hi = std::clamp(static_cast<double>(hinge.max_angle), lo, kPi);
+  // A direction along the axis says nothing about the angle: take the zero angle (clamped).
+  const double angle = ClampHingeAngle(m.degenerate ? 0.0 : m.angle, lo, hi);
+  const glm::vec3 out = b.reference * static_cast<float>(std::cos(angle)) +
+                        b.binormal * static_cast<float>(std::sin(angle));
+  return SafeNormalize(out, b.reference);
+}
+
+glm::vec3 ConstrainDirection(const JointConstraint& constraint, const Frame& parent,
+                             const glm::vec3& direction) {
+  switch (constraint.type) {
+    case ConstraintType::kBall: return ConstrainToCone(direction, parent, constraint.cone);
+    case ConstraintType::kHinge: return ConstrainToHinge(direction, parent, constraint.hinge);
+    case ConstraintType::kNone: break;
+  }
+  return SafeNormalize(direction, parent.forward);
+}
+
+float ViolationAngle(const JointConstraint& constraint, const Frame& parent,
+                     const glm::vec3& direction) {
+  if (!IsConstrained(constraint)) return 0.0f;
+  const glm::vec3 d = SafeNormalize(direction, parent.forward);
+  return AngleBetween(d, ConstrainDirection(constraint, parent, d));
+}
+
+bool IsAtLimit(const JointConstraint& constraint, const Frame& parent,
+               const glm::vec3& direction, float epsilon) {
+  const glm::vec3 d = SafeNormalize(direction, parent.forward);
+  const double eps = std::max(0.0f, std::isfinite(epsilon) ? epsilon : 0.0f);
+  switch (constraint.type) {
+    case ConstraintType::kNone:
+      return false;
+    case ConstraintType::kBall: {
+      const double x = glm::dot(d, parent.right);
+      const double y = glm::dot(d, parent.up);
+      const double z = glm::dot(d, parent.forward);
+      if (!ProjectIntoCone(x, y, z, constraint.cone).inside) return true;
+      const double rho = std::hypot(x, y);
+      if (rho < 1e-12 && z > 0.0) {
+        // On the axis: pushed eps any way, it leaves the cone iff some angle is below eps.
+        const ConeLimits& c = constraint.cone;
+        return std::min({c.up, c.down, c.left, c.right}) < eps;
+      }
+      if (rho < 1e-12) return false;  // opposite the axis and allowed: only when that is free
+      // Turn the direction eps farther from the axis along its own azimuth and test again.
+      const double theta = std::min(std::atan2(rho, z) + eps, kPi);
+      const double s = std::sin(theta) / rho;
+      return !ProjectIntoCone(x * s, y * s, std::cos(theta), constraint.cone).inside;
+    }
+    case ConstraintType::kHinge: {
+      const HingeLimits& h = constraint.hinge;
+      const HingeBasis b = MakeHingeBasis(parent, h);
+      const HingeAngle m = MeasureHinge(b, d);
+      if (m.degenerate) return true;
+      if (AngleBetween(d, ConstrainToHinge(d, parent, h)) > eps) return true;  // off the plane
+      const double lo = std::clamp(static_cast<double>(h.min_angle), -kPi, kPi);
+      const double hi = std::clamp(static_cast<double>(h.max_angle), lo, kPi);
+      if (hi - lo >= 2.0 * kPi - eps) return false;  // a full circle has no limit
+      return m.angle <= lo + eps || m.angle >= hi - eps;
+    }
+  }
+  return false;
+}
+
+JointConstraint MirroredConstraint(const JointConstraint& constraint) {
+  JointConstraint m = constraint;
+  if (constraint.type == ConstraintType::kBall) {
+    std::swap(m.cone.up, m.cone.down);
+    std::swap(m.cone.left, m.cone.right);
+  } else if (constraint.type == ConstraintType::kHinge &&
+             constraint.hinge.space == HingeSpace::kParent) {
+    // Half a turn about the local forward axis: (x, y, z) -> (-x, -y, z). A proper rotation,
+    // so the sense of the hinge angles is kept.
+    m.hinge.axis = {-constraint.hinge.axis.x, -constraint.hinge.axis.y, constraint.hinge.axis.z};
+    m.hinge.reference = {-constraint.hinge.reference.x, -constraint.hinge.reference.y,
+                         constraint.hinge.reference.z};
+  }
+  return m;
+}
+
+namespace {
+
+const JointConstraint& ConstraintAt(const ChainConstraints& cs, std::size_t i) {
+  static const JointConstraint kFree{};
+  return i < cs.joints.size() ? cs.joints[i] : kFree;
+}
+
+}  // namespace
+
+float MaxConstraintViolation(std::span<const glm::vec3> joints,
+                             const ChainConstraints& constraints, int* worst_joint) {
+  float worst = 0.0f;
+  int worst_index = -1;
+  Frame f = MakeFrame(constraints.base);
+  for (std::size_t i = 0; i + 1 < joints.size(); ++i) {
+    const glm::vec3 d = SafeNormalize(joints[i + 1] - joints[i], f.forward);
+    const float v = ViolationAngle(ConstraintAt(constraints, i), f, d);
+    if (v > worst) {
+      worst = v;
+      worst_index = static_cast<int>(i);
+    }
+    f = TransportFrame(f, d);
+  }
+  if (worst_joint) *worst_joint = worst_index;
+  return worst;
+}
+
+int JointsAtLimit(std::span<const glm::vec3> joints, const ChainConstraints& constraints,
+                  std::span<std::uint8_t> at_limit, float epsilon) {
+  int count = 0;
+  Frame f = MakeFrame(constraints.base);
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    bool limited = false;
+    if (i + 1 < joints.size()) {
+      const glm::vec3 d = SafeNormalize(joints[i + 1] - joints[i], f.forward);
+      const JointConstraint& c = ConstraintAt(constraints, i);
+      limited = IsConstrained(c) && IsAtLimit(c, f, d, epsilon);
+      f = TransportFrame(f, d);
+    }
+    if (i < at_limit.size()) at_limit[i] = limited ? 1 : 0;
+    count += limited ? 1 : 0;
+  }
+  return count;
+}
+
+}  // namespace fabrik

@@ -1,0 +1,471 @@
+#include "ik/tree.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <glm/geometric.hpp>
+
+#include "ik/fabrik.h"
+
+namespace fabrik {
+namespace {
+
+bool IsFinite(const glm::vec3& p) {
+  return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
+}
+
+float RobustLength(const glm::vec3& v) {
+  const float scale = std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
+  if (!(scale > 0.0f) || !std::isfinite(scale)) return scale > 0.0f ? scale : 0.0f;
+  return scale * glm::length(v / scale);
+}
+
+std::string NodeLabel(std::size_t i) { return "nodes[" + std::to_string(i) + "]"; }
+
+// Limits that do not depend on the parent segment's direction: children of the root (measured
+// against the fixed base frame) and world hinges.
+bool IsFixedLimit(int parent, const JointConstraint& c) {
+  return IsConstrained(c) && (parent == 0 || IsWorldFixed(c));
+}
+
+// Frames of every node's incoming segment for the current pose; frames[0] is the base frame.
+void ComputeFrames(const Tree& tree, std::span<const glm::vec3> p, std::span<Frame> frames) {
+  frames[0] = MakeFrame(tree.base());
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    const Frame& pf = frames[static_cast<std::size_t>(tree.parent(i))];
+    frames[i] = TransportFrame(pf, SafeNormalize(p[i] - p[static_cast<std::size_t>(tree.parent(i))],
+                                                 pf.forward));
+  }
+}
+
+float MaxViolationWith(const Tree& tree, std::span<const Frame> frames, int* worst_node) {
+  float worst = 0.0f;
+  int worst_index = -1;
+  std::span<const glm::vec3> p = tree.positions();
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    const JointConstraint& c = tree.constraint(i);
+    if (!IsConstrained(c)) continue;
+    const Frame& pf = frames[static_cast<std::size_t>(tree.parent(i))];
+    const float v = ViolationAngle(c, pf, frames[i].forward);
+    if (v > worst) {
+      worst = v;
+      worst_index = static_cast<int>(i);
+    }
+  }
+  if (worst_node) *worst_node = worst_index;
+  return worst;
+}
+
+int AtLimitWith(const Tree& tree, std::span<const Frame> frames, std::span<std::uint8_t> out,
+                float epsilon) {
+  int count = 0;
+  for (std::size_t i = 0; i < tree.node_count(); ++i) {
+    bool limited = false;
+    if (i > 0) {
+      const JointConstraint& c = tree.constraint(i);
+      limited = IsConstrained(c) &&
+                IsAtLimit(c, frames[static_cast<std::size_t>(tree.parent(i))],
+                          frames[i].forward, epsilon);
+    }
+    if (i < out.size()) out[i] = limited ? 1 : 0;
+    count += limited ? 1 : 0;
+  }
+  return count;
+}
+
+const char* ValidateTargets(const Tree& tree, std::span<const EffectorTarget> targets,
+                            std::span<int> target_of) {
+  if (targets.empty()) return "at least one effector target is needed";
+  std::fill(target_of.begin(), target_of.end(), -1);
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    const EffectorTarget& t = targets[k];
+    if (t.node < 0 || static_cast<std::size_t>(t.node) >= tree.node_count()) {
+      return "target node index out of range";
+    }
+    if (!tree.is_effector(static_cast<std::size_t>(t.node))) {
+      return "target node is not an effector (a leaf)";
+    }
+    if (target_of[static_cast<std::size_t>(t.node)] >= 0) return "two targets for one effector";
+    if (!IsFinite(t.position)) return "target is not finite (NaN or inf)";
+    if (!std::isfinite(t.weight) || t.weight < 0.0f) return "target weight must be finite and >= 0";
+    target_of[static_cast<std::size_t>(t.node)] = static_cast<int>(k);
+  }
+  return nullptr;
+}
+
+// The straight-chain trap for trees: if every node is on one line through the root, the
+// reaches keep them there. Bend each segment a little (more with depth), keeping lengths.
+void UnbendIfCollinear(Tree& tree) {
+  std::span<glm::vec3> p = tree.pose_for_solver();
+  const glm::vec3 root = p[0];
+  glm::vec3 axis(0.0f);
+  for (std::size_t i = 1; i < p.size() && axis == glm::vec3(0.0f); ++i) {
+    axis = SafeNormalize(p[i] - root, glm::vec3(0.0f));
+  }
+  if (axis == glm::vec3(0.0f)) return;
+  const float eps = 1e-5f * tree.total_length();
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    if (glm::length(glm::cross(p[i] - root, axis)) > eps) return;
+  }
+  const glm::vec3 side = AnyPerpendicular(axis);
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    const std::size_t par = static_cast<std::size_t>(tree.parent(i));
+    const glm::vec3 along = SafeNormalize(p[i] - p[par], axis);
+    const float angle = 0.2f;
+    const glm::vec3 dir = SafeNormalize(along * std::cos(angle) + side * std::sin(angle), along);
+    // Children are placed after their parent (index order), so a moved parent drags them along.
+    p[i] = p[par] + dir * tree.length(i);
+  }
+}
+
+}  // namespace
+
+std::span<const int> Tree::children(std::size_t node) const {
+  const auto b = static_cast<std::size_t>(child_begin_[node]);
+  const auto e = static_cast<std::size_t>(child_begin_[node + 1]);
+  return std::span<const int>(child_list_).subspan(b, e - b);
+}
+
+Result<Tree> Tree::Create(std::span<const TreeNodeSpec> nodes, const BaseFrame& base) {
+  if (nodes.size() < 2) {
+    return MakeError("a tree needs at least 2 nodes, got " + std::to_string(nodes.size()));
+  }
+  if (const char* e = ValidateBaseFrame(base)) return MakeError(e);
+  Tree t;
+  const std::size_t n = nodes.size();
+  t.base_ = base;
+  t.positions_.reserve(n);
+  t.parents_.reserve(n);
+  t.lengths_.assign(n, 0.0f);
+  t.reach_.assign(n, 0.0f);
+  t.constraints_.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const TreeNodeSpec& s = nodes[i];
+    if (!IsFinite(s.position)) return MakeError(NodeLabel(i) + ": position is not finite");
+    if (i == 0) {
+      if (s.parent != -1) return MakeError("nodes[0] is the root: its parent must be -1");
+      if (IsConstrained(s.constraint)) {
+        return MakeError("nodes[0] is the root: it has no segment to limit (constrain its "
+                         "children; their limits are measured against the base frame)");
+      }
+    } else {
+      if (s.parent < 0 || static_cast<std::size_t>(s.parent) >= i) {
+        return MakeError(NodeLabel(i) + ": parent " + std::to_string(s.parent) +
+                         " must be an earlier node (0.." + std::to_string(i - 1) + ")");
+      }
+      const glm::vec3 from = nodes[static_cast<std::size_t>(s.parent)].position;
+      const float l = glm::length(s.position - from);
+      if (!(l > 0.0f) || !std::isfinite(l)) {
+        return MakeError(NodeLabel(i) + " coincides with its parent nodes[" +
+                         std::to_string(s.parent) + "]: zero-length segment");
+      }
+      if (const char* e = ValidateJointConstraint(s.constraint)) {
+        return MakeError(NodeLabel(i) + ": " + e);
+      }
+      t.lengths_[i] = l;
+      t.reach_[i] = t.reach_[static_cast<std::size_t>(s.parent)] + l;
+      t.total_length_ += l;
+    }
+    t.positions_.push_back(s.position);
+    t.parents_.push_back(s.parent);
+    t.constraints_.push_back(s.constraint);
+  }
+  if (!std::isfinite(t.total_length_)) return MakeError("total tree length overflows");
+
+  // Children lists (compressed: counts, prefix sums, fill).
+  t.child_begin_.assign(n + 1, 0);
+  for (std::size_t i = 1; i < n; ++i) ++t.child_begin_[static_cast<std::size_t>(t.parents_[i]) + 1];
+  for (std::size_t i = 0; i < n; ++i) t.child_begin_[i + 1] += t.child_begin_[i];
+  t.child_list_.assign(n - 1, 0);
+  std::vector<int> fill(t.child_begin_.begin(), t.child_begin_.end() - 1);
+  for (std::size_t i = 1; i < n; ++i) {
+    t.child_list_[static_cast<std::size_t>(fill[static_cast<std::size_t>(t.parents_[i])]++)] =
+        static_cast<int>(i);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (t.is_effector(i)) t.effectors_.push_back(static_cast<int>(i));
+  }
+
+  t.scratch_.backward.assign(n, glm::vec3(0.0f));
+  t.scratch_.sum.assign(n, glm::dvec3(0.0));
+  t.scratch_.weight.assign(n, 0.0);
+  t.scratch_.frames.assign(n, Frame{});
+  t.scratch_.back_frames.assign(n, Frame{});
+  t.scratch_.target_of.assign(n, -1);
+  return t;
+}
+
+std::vector<TreeNodeSpec> Tree::Specs() const {
+  std::vector<TreeNodeSpec> specs(node_count());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    specs[i] = {parents_[i], positions_[i], constraints_[i]};
+  }
+  return specs;
+}
+
+Status Tree::SetPose(std::span<const glm::vec3> pose) {
+  if (pose.size() != positions_.size()) {
+    return MakeError("pose has " + std::to_string(pose.size()) + " nodes, tree has " +
+                     std::to_string(positions_.size()));
+  }
+  if (pose[0] != positions_[0]) return MakeError("pose moves the root");
+  for (std::size_t i = 0; i < pose.size(); ++i) {
+    if (!IsFinite(pose[i])) return MakeError("pose[" + std::to_string(i) + "] is not finite");
+    if (i == 0) continue;
+    const float l = glm::length(pose[i] - pose[static_cast<std::size_t>(parents_[i])]);
+    if (std::fabs(l - lengths_[i]) > 1e-4f * lengths_[i]) {
+      return MakeError("pose changes the length of the segment into node " + std::to_string(i));
+    }
+  }
+  std::copy(pose.begin(), pose.end(), positions_.begin());
+  return Ok{};
+}
+
+Status Tree::SetConstraint(std::size_t node, const JointConstraint& constraint) {
+  if (node >= node_count()) return MakeError("node " + std::to_string(node) + " does not exist");
+  if (node == 0 && IsConstrained(constraint)) {
+    return MakeError("nodes[0] is the root: it has no segment to limit");
+  }
+  if (const char* e = ValidateJointConstraint(constraint)) {
+    return MakeError(NodeLabel(node) + ": " + e);
+  }
+  constraints_[node] = constraint;
+  return Ok{};
+}
+
+TreeSolveResult SolveTree(Tree& tree, std::span<const EffectorTarget> targets,
+                          const SolveSettings& settings, TreeObserver* observer,
+                          TreeSolveOutputs outputs) {
+  TreeSolveResult r;
+  Tree::Scratch& s = tree.scratch_for_solver();
+  const char* error = ValidateSolveInput(glm::vec3(0.0f), settings);
+  if (!error) error = ValidateTargets(tree, targets, s.target_of);
+  if (error) {
+    r.ok = false;
+    r.error = error;
+    return r;
+  }
+  std::span<glm::vec3> p = tree.pose_for_solver();
+  const std::size_t n = p.size();
+  const glm::vec3 root = p[0];
+  if (observer) observer->OnBegin(p);
+
+  auto all_reached = [&]() {
+    for (const EffectorTarget& t : targets) {
+      if (RobustLength(p[static_cast<std::size_t>(t.node)] - t.position) > settings.tolerance) {
+        return false;
+      }
+    }
+    return true;
+  };
+
+  r.reachable = true;
+  for (const EffectorTarget& t : targets) {
+    if (RobustLength(t.position - root) > tree.reach(static_cast<std::size_t>(t.node))) {
+      r.reachable = false;
+    }
+  }
+
+  ComputeFrames(tree, p, s.frames);
+  const bool start_inside = MaxViolationWith(tree, s.frames, nullptr) <= kAtLimitEpsilon * 0.1f;
+  const bool start_reached = all_reached();
+  if (!start_reached) {
+    UnbendIfCollinear(tree);
+    ComputeFrames(tree, p, s.frames);
+  }
+  const Frame base = s.frames[0];
+  const float stall = 1e-6f * tree.total_length();
+
+  for (int iteration = 1; (!start_reached || !start_inside) && iteration <= settings.max_iterations;
+       ++iteration) {
+    // ---- Backward pass: effectors to targets, sub-bases to the centroid of their branches.
+    std::fill(s.sum.begin(), s.sum.end(), glm::dvec3(0.0));
+    std::fill(s.weight.begin(), s.weight.end(), 0.0);
+    for (std::size_t i = n; i-- > 1;) {
+      const int k = s.target_of[i];
+      if (k >= 0 && targets[static_cast<std::size_t>(k)].weight > 0.0f) {
+        s.backward[i] = targets[static_cast<std::size_t>(k)].position;
+        s.weight[i] = targets[static_cast<std::size_t>(k)].weight;
+      } else if (s.weight[i] > 0.0) {
+        s.backward[i] = glm::vec3(s.sum[i] / s.weight[i]);
+      } else {
+        s.backward[i] = p[i];  // nothing below pulls: the forward pass drags it along
+        continue;
+      }
+      const std::size_t par = static_cast<std::size_t>(tree.parent(i));
+      // Direction of the segment parent -> i, pointing from the parent's current position.
+      glm::vec3 d = SafeNormalize(s.backward[i] - p[par], s.frames[i].forward);
+      // The limits of i's pulling children, seen from below (constraints.h, MirroredConstraint).
+      for (int c : tree.children(i)) {
+        const std::size_t ci = static_cast<std::size_t>(c);
+        const JointConstraint& cc = tree.constraint(ci);
+        if (s.weight[ci] > 0.0 && IsConstrained(cc) && !IsFixedLimit(static_cast<int>(i), cc)) {
+          d = ConstrainDirection(MirroredConstraint(cc), s.back_frames[ci], d);
+        }
+      }
+      const JointConstraint& own = tree.constraint(i);
+      if (IsFixedLimit(static_cast<int>(par), own)) d = ConstrainDirection(own, base, d);
+      s.back_frames[i] = TransportFrame(s.frames[i], d);
+      const glm::vec3 proposal = s.backward[i] - d * tree.length(i);
+      s.sum[par] += glm::dvec3(proposal) * s.weight[i];
+      s.weight[par] += s.weight[i];
+      if (observer) {
+        observer->OnProposal(iteration, static_cast<int>(par), static_cast<int>(i), proposal,
+                             static_cast<float>(s.weight[i]));
+      }
+    }
+    s.backward[0] = s.weight[0] > 0.0 ? glm::vec3(s.sum[0] / s.weight[0]) : root;
+    if (observer) observer->OnHalfPass(PassKind::kBackward, iteration, s.backward);
+
+    // ---- Forward pass: root fixed, every node towards its backward position, within limits.
+    float moved = 0.0f;
+    for (std::size_t i = 1; i < n; ++i) {
+      const std::size_t par = static_cast<std::size_t>(tree.parent(i));
+      const Frame& pf = s.frames[par];
+      glm::vec3 d = SafeNormalize(s.backward[i] - p[par], pf.forward);
+      const JointConstraint& c = tree.constraint(i);
+      if (IsConstrained(c)) d = ConstrainDirection(c, pf, d);
+      const glm::vec3 next = p[par] + d * tree.length(i);
+      moved = std::max(moved, RobustLength(next - p[i]));
+      p[i] = next;
+      s.frames[i] = TransportFrame(pf, d);
+    }
+    r.iterations = iteration;
+    if (observer) observer->OnHalfPass(PassKind::kForward, iteration, p);
+    if (all_reached() || moved <= stall) break;
+  }
+
+  r.max_distance = 0.0f;
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    const float dist = RobustLength(p[static_cast<std::size_t>(targets[k].node)] - targets[k].position);
+    r.max_distance = std::max(r.max_distance, dist);
+    if (k < outputs.distances.size()) outputs.distances[k] = dist;
+  }
+  r.reached = r.max_distance <= settings.tolerance;
+  ComputeFrames(tree, p, s.frames);
+  r.joints_at_limit = AtLimitWith(tree, s.frames, outputs.at_limit, kAtLimitEpsilon);
+  r.max_violation = MaxViolationWith(tree, s.frames, nullptr);
+  r.limited = r.reachable && !r.reached && r.joints_at_limit > 0;
+  return r;
+}
+
+float TreeMaxConstraintViolation(const Tree& tree, int* worst_node) {
+  std::vector<Frame> frames(tree.node_count());
+  ComputeFrames(tree, tree.positions(), frames);
+  return MaxViolationWith(tree, frames, worst_node);
+}
+
+int TreeJointsAtLimit(const Tree& tree, std::span<std::uint8_t> at_limit, float epsilon) {
+  std::vector<Frame> frames(tree.node_count());
+  ComputeFrames(tree, tree.positions(), frames);
+  return AtLimitWith(tree, frames, at_limit, epsilon);
+}
+
+// ---- Builders ---------------------------------------------------------------------------------
+
+namespace {
+
+// Appends a node and returns its index.
+int AddNode(std::vector<TreeNodeSpec>& nodes, int parent, const glm::vec3& position,
+            const JointConstraint& constraint = {}) {
+  nodes.push_back({parent, position, constraint});
+  return static_cast<int>(nodes.size()) - 1;
+}
+
+// `dir` turned by `angle` towards `towards` (both unit, perpendicular enough).
+glm::vec3 Turn(const glm::vec3& dir, const glm::vec3& towards, float angle) {
+  return SafeNormalize(dir * std::cos(angle) + towards * std::sin(angle), dir);
+}
+
+}  // namespace
+
+Result<Tree> BuildHand(const HandSpec& spec) {
+  if (spec.fingers < 3 || spec.fingers > 5) return MakeError("a hand has 3 to 5 fingers");
+  if (spec.segments_per_finger < 1 || spec.segments_per_finger > 8) {
+    return MakeError("a finger has 1 to 8 segments");
+  }
+  if (!(spec.palm_length > 0.0f) || !std::isfinite(spec.palm_length) ||
+      !(spec.segment_length > 0.0f) || !std::isfinite(spec.segment_length)) {
+    return MakeError("palm_length and segment_length must be finite and > 0");
+  }
+  if (!IsFinite(spec.wrist)) return MakeError("wrist is not finite");
+  const bool c = spec.constrained;
+  const JointConstraint palm = c ? JointConstraint::Cone(0.6f) : JointConstraint{};
+  const JointConstraint base_joint =
+      c ? JointConstraint::Ball(0.3f, 1.2f, 0.6f, 0.6f) : JointConstraint{};
+  const JointConstraint finger_joint =
+      c ? JointConstraint::Ball(0.1f, 1.5f, 0.15f, 0.15f) : JointConstraint{};
+  const glm::vec3 y(0.0f, 1.0f, 0.0f);
+  const glm::vec3 x(1.0f, 0.0f, 0.0f);
+  const glm::vec3 z(0.0f, 0.0f, 1.0f);
+  const float curl = 0.12f;  // per finger joint, towards +Z ("down" in the carried frame)
+
+  std::vector<TreeNodeSpec> nodes;
+  const int wrist = AddNode(nodes, -1, spec.wrist);
+  const int mid = AddNode(nodes, wrist, spec.wrist + y * (0.5f * spec.palm_length), palm);
+  const int knuckle = AddNode(nodes, mid, spec.wrist + y * spec.palm_length, palm);
+
+  auto add_finger = [&](int from, glm::vec3 dir) {
+    int at = from;
+    for (int k = 0; k < spec.segments_per_finger; ++k) {
+      if (k > 0) dir = Turn(dir, z, curl);
+      const glm::vec3 pos = nodes[static_cast<std::size_t>(at)].position + dir * spec.segment_length;
+      at = AddNode(nodes, at, pos, k == 0 ? base_joint : finger_joint);
+    }
+  };
+  // The thumb leaves the middle of the palm 0.55 rad towards +X (within the 0.6 rad limit).
+  add_finger(mid, Turn(y, x, 0.55f));
+  const int others = spec.fingers - 1;
+  for (int f = 0; f < others; ++f) {
+    // Fan across [-0.35, +0.35] rad about +Y, from -X (little finger) to +X.
+    const float spread = others == 1 ? 0.0f : -0.35f + 0.7f * static_cast<float>(f) / (others - 1);
+    add_finger(knuckle, Turn(y, x, spread));
+  }
+  return Tree::Create(nodes);
+}
+
+Result<Tree> BuildCreature(const CreatureSpec& spec) {
+  if (spec.effectors < 3 || spec.effectors > 5) return MakeError("a creature has 3 to 5 effectors");
+  if (!(spec.scale > 0.0f) || !std::isfinite(spec.scale)) {
+    return MakeError("scale must be finite and > 0");
+  }
+  if (!IsFinite(spec.hips)) return MakeError("hips position is not finite");
+  const bool c = spec.constrained;
+  const float s = spec.scale;
+  const JointConstraint spine = c ? JointConstraint::Cone(0.5f) : JointConstraint{};
+  const JointConstraint limb = c ? JointConstraint::Cone(1.2f) : JointConstraint{};
+  const JointConstraint wide = c ? JointConstraint::Cone(2.8f) : JointConstraint{};
+  const bool head = spec.effectors != 4;
+  const bool legs = spec.effectors != 3;
+  const glm::vec3 y(0.0f, 1.0f, 0.0f);
+  const glm::vec3 z(0.0f, 0.0f, 1.0f);
+
+  std::vector<TreeNodeSpec> nodes;
+  const int hips = AddNode(nodes, -1, spec.hips);
+  const int belly = AddNode(nodes, hips, spec.hips + y * (0.6f * s), spine);
+  const int chest = AddNode(nodes, belly, spec.hips + glm::vec3(0.0f, 1.2f, 0.05f) * s, spine);
+
+  // A limb of `count` segments from `from` along `dir`, bending slightly towards `bend`.
+  auto add_limb = [&](int from, glm::vec3 dir, const glm::vec3& bend, int count, float len,
+                      const JointConstraint& first, const JointConstraint& rest) {
+    int at = from;
+    for (int k = 0; k < count; ++k) {
+      if (k > 0) dir = Turn(dir, bend, 0.25f);
+      const glm::vec3 pos = nodes[static_cast<std::size_t>(at)].position + dir * (len * s);
+      at = AddNode(nodes, at, pos, k == 0 ? first : rest);
+    }
+  };
+  for (float side : {-1.0f, 1.0f}) {
+    add_limb(chest, glm::normalize(glm::vec3(side, -0.15f, 0.0f)), z, 3, 0.45f, wide, limb);
+  }
+  if (head) add_limb(chest, y, z, 2, 0.3f, spine, spine);
+  if (legs) {
+    for (float side : {-1.0f, 1.0f}) {
+      add_limb(hips, glm::normalize(glm::vec3(0.45f * side, -1.0f, 0.0f)), z, 2, 0.55f, wide, limb);
+    }
+  }
+  return Tree::Create(nodes);
+}
+
+}  // namespace fabrik
