@@ -1,0 +1,204 @@
+// command.h - the one command language of the console panel and of script files
+// (contract section 2), parsed into plain, fully validated values.
+//
+// A line is words separated by spaces; "double quotes" make one word of text with spaces
+// (for paths); '#' outside quotes starts a comment. Command names and keywords are
+// case-insensitive; paths are taken as written. Numbers are decimal ("2", "-0.5", "1e-3");
+// NaN, inf and out-of-range values are rejected.
+//
+//   target X Y Z                 set the target, world units, |coordinate| <= 1e6
+//   mode drag|spline|console|script
+//   joints N                     joint count, root included: 2..10000
+//   length L                     every segment's length: 0 < L <= 1000
+//   lengths A B C ...            per-segment lengths (1..9999 of them, each 0 < x <= 1000)
+//   moe E                        margin of error, world units: 0 < E <= 100
+//   iterations N                 iteration cap per solve: 1..100000
+//   spline load PATH             load a spline file (spline_file.h) now, at parse time
+//   spline speed V               world units per second along the curve: 0 < V <= 1000
+//   spline play|pause|restart    spline playback
+//   spline loop|pingpong         what an open curve does at its end
+//   script run PATH              load a script file (script.h) now, at parse time
+//   script play|pause|restart|stop
+//   camera reset                 state                    help [COMMAND]
+//   solver fabrik|ccd|jacobian_transpose|dls              (the app checks availability)
+//   scene chain|arm|creature     clear                    (clears the console)
+//
+// The promise: ParseCommand either fails with one line naming the problem, or returns a
+// Command whose every value is within the ranges above, so that carrying it out cannot
+// fail. Files named by `spline load` and `script run` are read and parsed during
+// ParseCommand: the Command carries the parsed Spline / Script, and a missing or malformed
+// file is a parse error ("assets/splines/x.txt:7: expected 3 numbers 'X Y Z', got '1 2'")
+// that changes nothing.
+//
+// Relative paths are looked up first in the working directory, then under each of
+// CommandContext::search_roots in order (the app passes the project's root, so that
+// "assets/splines/word.txt" works from any working directory). Absolute paths are used as is.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "ik/result.h"
+#include "targets/catmull_rom.h"
+#include "targets/spline_follower.h"
+
+namespace fabrik {
+
+class Script;  // script.h
+
+// Where the target comes from.
+enum class TargetMode { kDrag, kSpline, kConsole, kScript };
+// "drag", "spline", "console", "script".
+std::string_view ModeName(TargetMode mode);
+
+// Ranges promised for parsed commands (inclusive unless noted).
+inline constexpr int kMinJoints = 2;
+inline constexpr int kMaxJoints = 10000;
+inline constexpr float kMaxSegmentLength = 1000.0f;  // lengths are in (0, this]
+inline constexpr float kMaxTolerance = 100.0f;       // moe is in (0, this]
+inline constexpr int kMinIterations = 1;
+inline constexpr int kMaxIterations = 100000;
+inline constexpr float kMaxTargetCoordinate = 1.0e6f;  // |x|, |y|, |z| <= this
+// Spline speeds are in (0, SplineFollower::kMaxSpeed].
+
+// How ParseCommand finds files and which commands it allows.
+struct CommandContext {
+  // Folders tried, in order, after the working directory, for relative paths. Usually one
+  // entry: the project root (the folder holding assets/).
+  std::vector<std::string> search_roots;
+  // Set while parsing a script file: `script run` is then an error (scripts cannot start
+  // scripts, so there is no recursion).
+  bool in_script = false;
+};
+
+// The commands, one struct each. Names of fields say their units.
+namespace cmd {
+
+enum class Playback { kPlay, kPause, kRestart, kStop };
+
+struct Nothing {};  // blank line or comment: do nothing, and it is not an error
+struct Target {     // target X Y Z
+  glm::vec3 position{0.0f};  // world space, each |coordinate| <= kMaxTargetCoordinate
+};
+struct Mode {  // mode NAME
+  TargetMode mode = TargetMode::kDrag;
+};
+struct Joints {  // joints N
+  int count = 2;  // [kMinJoints, kMaxJoints], root included
+};
+struct Length {  // length L
+  float length = 1.0f;  // (0, kMaxSegmentLength]
+};
+struct Lengths {  // lengths A B C ...
+  std::vector<float> lengths;  // 1..kMaxJoints-1 values, each in (0, kMaxSegmentLength]
+};
+struct Moe {  // moe E
+  float tolerance = 0.01f;  // (0, kMaxTolerance], world units
+};
+struct Iterations {  // iterations N
+  int max_iterations = 10;  // [kMinIterations, kMaxIterations]
+};
+struct SplineLoad {  // spline load PATH
+  std::string path;           // as written
+  std::string resolved_path;  // where it was found
+  Spline spline;              // parsed and valid
+};
+struct SplineSpeed {  // spline speed V
+  float speed = 1.0f;  // world units per second, (0, SplineFollower::kMaxSpeed]
+};
+struct SplinePlayback {  // spline play|pause|restart
+  Playback action = Playback::kPlay;  // never kStop
+};
+struct SplineEnd {  // spline loop|pingpong
+  EndBehavior behavior = EndBehavior::kLoop;
+};
+struct ScriptRun {  // script run PATH
+  std::string path;                      // as written
+  std::string resolved_path;             // where it was found
+  std::shared_ptr<const Script> script;  // parsed and valid, never null
+};
+struct ScriptPlayback {  // script play|pause|restart|stop
+  Playback action = Playback::kPlay;
+};
+struct CameraReset {};  // camera reset
+struct State {};        // state
+struct Help {           // help [COMMAND]
+  std::string topic;  // empty, or a name from CommandList() (lower case)
+};
+struct Solver {  // solver NAME
+  std::string name;  // one of SolverNames() (lower case)
+};
+struct Scene {  // scene NAME
+  std::string name;  // one of SceneNames() (lower case)
+};
+struct Clear {};  // clear
+
+}  // namespace cmd
+
+using Command =
+    std::variant<cmd::Nothing, cmd::Target, cmd::Mode, cmd::Joints, cmd::Length, cmd::Lengths,
+                 cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed,
+                 cmd::SplinePlayback, cmd::SplineEnd, cmd::ScriptRun, cmd::ScriptPlayback,
+                 cmd::CameraReset, cmd::State, cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear>;
+
+// Parses one line (see the top of this file). Blank and comment-only lines give
+// cmd::Nothing. Errors are one line naming the command and the problem, e.g.
+//   "joints: expected an integer from 2 to 10000, got 'abc'"
+//   "moe: expected a number > 0 and <= 100, got 'nan' (not a finite number)"
+//   "unknown command 'jionts' (type 'help' for the list)"
+Result<Command> ParseCommand(std::string_view line, const CommandContext& context = {});
+
+// The same, for a line already split into words (comments removed); used by script.cpp.
+Result<Command> ParseCommandWords(std::span<const std::string> words,
+                                  const CommandContext& context = {});
+
+// Canonical text of a command, which ParseCommand reads back to an equal command (floats
+// are written with 9 significant digits; loads write the path as written). "" for Nothing.
+std::string FormatCommand(const Command& command);
+
+// The command's name as typed: "target", "spline", ...; "" for Nothing.
+std::string_view CommandName(const Command& command);
+
+// A command in the help list.
+struct CommandInfo {
+  std::string_view name;     // first word, lower case
+  std::string_view usage;    // e.g. "joints N"
+  std::string_view summary;  // one line
+};
+// Every command, in the order `help` lists them.
+std::span<const CommandInfo> CommandList();
+
+// Lines to print for `help` (topic empty: one line per command) or `help TOPIC` (usage,
+// summary and details of that command). An unknown topic gives one line saying so.
+std::vector<std::string> HelpLines(std::string_view topic = {});
+
+// Names accepted by `solver` and `scene`, in the order they are listed.
+std::span<const std::string_view> SolverNames();
+std::span<const std::string_view> SceneNames();
+
+// Tab completion. Returns every complete line the user could mean by `prefix`, sorted:
+//   "sp"          -> {"spline "}          (a trailing space when more words must follow)
+//   "spline p"    -> {"spline pause", "spline pingpong", "spline play"}
+//   "mode s"      -> {"mode script", "mode spline"}
+//   "help jo"     -> {"help joints"}
+// Empty when nothing matches. With a context, the PATH of `spline load` and `script run`
+// is completed from files on disk (working directory, then search roots; folders end in '/').
+std::vector<std::string> CompleteCommand(std::string_view prefix);
+std::vector<std::string> CompleteCommand(std::string_view prefix, const CommandContext& context);
+
+// The longest common prefix of `candidates` ("" for none): what Tab can safely insert when
+// there are several candidates.
+std::string CommonPrefix(std::span<const std::string> candidates);
+
+// Where a data file named `path` is: `path` itself if absolute or if it exists relative to
+// the working directory, else the first search_roots[i]/path that exists, else `path`
+// unchanged (so opening it reports the path the user wrote). Never fails.
+std::string ResolveDataPath(std::string_view path, std::span<const std::string> search_roots);
+
+}  // namespace fabrik
