@@ -110,6 +110,7 @@ int RunApp(const Options& options) {
   desc.height = options.height;
   desc.vsync = options.vsync;
   desc.visible = !options.hidden;
+  desc.samples = options.msaa;
   auto window_result = Window::Create(desc);
   if (!window_result) return Fail(1, window_result.error());
   std::unique_ptr<Window> window = std::move(window_result).value();

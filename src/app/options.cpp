@@ -82,6 +82,8 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   app.add_option("--solver", solver, "solver at start: fabrik|ccd|jacobian_transpose|dls");
   app.add_option("--exec", o.exec, "run a console command at start (repeatable)");
   app.add_flag("--hidden", o.hidden, "do not show the window (headless rendering)");
+  app.add_option("--msaa", o.msaa, "multisample anti-aliasing samples: 0, 2, 4 or 8")
+      ->check(CLI::IsMember({0, 2, 4, 8}));
 
   try {
     app.parse(argc, argv);

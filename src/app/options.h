@@ -34,6 +34,7 @@ struct Options {
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
   bool hidden = false;            // no visible window (still renders offscreen-sized)
+  int msaa = 4;                   // multisample count; 0 disables
 };
 
 // Parses argv. On --help prints usage and returns exit code 0 in `exit_code`; on a bad option

@@ -127,7 +127,9 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
   lines_.push_back({glm::vec3(state.target.x, 0.0f, state.target.z),
                     glm::vec4(glm::vec3(target_color), 0.35f)});
   renderer.DrawLines(lines_, 1.5f, true);
-  const SphereInstance target_ball{state.target, base * 0.9f, target_color};
+  // Smaller than the effector: once reached, the ball hides inside it and only the
+  // crosshair shows through; while chasing, it stands out on its own.
+  const SphereInstance target_ball{state.target, base * 0.7f, target_color};
   renderer.DrawSpheres(std::span<const SphereInstance>(&target_ball, 1));
 
   // The reach: a faint shell and its circle on the ground.

@@ -121,16 +121,21 @@ class LiveDemo:
         self.args = list(args) + ["--state-out", self.state_path, "--frames", str(frames)]
         self.proc = None
         self.window = None
+        self._states = []
+        self._offset = 0
+        self._partial = ""
 
     def __enter__(self):
-        self.proc = subprocess.Popen([DEMO] + self.args, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+        self.err_path = os.path.join(self.dir, "stderr.txt")
+        self.err_file = open(self.err_path, "w")
+        self.proc = subprocess.Popen([DEMO] + self.args, stdout=subprocess.DEVNULL,
+                                     stderr=self.err_file, text=True)
         deadline = time.time() + 60
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError("demo exited early: " + self.proc.stderr.read())
+                raise RuntimeError("demo exited early: " + self.stderr())
             wid = xdotool("search", "--name", "^FABRIK$")
-            if wid and os.path.exists(self.state_path) and len(read_states(self.state_path)) > 3:
+            if wid and len(self.states()) > 3:
                 self.window = wid.split()[0]
                 break
             time.sleep(0.2)
@@ -148,7 +153,14 @@ class LiveDemo:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait()
+        self.err_file.close()
         return False
+
+    def stderr(self):
+        self.err_file.flush()
+        with open(self.err_path) as f:
+            return f.read()
 
     def window_origin(self):
         out = xdotool("getwindowgeometry", "--shell", self.window)
@@ -159,7 +171,17 @@ class LiveDemo:
         return self.proc.poll() is None
 
     def states(self):
-        return read_states(self.state_path)
+        """Every complete state line so far, read incrementally."""
+        if os.path.exists(self.state_path):
+            with open(self.state_path) as f:
+                f.seek(self._offset)
+                chunk = f.read()
+                self._offset = f.tell()
+            text = self._partial + chunk
+            lines = text.split("\n")
+            self._partial = lines.pop()
+            self._states.extend(json.loads(l) for l in lines if l)
+        return self._states
 
     def latest(self):
         return self.states()[-1]
@@ -173,14 +195,16 @@ class LiveDemo:
             if len(s) >= start + n:
                 return s[-1]
             if not self.alive():
-                raise RuntimeError("demo died: " + self.proc.stderr.read())
+                raise RuntimeError("demo died: " + self.stderr())
             time.sleep(0.05)
         raise RuntimeError("demo stopped producing frames")
 
     def move(self, x, y):
         """Moves the cursor to window coordinates (x, y); they may lie outside the window."""
-        xdotool("mousemove", "--sync", int(round(self.origin[0] + x)),
-                int(round(self.origin[1] + y)))
+        sx, sy = int(round(self.origin[0] + x)), int(round(self.origin[1] + y))
+        xdotool("mousemove", "--sync", sx, sy)
+        # The pointer lands on whole pixels: return where it really is, in window coordinates.
+        return sx - self.origin[0], sy - self.origin[1]
 
     def down(self, button=1):
         xdotool("mousedown", button)
