@@ -69,7 +69,7 @@ glm::mat4 OrbitCamera::Projection(float aspect, float lens_shift_x) const {
   if (!std::isfinite(lens_shift_x)) lens_shift_x = 0.0f;
   lens_shift_x = std::clamp(lens_shift_x, -1.0f, 1.0f);
   const glm::mat4 shift = glm::translate(glm::mat4(1.0f), glm::vec3(lens_shift_x, 0.0f, 0.0f));
-  return shift * glm::perspective(kFovY, aspect, kNear, kFar);
+  return shift * glm::perspective(kFovY, aspect, near_plane(), far_plane());
 }
 
 }  // namespace fabrik

@@ -17,11 +17,13 @@ class OrbitCamera {
  public:
   static constexpr float kMaxPitch = 1.50f;  // ~86 degrees: never look straight down the pole
   static constexpr float kMinDistance = 0.5f;
-  static constexpr float kMaxDistance = 500.0f;
+  static constexpr float kMaxDistance = 5000.0f;
   static constexpr float kMaxPivot = 1000.0f;
   static constexpr float kFovY = 0.7854f;  // 45 degrees, vertical
-  static constexpr float kNear = 0.05f;
-  static constexpr float kFar = 2000.0f;
+  // Clip planes follow the distance (near = distance x kNearFactor, far = distance x
+  // kFarFactor), so depth precision is the same at every zoom level.
+  static constexpr float kNearFactor = 0.005f;
+  static constexpr float kFarFactor = 60.0f;
 
   // The pose Reset() returns to.
   struct Home {
@@ -58,6 +60,8 @@ class OrbitCamera {
   // `lens_shift_x` moves the image centre right by that fraction of the viewport's half
   // width (NDC units), so the pivot can sit in the middle of the area beside a side panel.
   glm::mat4 Projection(float aspect, float lens_shift_x = 0.0f) const;
+  float near_plane() const { return distance_ * kNearFactor; }
+  float far_plane() const { return distance_ * kFarFactor; }
 
  private:
   Home home_;
