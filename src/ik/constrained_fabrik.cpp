@@ -1,6 +1,7 @@
 #include "ik/constrained_fabrik.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <glm/geometric.hpp>
@@ -9,6 +10,10 @@
 
 namespace fabrik {
 namespace {
+
+// Longest chain for which a stalled solve is retried from the rest pose (the first result is
+// kept on the stack meanwhile).
+constexpr std::size_t kRestartMaxJoints = 64;
 
 bool IsFinite(const glm::vec3& p) {
   return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
@@ -66,8 +71,10 @@ void BackwardPass(std::span<glm::vec3> p, std::span<const float> len,
         d = ConstrainDirection(MirroredConstraint(c), child, d);
       }
     }
+    // A world-fixed limit on this segment itself. (Not for k == 0: where the backward pass
+    // puts the root is discarded by the forward pass anyway.)
     const JointConstraint& own = ConstraintAt(cs, k);
-    if (IsFixedLimit(k, own)) d = ConstrainDirection(own, base, d);
+    if (k > 0 && IsFixedLimit(k, own)) d = ConstrainDirection(own, base, d);
     p[k] = p[k + 1] - d * len[k];
     child = TransportFrame(child, d);
   }
@@ -75,14 +82,35 @@ void BackwardPass(std::span<glm::vec3> p, std::span<const float> len,
 
 // Forward pass: root back in place, then each segment moved into its limit relative to the
 // frame carried from the base. This is the pass that makes the limits hold exactly.
-void ForwardPass(std::span<glm::vec3> p, std::span<const float> len, const ChainConstraints& cs,
-                 const Frame& base, const glm::vec3& root) {
+// Returns how many directions had to be moved (by more than 1e-4 rad) into their limits.
+int ForwardPass(std::span<glm::vec3> p, std::span<const float> len, const ChainConstraints& cs,
+                const Frame& base, const glm::vec3& root) {
   p[0] = root;
   Frame f = base;
+  int active = 0;
   for (std::size_t k = 0; k + 1 < p.size(); ++k) {
     glm::vec3 d = SafeNormalize(p[k + 1] - p[k], f.forward);
     const JointConstraint& c = ConstraintAt(cs, k);
-    if (IsConstrained(c)) d = ConstrainDirection(c, f, d);
+    if (IsConstrained(c)) {
+      const glm::vec3 limited = ConstrainDirection(c, f, d);
+      if (glm::dot(limited, d) < 1.0f - 5e-9f) ++active;  // about 1e-4 rad
+      d = limited;
+    }
+    p[k + 1] = p[k] + d * len[k];
+    f = TransportFrame(f, d);
+  }
+  return active;
+}
+
+// The rest pose: every segment straight on from its parent (the first along the base axis),
+// moved into its limit. Always inside the limits.
+void RestPose(std::span<glm::vec3> p, std::span<const float> len, const ChainConstraints& cs,
+              const Frame& base, const glm::vec3& root) {
+  p[0] = root;
+  Frame f = base;
+  for (std::size_t k = 0; k + 1 < p.size(); ++k) {
+    const JointConstraint& c = ConstraintAt(cs, k);
+    const glm::vec3 d = IsConstrained(c) ? ConstrainDirection(c, f, f.forward) : f.forward;
     p[k + 1] = p[k] + d * len[k];
     f = TransportFrame(f, d);
   }
@@ -107,6 +135,23 @@ void BendOffAxis(std::span<glm::vec3> p, std::span<const float> len, const glm::
     const glm::vec3 dir = SafeNormalize(along * std::cos(angle) + side * std::sin(angle), along);
     p[i] = p[i - 1] + dir * len[i - 1];
   }
+}
+
+// Escapes the straight-chain trap before iterating (towards the pole's side if there is one).
+void UnfoldIfCollinear(std::span<glm::vec3> p, std::span<const float> len, const glm::vec3& target,
+                       const std::optional<glm::vec3>& pole, const Frame& base) {
+  const glm::vec3 root = p[0];
+  float total = 0.0f;
+  for (float l : len) total += l;
+  const glm::vec3 axis =
+      SafeNormalize(target - root, SafeNormalize(p.back() - root, base.forward));
+  if (!IsCollinearWith(p, axis, 1e-5f * total)) return;
+  glm::vec3 side = AnyPerpendicular(axis);
+  if (pole) {
+    const glm::vec3 off = (*pole - root) - axis * glm::dot(*pole - root, axis);
+    side = SafeNormalize(off, side);
+  }
+  BendOffAxis(p, len, axis, side);
 }
 
 void BendTowardsPoleSpan(std::span<glm::vec3> p, const glm::vec3& pole) {
@@ -175,33 +220,60 @@ ConstrainedSolveResult SolveFabrikConstrained(Chain& chain, const ChainConstrain
   if (!r.reachable) {
     StraightenTowards(chain, target);
   } else if (!start_reached) {
-    const glm::vec3 axis = SafeNormalize(target - root, SafeNormalize(p[n - 1] - root,
-                                                                      base.forward));
-    if (IsCollinearWith(p, axis, 1e-5f * chain.total_length())) {
-      glm::vec3 side = AnyPerpendicular(axis);
-      if (pole) {
-        const glm::vec3 off = (*pole - root) - axis * glm::dot(*pole - root, axis);
-        side = SafeNormalize(off, side);
-      }
-      BendOffAxis(p, len, axis, side);
-    }
+    UnfoldIfCollinear(p, len, target, pole, base);
   }
 
-  if (!r.reachable || !start_reached || !start_inside || pole) {
-    const float stall = 1e-6f * chain.total_length();
-    for (int iteration = 1; iteration <= settings.max_iterations; ++iteration) {
+  // One attempt: iterations first..max_iterations from the current pose.
+  struct Attempt {
+    bool stalled = false;  // stopped for lack of progress, not reached
+    int active = 0;        // directions the last forward pass had to move into their limits
+  };
+  const float noise = 1e-7f * chain.total_length();
+  auto iterate = [&](int first) {
+    Attempt a;
+    for (int iteration = first; iteration <= settings.max_iterations; ++iteration) {
       const glm::vec3 effector_before = p[n - 1];
       BackwardPass(p, len, constraints, base, target);
       if (observer) observer->OnHalfPass(PassKind::kBackward, iteration, p);
-      ForwardPass(p, len, constraints, base, root);
+      a.active = ForwardPass(p, len, constraints, base, root);
       if (pole) {
         BendTowardsPoleSpan(p, *pole);
-        ForwardPass(p, len, constraints, base, root);
+        a.active = ForwardPass(p, len, constraints, base, root);
       }
       r.iterations = iteration;
       if (observer) observer->OnHalfPass(PassKind::kForward, iteration, p);
-      if (RobustLength(p[n - 1] - target) <= settings.tolerance) break;
-      if (RobustLength(p[n - 1] - effector_before) <= stall) break;
+      const float distance = RobustLength(p[n - 1] - target);
+      if (distance <= settings.tolerance) break;
+      // No more progress: the effector moved less than a thousandth of its remaining distance
+      // (or than float noise); converging solves move it by a fair fraction of that distance.
+      if (RobustLength(p[n - 1] - effector_before) <= std::max(noise, 1e-3f * distance)) {
+        a.stalled = true;
+        break;
+      }
+    }
+    return a;
+  };
+
+  Attempt attempt;
+  if (!r.reachable || !start_reached || !start_inside || pole) {
+    attempt = iterate(1);
+    // Limits make local minima: a chain can wrap itself the wrong way round and stall short of
+    // a target it could reach. With iterations left, try once more from the rest pose and keep
+    // the closer result. The first pose is kept on the stack, so this is for chains of up to
+    // kRestartMaxJoints joints.
+    if (r.reachable && attempt.stalled && any_limit && r.iterations < settings.max_iterations &&
+        n <= kRestartMaxJoints) {
+      std::array<glm::vec3, kRestartMaxJoints> kept;
+      std::copy(p.begin(), p.end(), kept.begin());
+      const float kept_distance = RobustLength(p[n - 1] - target);
+      RestPose(p, len, constraints, base, root);
+      UnfoldIfCollinear(p, len, target, pole, base);
+      const Attempt second = iterate(r.iterations + 1);
+      if (RobustLength(p[n - 1] - target) < kept_distance) {
+        attempt = second;
+      } else {
+        std::copy(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(n), p.begin());
+      }
     }
   }
 
@@ -209,7 +281,7 @@ ConstrainedSolveResult SolveFabrikConstrained(Chain& chain, const ChainConstrain
   r.reached = r.distance <= settings.tolerance;
   out.joints_at_limit = JointsAtLimit(p, constraints, at_limit);
   out.max_violation = MaxConstraintViolation(p, constraints);
-  out.limited = r.reachable && !r.reached && out.joints_at_limit > 0;
+  out.limited = r.reachable && !r.reached && (out.joints_at_limit > 0 || attempt.active > 0);
   return out;
 }
 

@@ -16,8 +16,9 @@
 //       forward pass: the root back in place, then outwards; each segment direction is moved
 //         into its joint's limit relative to the frame carried from the base (exact);
 //       pole (if given): BendTowardsPole, then the forward pass again so the limits hold.
-//     Iterations stop when |effector - target| <= tolerance, after max_iterations, or when the
-//     effector moved less than 1e-6 x total length in an iteration (no more progress).
+//     Iterations stop when |effector - target| <= tolerance, after max_iterations, or when an
+//     iteration moved the effector by less than 1e-3 x its remaining distance to the target
+//     (or 1e-7 x total length): no more progress.
 //   * a target beyond total_length() is first reached for with the straight chain
 //     (StraightenTowards), then the passes above move it into its limits as close as they can.
 //   * a pose already within tolerance, inside its limits and without a pole runs 0 iterations;

@@ -334,8 +334,11 @@ Frame TransportFrame(const Frame& parent, const glm::vec3& direction) {
   return f;
 }
 
-glm::vec3 ConstrainToCone(const glm::vec3& direction, const Frame& frame, const ConeLimits& cone) {
-  const glm::vec3 d = SafeNormalize(direction, frame.forward);
+namespace {
+
+// The projections on an already normalised direction `d`; an allowed direction comes back
+// bit for bit, so ViolationAngle is exactly 0 for it.
+glm::vec3 ConeUnit(const glm::vec3& d, const Frame& frame, const ConeLimits& cone) {
   const ConeOutcome o = ProjectIntoCone(glm::dot(d, frame.right), glm::dot(d, frame.up),
                                         glm::dot(d, frame.forward), cone);
   if (o.inside) return d;
@@ -344,10 +347,8 @@ glm::vec3 ConstrainToCone(const glm::vec3& direction, const Frame& frame, const 
   return SafeNormalize(ToWorld(frame, local), frame.forward);
 }
 
-glm::vec3 ConstrainToHinge(const glm::vec3& direction, const Frame& parent,
-                           const HingeLimits& hinge) {
+glm::vec3 HingeUnit(const glm::vec3& d, const Frame& parent, const HingeLimits& hinge) {
   const HingeBasis b = MakeHingeBasis(parent, hinge);
-  const glm::vec3 d = SafeNormalize(direction, parent.forward);
   const HingeAngle m = MeasureHinge(b, d);
   const double lo = std::clamp(static_cast<double>(hinge.min_angle), -kPi, kPi);
   const double hi = std::clamp(static_cast<double>(hinge.max_angle), lo, kPi);
@@ -358,21 +359,37 @@ glm::vec3 ConstrainToHinge(const glm::vec3& direction, const Frame& parent,
   return SafeNormalize(out, b.reference);
 }
 
-glm::vec3 ConstrainDirection(const JointConstraint& constraint, const Frame& parent,
-                             const glm::vec3& direction) {
-  switch (constraint.type) {
-    case ConstraintType::kBall: return ConstrainToCone(direction, parent, constraint.cone);
-    case ConstraintType::kHinge: return ConstrainToHinge(direction, parent, constraint.hinge);
+glm::vec3 ConstrainUnit(const JointConstraint& c, const Frame& parent, const glm::vec3& d) {
+  switch (c.type) {
+    case ConstraintType::kBall: return ConeUnit(d, parent, c.cone);
+    case ConstraintType::kHinge: return HingeUnit(d, parent, c.hinge);
     case ConstraintType::kNone: break;
   }
-  return SafeNormalize(direction, parent.forward);
+  return d;
+}
+
+}  // namespace
+
+glm::vec3 ConstrainToCone(const glm::vec3& direction, const Frame& frame, const ConeLimits& cone) {
+  return ConeUnit(SafeNormalize(direction, frame.forward), frame, cone);
+}
+
+glm::vec3 ConstrainToHinge(const glm::vec3& direction, const Frame& parent,
+                           const HingeLimits& hinge) {
+  return HingeUnit(SafeNormalize(direction, parent.forward), parent, hinge);
+}
+
+glm::vec3 ConstrainDirection(const JointConstraint& constraint, const Frame& parent,
+                             const glm::vec3& direction) {
+  return ConstrainUnit(constraint, parent, SafeNormalize(direction, parent.forward));
 }
 
 float ViolationAngle(const JointConstraint& constraint, const Frame& parent,
                      const glm::vec3& direction) {
   if (!IsConstrained(constraint)) return 0.0f;
   const glm::vec3 d = SafeNormalize(direction, parent.forward);
-  return AngleBetween(d, ConstrainDirection(constraint, parent, d));
+  const glm::vec3 r = ConstrainUnit(constraint, parent, d);
+  return r == d ? 0.0f : AngleBetween(d, r);
 }
 
 bool IsAtLimit(const JointConstraint& constraint, const Frame& parent,
@@ -386,25 +403,39 @@ bool IsAtLimit(const JointConstraint& constraint, const Frame& parent,
       const double x = glm::dot(d, parent.right);
       const double y = glm::dot(d, parent.up);
       const double z = glm::dot(d, parent.forward);
-      if (!ProjectIntoCone(x, y, z, constraint.cone).inside) return true;
-      const double rho = std::hypot(x, y);
-      if (rho < 1e-12 && z > 0.0) {
-        // On the axis: pushed eps any way, it leaves the cone iff some angle is below eps.
-        const ConeLimits& c = constraint.cone;
-        return std::min({c.up, c.down, c.left, c.right}) < eps;
+      const ConeLimits& c = constraint.cone;
+      if (!ProjectIntoCone(x, y, z, c).inside) return true;
+      // Inside: at the limit when outside the cone shrunk by eps. A limit of pi is no limit
+      // and is not shrunk; a limit below eps leaves nothing, so anything near it is at it.
+      auto shrink = [eps](float a) {
+        const double v = ClampAngle(a);
+        return v >= kPi ? v : v - eps;
+      };
+      const double up = shrink(c.up), down = shrink(c.down);
+      const double left = shrink(c.left), right = shrink(c.right);
+      if (std::hypot(x, y) < 1e-12) {
+        if (z < 0.0) return false;  // the antipode is allowed only where there is no limit
+        return std::min({up, down, left, right}) < 0.0;
       }
-      if (rho < 1e-12) return false;  // opposite the axis and allowed: only when that is free
-      // Turn the direction eps farther from the axis along its own azimuth and test again.
-      const double theta = std::min(std::atan2(rho, z) + eps, kPi);
-      const double s = std::sin(theta) / rho;
-      return !ProjectIntoCone(x * s, y * s, std::cos(theta), constraint.cone).inside;
+      if ((x >= 0.0 ? right : left) < 0.0 || (y >= 0.0 ? up : down) < 0.0) return true;
+      const ConeLimits shrunk{static_cast<float>(up), static_cast<float>(down),
+                              static_cast<float>(left), static_cast<float>(right)};
+      if (!ProjectIntoCone(x, y, z, shrunk).inside) return true;
+      // Near a quadrant border the shrunk test sees only one quadrant (a direction on the edge
+      // of a zero-width fan, say); nudging eps sideways in the four axis directions covers it.
+      const double nudges[4][2] = {{eps, 0.0}, {-eps, 0.0}, {0.0, eps}, {0.0, -eps}};
+      for (const auto& n : nudges) {
+        const glm::dvec3 v = glm::normalize(glm::dvec3(x + n[0], y + n[1], z));
+        if (!ProjectIntoCone(v.x, v.y, v.z, c).inside) return true;
+      }
+      return false;
     }
     case ConstraintType::kHinge: {
       const HingeLimits& h = constraint.hinge;
       const HingeBasis b = MakeHingeBasis(parent, h);
       const HingeAngle m = MeasureHinge(b, d);
       if (m.degenerate) return true;
-      if (AngleBetween(d, ConstrainToHinge(d, parent, h)) > eps) return true;  // off the plane
+      if (AngleBetween(d, HingeUnit(d, parent, h)) > eps) return true;  // off the plane
       const double lo = std::clamp(static_cast<double>(h.min_angle), -kPi, kPi);
       const double hi = std::clamp(static_cast<double>(h.max_angle), lo, kPi);
       if (hi - lo >= 2.0 * kPi - eps) return false;  // a full circle has no limit

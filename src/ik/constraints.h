@@ -191,10 +191,12 @@ glm::vec3 ConstrainDirection(const JointConstraint& constraint, const Frame& par
 float ViolationAngle(const JointConstraint& constraint, const Frame& parent,
                      const glm::vec3& direction);
 
-// True when `direction` is outside the limit or within `epsilon` radians of its boundary
-// (a ball: a direction turned `epsilon` farther from the cone axis would be outside; a hinge:
-// off the plane, or within epsilon of min_angle / max_angle). A fully locked joint (all cone
-// angles below epsilon, or a hinge with max - min below epsilon) is always at its limit.
+// True when `direction` is outside the limit or within about `epsilon` radians of its boundary:
+// a ball, when it is outside the cone whose angles (those below pi; pi means "no limit") are
+// each reduced by epsilon - so a direction in a quadrant with an angle below epsilon always is;
+// a hinge, when it is off the plane by more than epsilon or within epsilon of min_angle or
+// max_angle (a hinge spanning the full circle has no limit angle). A fully locked joint (all
+// cone angles 0, or min_angle == max_angle) is therefore always at its limit.
 bool IsAtLimit(const JointConstraint& constraint, const Frame& parent,
                const glm::vec3& direction, float epsilon = kAtLimitEpsilon);
 
