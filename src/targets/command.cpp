@@ -455,6 +455,113 @@ Result<Command> ParseCommand(std::string_view line, const CommandContext& contex
   return ParseCommandWords(words.value(), context);
 }
 
+Status ValidateCommand(const Command& command) {
+  auto fail = [](std::string m) -> Status { return MakeError(std::move(m)); };
+  auto positive_up_to = [](float v, float hi) { return std::isfinite(v) && v > 0.0f && v <= hi; };
+  auto named = [](const std::string& n, std::span<const std::string_view> names) {
+    return std::find(names.begin(), names.end(), n) != names.end();
+  };
+  return std::visit(
+      Overloaded{
+          [&](const cmd::Nothing&) -> Status { return Ok{}; },
+          [&](const cmd::Target& c) -> Status {
+            for (int i = 0; i < 3; ++i) {
+              const float v = c.position[i];
+              if (!std::isfinite(v) || std::fabs(v) > kMaxTargetCoordinate) {
+                return fail("target: coordinate " + std::to_string(i) +
+                            " is not finite or beyond 1e6");
+              }
+            }
+            return Ok{};
+          },
+          [&](const cmd::Mode& c) -> Status {
+            const auto i = static_cast<std::size_t>(c.mode);
+            return i < kModeNames.size() ? Status(Ok{}) : fail("mode: unknown mode");
+          },
+          [&](const cmd::Joints& c) -> Status {
+            if (c.count < kMinJoints || c.count > kMaxJoints) {
+              return fail("joints: count " + std::to_string(c.count) + " is outside 2..10000");
+            }
+            return Ok{};
+          },
+          [&](const cmd::Length& c) -> Status {
+            return positive_up_to(c.length, kMaxSegmentLength)
+                       ? Status(Ok{})
+                       : fail("length: not a number > 0 and <= 1000");
+          },
+          [&](const cmd::Lengths& c) -> Status {
+            if (c.lengths.empty() || c.lengths.size() > static_cast<std::size_t>(kMaxJoints - 1)) {
+              return fail("lengths: needs 1 to 9999 lengths, has " +
+                          std::to_string(c.lengths.size()));
+            }
+            for (std::size_t i = 0; i < c.lengths.size(); ++i) {
+              if (!positive_up_to(c.lengths[i], kMaxSegmentLength)) {
+                return fail("lengths: length " + std::to_string(i + 1) +
+                            " is not a number > 0 and <= 1000");
+              }
+            }
+            return Ok{};
+          },
+          [&](const cmd::Moe& c) -> Status {
+            return positive_up_to(c.tolerance, kMaxTolerance)
+                       ? Status(Ok{})
+                       : fail("moe: not a number > 0 and <= 100");
+          },
+          [&](const cmd::Iterations& c) -> Status {
+            if (c.max_iterations < kMinIterations || c.max_iterations > kMaxIterations) {
+              return fail("iterations: " + std::to_string(c.max_iterations) +
+                          " is outside 1..100000");
+            }
+            return Ok{};
+          },
+          [&](const cmd::SplineLoad& c) -> Status {
+            const float l = c.spline.length();
+            return std::isfinite(l) && l > 0.0f ? Status(Ok{})
+                                                : fail("spline load: degenerate spline");
+          },
+          [&](const cmd::SplineSpeed& c) -> Status {
+            return positive_up_to(c.speed, SplineFollower::kMaxSpeed)
+                       ? Status(Ok{})
+                       : fail("spline speed: not a number > 0 and <= 1000");
+          },
+          [&](const cmd::SplinePlayback& c) -> Status {
+            return c.action == cmd::Playback::kPlay || c.action == cmd::Playback::kPause ||
+                           c.action == cmd::Playback::kRestart
+                       ? Status(Ok{})
+                       : fail("spline: playback must be play, pause or restart");
+          },
+          [&](const cmd::SplineEnd& c) -> Status {
+            return c.behavior == EndBehavior::kLoop || c.behavior == EndBehavior::kPingPong
+                       ? Status(Ok{})
+                       : fail("spline: unknown end behaviour");
+          },
+          [&](const cmd::ScriptRun& c) -> Status {
+            return c.script ? Status(Ok{}) : fail("script run: no script");
+          },
+          [&](const cmd::ScriptPlayback& c) -> Status {
+            const auto a = static_cast<int>(c.action);
+            return a >= 0 && a <= static_cast<int>(cmd::Playback::kStop)
+                       ? Status(Ok{})
+                       : fail("script: unknown playback action");
+          },
+          [&](const cmd::CameraReset&) -> Status { return Ok{}; },
+          [&](const cmd::State&) -> Status { return Ok{}; },
+          [&](const cmd::Help& c) -> Status {
+            return c.topic.empty() || FindCommand(c.topic) != nullptr
+                       ? Status(Ok{})
+                       : fail("help: unknown topic");
+          },
+          [&](const cmd::Solver& c) -> Status {
+            return named(c.name, kSolverNames) ? Status(Ok{}) : fail("solver: unknown name");
+          },
+          [&](const cmd::Scene& c) -> Status {
+            return named(c.name, kSceneNames) ? Status(Ok{}) : fail("scene: unknown name");
+          },
+          [&](const cmd::Clear&) -> Status { return Ok{}; },
+      },
+      command);
+}
+
 std::string FormatCommand(const Command& command) {
   return std::visit(
       Overloaded{

@@ -158,6 +158,12 @@ Result<Command> ParseCommand(std::string_view line, const CommandContext& contex
 Result<Command> ParseCommandWords(std::span<const std::string> words,
                                   const CommandContext& context = {});
 
+// Checks a command against the ranges documented above, field by field: OK for anything
+// ParseCommand returns; an error naming the first bad field for a hand-built command
+// ("joints: count 1 is outside 2..10000"). The app can use it before carrying out commands
+// that did not come from the parser.
+Status ValidateCommand(const Command& command);
+
 // Canonical text of a command, which ParseCommand reads back to an equal command (floats
 // are written with 9 significant digits; loads write the path as written). "" for Nothing.
 std::string FormatCommand(const Command& command);

@@ -1,6 +1,7 @@
 // Tests for the console/script command language (src/targets/command.h).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -352,6 +353,26 @@ TEST(Command, ResolveDataPathSearchesRootsInOrder) {
   EXPECT_EQ(ResolveDataPath("no/such.txt", roots), "no/such.txt");
   EXPECT_EQ(ResolveDataPath("/abs/none.txt", roots), "/abs/none.txt");
   EXPECT_EQ(ResolveDataPath("", roots), "");
+}
+
+TEST(Command, ValidateCommandAcceptsParsedAndRejectsOutOfRange) {
+  for (const char* line : {"target 1 2 3", "joints 2", "lengths 1 2", "moe 100", "iterations 1",
+                           "spline speed 1000", "help state", "solver dls", "scene arm", ""}) {
+    Result<Command> c = ParseCommand(line);
+    ASSERT_TRUE(c.ok()) << c.error();
+    EXPECT_TRUE(ValidateCommand(c.value()).ok()) << line;
+  }
+  const std::vector<Command> bad = {
+      cmd::Target{{0, std::nanf(""), 0}}, cmd::Target{{2e6f, 0, 0}}, cmd::Joints{1},
+      cmd::Joints{10001}, cmd::Length{0.0f}, cmd::Length{1001.0f}, cmd::Lengths{},
+      cmd::Lengths{{1.0f, -1.0f}}, cmd::Moe{0.0f}, cmd::Moe{INFINITY}, cmd::Iterations{0},
+      cmd::Iterations{100001}, cmd::SplineSpeed{0.0f}, cmd::SplineSpeed{1e4f},
+      cmd::SplinePlayback{cmd::Playback::kStop}, cmd::ScriptRun{}, cmd::Help{"nope"},
+      cmd::Solver{"newton"}, cmd::Scene{"forest"}};
+  for (const Command& c : bad) {
+    EXPECT_FALSE(ValidateCommand(c).ok()) << FormatCommand(c);
+  }
+  EXPECT_EQ(ValidateCommand(Command(cmd::Joints{1})).error(), "joints: count 1 is outside 2..10000");
 }
 
 TEST(Command, ModeNames) {
