@@ -190,26 +190,31 @@ void PartA(const Options& options) {
   settings.tolerance = kTolerance;
   settings.max_iterations = kCap;
 
-  std::printf("(a) Aristidou & Lasenby 2011, Table 1: FABRIK vs CCD vs Jacobian transpose vs DLS\n");
+  std::printf(
+      "(a) Aristidou & Lasenby 2011, Table 1: FABRIK vs CCD vs Jacobian transpose vs DLS\n");
   PrintRule(100);
-  std::printf("chain: %d joints (root included) = %d segments of %.4f, total length %.4f, "
-              "root at the origin,\n       every solve starts from the chain straight along +Y\n",
-              kJoints, kJoints - 1, lengths[0], reach);
-  std::printf("targets: %d reachable, uniform in the ball of radius %.4f about the root;\n"
-              "         %d unreachable, uniform direction, distance uniform in [1.05, 2.0] x "
-              "total length (seed %u)\n",
-              options.targets, reach, options.targets, options.seed);
-  std::printf("tolerance: %.3g world units (%.2g%% of the chain's length); iteration cap: %d "
-              "for every solver\n",
-              kTolerance, 100.0 * kTolerance / reach, kCap);
+  std::printf(
+      "chain: %d joints (root included) = %d segments of %.4f, total length %.4f, "
+      "root at the origin,\n       every solve starts from the chain straight along +Y\n",
+      kJoints, kJoints - 1, lengths[0], reach);
+  std::printf(
+      "targets: %d reachable, uniform in the ball of radius %.4f about the root;\n"
+      "         %d unreachable, uniform direction, distance uniform in [1.05, 2.0] x "
+      "total length (seed %u)\n",
+      options.targets, reach, options.targets, options.seed);
+  std::printf(
+      "tolerance: %.3g world units (%.2g%% of the chain's length); iteration cap: %d "
+      "for every solver\n",
+      kTolerance, 100.0 * kTolerance / reach, kCap);
   const SolverOptions defaults;
-  std::printf("solver options: CCD max joint angle %.3f rad; JT/DLS error clamp %.2f x length, "
-              "max joint angle %.2f rad; DLS lambda %.2f x length = %.3f\n",
-              defaults.ccd.max_joint_angle, defaults.jacobian.max_step,
-              defaults.jacobian.max_joint_angle, defaults.jacobian.damping,
-              defaults.jacobian.damping * reach);
-  std::printf("iteration: FABRIK one backward+forward pass, CCD one sweep of all joints, "
-              "JT/DLS one Jacobian step\n");
+  std::printf(
+      "solver options: CCD max joint angle %.3f rad; JT/DLS error clamp %.2f x length, "
+      "max joint angle %.2f rad; DLS lambda %.2f x length = %.3f\n",
+      defaults.ccd.max_joint_angle, defaults.jacobian.max_step, defaults.jacobian.max_joint_angle,
+      defaults.jacobian.damping, defaults.jacobian.damping * reach);
+  std::printf(
+      "iteration: FABRIK one backward+forward pass, CCD one sweep of all joints, "
+      "JT/DLS one Jacobian step\n");
   std::printf("machine: %s, single thread, %s build\n\n", CpuName().c_str(),
 #ifdef NDEBUG
               "optimised"
@@ -289,9 +294,10 @@ void PartA(const Options& options) {
     std::printf("\n");
   }
 
-  std::printf("\nUnreachable targets (%d): every solver lays the chain straight towards the "
-              "target in one pass (the library's contract)\n",
-              options.targets);
+  std::printf(
+      "\nUnreachable targets (%d): every solver lays the chain straight towards the "
+      "target in one pass (the library's contract)\n",
+      options.targets);
   std::printf("%-20s %10s %11s %9s %26s\n", "solver", "mean iter", "mean us", "reached",
               "mean miss beyond optimum");
   PrintRule(80);
@@ -334,8 +340,8 @@ struct FollowStats {
     return best;
   }
   double ShareAtMost(int n) const {
-    return static_cast<double>(std::count_if(iterations.begin(), iterations.end(),
-                                             [n](int i) { return i <= n; })) /
+    return static_cast<double>(
+               std::count_if(iterations.begin(), iterations.end(), [n](int i) { return i <= n; })) /
            static_cast<double>(iterations.size());
   }
   double MeanMicroseconds() const { return total_us / static_cast<double>(iterations.size()); }
@@ -420,37 +426,38 @@ void PartB(const Options& options) {
   const Spline& word = loaded.value();
   constexpr int kCap = 1000;
   const std::vector<ChainCase> cases = {
-      {"5 joints", std::vector<float>(4, 1.0f)},   {"10 joints", std::vector<float>(9, 1.0f)},
-      {"15 joints", std::vector<float>(14, 1.0f)}, {"20 joints", std::vector<float>(19, 1.0f)},
+      {"5 joints", std::vector<float>(4, 1.0f)},     {"10 joints", std::vector<float>(9, 1.0f)},
+      {"15 joints", std::vector<float>(14, 1.0f)},   {"20 joints", std::vector<float>(19, 1.0f)},
       {"lengths 1,2,3,1", {1.0f, 2.0f, 3.0f, 1.0f}},
   };
   std::printf("spline: %s (%zu control points, %s, length %.3f)\n", options.spline.c_str(),
               word.points().size(), word.closed() ? "closed" : "open", word.length());
-  std::printf("chains: root at the origin, straight along +Y at the start; equal segments of "
-              "length 1 (joints include the root)\n");
-  std::printf("the word is scaled about the root so its farthest point is %.0f%% of each "
-              "chain's reach (scale printed per row)\n",
-              100.0 * kFitToReach);
-  std::printf("the target moves %.3g world units along the arc per frame (constant speed); one "
-              "warm-started solve per frame;\nthe first solve onto the curve's start is not "
-              "counted; iteration cap %d\n\n",
-              options.step, kCap);
+  std::printf(
+      "chains: root at the origin, straight along +Y at the start; equal segments of "
+      "length 1 (joints include the root)\n");
+  std::printf(
+      "the word is scaled about the root so its farthest point is %.0f%% of each "
+      "chain's reach (scale printed per row)\n",
+      100.0 * kFitToReach);
+  std::printf(
+      "the target moves %.3g world units along the arc per frame (constant speed); one "
+      "warm-started solve per frame;\nthe first solve onto the curve's start is not "
+      "counted; iteration cap %d\n\n",
+      options.step, kCap);
 
-  std::printf("%-16s %6s %7s %7s | %-7s %6s %5s %4s %4s %7s %7s %9s\n", "chain", "reach",
-              "scale", "frames", "margin", "mean", "mode", "min", "max", "<=3 it", "<=4 it",
-              "solves/s");
+  std::printf("%-16s %6s %7s %7s | %-7s %6s %5s %4s %4s %7s %7s %9s\n", "chain", "reach", "scale",
+              "frames", "margin", "mean", "mode", "min", "max", "<=3 it", "<=4 it", "solves/s");
   PrintRule(100);
   std::vector<double> rates;
   for (const ChainCase& c : cases) {
     for (float margin : {0.01f, 0.001f}) {
-      const FollowStats f = Follow(SolverKind::kFabrik, word, c.lengths, margin, kCap,
-                                   options.step);
+      const FollowStats f =
+          Follow(SolverKind::kFabrik, word, c.lengths, margin, kCap, options.step);
       float reach = 0.0f;
       for (float l : c.lengths) reach += l;
-      std::printf("%-16s %6.1f %7.3f %7zu | %-7g %6.2f %5d %4d %4d %6.1f%% %6.1f%% %9.0f\n",
-                  c.name, reach, f.scale, f.iterations.size(), margin, f.Mean(), f.Mode(),
-                  f.Min(), f.Max(), 100.0 * f.ShareAtMost(3), 100.0 * f.ShareAtMost(4),
-                  1e6 / f.MeanMicroseconds());
+      std::printf("%-16s %6.1f %7.3f %7zu | %-7g %6.2f %5d %4d %4d %6.1f%% %6.1f%% %9.0f\n", c.name,
+                  reach, f.scale, f.iterations.size(), margin, f.Mean(), f.Mode(), f.Min(), f.Max(),
+                  100.0 * f.ShareAtMost(3), 100.0 * f.ShareAtMost(4), 1e6 / f.MeanMicroseconds());
       if (f.reached != static_cast<int>(f.iterations.size())) {
         std::printf("%16s %d of %zu frames missed the margin at the cap\n", "",
                     static_cast<int>(f.iterations.size()) - f.reached, f.iterations.size());
@@ -458,18 +465,20 @@ void PartB(const Options& options) {
       if (margin == 0.01f && &c - cases.data() < 4) rates.push_back(1e6 / f.MeanMicroseconds());
     }
   }
-  std::printf("0 iterations: the moved target was still within the margin, so no pass ran (seed "
-              "000's recursion always runs\none pass before it checks, so its 1 covers our 0 "
-              "and 1)\n");
+  std::printf(
+      "0 iterations: the moved target was still within the margin, so no pass ran (seed "
+      "000's recursion always runs\none pass before it checks, so its 1 covers our 0 "
+      "and 1)\n");
   std::printf("\nSeed 000's figures (its own spline, C++/OpenGL on a Ryzen 7 5800X):\n");
   std::printf("  margin 0.01, 5-20 equal joints: every move <= 3 iterations, most commonly 1\n");
   std::printf("  margin 0.001, 20 joints:        every move <= 4 iterations, most commonly 2\n");
   std::printf("  lengths 1,2,3,1 (5 joints):      max 18 iterations, min 1\n");
   std::printf("  FPS (whole frame incl. rendering) 5/10/15/20 joints: 8750 / 4600 / 3300 / 2500\n");
   if (rates.size() == 4) {
-    std::printf("  ours, FABRIK solves per second alone (no rendering), margin 0.01: "
-                "%.0f / %.0f / %.0f / %.0f\n",
-                rates[0], rates[1], rates[2], rates[3]);
+    std::printf(
+        "  ours, FABRIK solves per second alone (no rendering), margin 0.01: "
+        "%.0f / %.0f / %.0f / %.0f\n",
+        rates[0], rates[1], rates[2], rates[3]);
   }
 
   std::printf("\nThe same spline run with every solver (margin 0.01, iteration cap %d):\n", 10000);
@@ -498,12 +507,13 @@ bool ParseOptions(int argc, char** argv, Options& options) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
     if (arg == "--help" || arg == "-h") {
-      std::printf("usage: bench_tables [--targets N] [--seed S] [--spline PATH] [--step D]\n"
-                  "  --targets N    random targets per set in table (a) (default 1000)\n"
-                  "  --seed S       seed of the target generator (default 2011)\n"
-                  "  --spline PATH  the spline for table (b) (default assets/splines/word.txt)\n"
-                  "  --step D       world units the target moves per frame in (b) "
-                  "(default 0.02)\n");
+      std::printf(
+          "usage: bench_tables [--targets N] [--seed S] [--spline PATH] [--step D]\n"
+          "  --targets N    random targets per set in table (a) (default 1000)\n"
+          "  --seed S       seed of the target generator (default 2011)\n"
+          "  --spline PATH  the spline for table (b) (default assets/splines/word.txt)\n"
+          "  --step D       world units the target moves per frame in (b) "
+          "(default 0.02)\n");
       std::exit(0);
     } else if (arg == "--targets" && has_value) {
       options.targets = std::atoi(argv[++i]);
@@ -539,8 +549,7 @@ int main(int argc, char** argv) {
   const auto begin = fabrik::Clock::now();
   fabrik::PartA(options);
   fabrik::PartB(options);
-  const double seconds =
-      std::chrono::duration<double>(fabrik::Clock::now() - begin).count();
+  const double seconds = std::chrono::duration<double>(fabrik::Clock::now() - begin).count();
   std::printf("total run time %.1f s\n", seconds);
   return 0;
 }

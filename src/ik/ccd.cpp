@@ -96,7 +96,8 @@ SolveResult SolveCcd(Chain& chain, const glm::vec3& target, const SolveSettings&
       // A sweep that hardly moves the effector yet misses the target means every joint is on
       // the line through the target (each joint's turn is zero or undefined there).
       if (!reached && glm::length(p[n - 1] - start) < stall) {
-        const glm::vec3 axis = SafeNormalize(target - root, SafeNormalize(miss, glm::vec3(0, 1, 0)));
+        const glm::vec3 axis =
+            SafeNormalize(target - root, SafeNormalize(miss, glm::vec3(0, 1, 0)));
         if (JointsOnLine(p, axis, 1e-4f * chain.total_length())) {
           if (bent) {
             stop = true;  // stuck on the line even after a bend: nothing better to find

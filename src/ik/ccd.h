@@ -49,8 +49,7 @@ struct CcdOptions {
 };
 
 [[nodiscard]] SolveResult SolveCcd(Chain& chain, const glm::vec3& target,
-                                   const SolveSettings& settings,
-                                   SolveObserver* observer = nullptr,
+                                   const SolveSettings& settings, SolveObserver* observer = nullptr,
                                    const CcdOptions& options = {});
 
 }  // namespace fabrik

@@ -183,8 +183,7 @@ SolveResult SolveJacobianTranspose(Chain& chain, const glm::vec3& target,
 
 SolveResult SolveDls(Chain& chain, const glm::vec3& target, const SolveSettings& settings,
                      SolveObserver* observer, const JacobianOptions& options) {
-  return SolveJacobian(Method::kDampedLeastSquares, chain, target, settings, observer,
-                       options);
+  return SolveJacobian(Method::kDampedLeastSquares, chain, target, settings, observer, options);
 }
 
 }  // namespace fabrik

@@ -70,8 +70,7 @@ struct JacobianOptions {
                                                  const JacobianOptions& options = {});
 
 [[nodiscard]] SolveResult SolveDls(Chain& chain, const glm::vec3& target,
-                                   const SolveSettings& settings,
-                                   SolveObserver* observer = nullptr,
+                                   const SolveSettings& settings, SolveObserver* observer = nullptr,
                                    const JacobianOptions& options = {});
 
 }  // namespace fabrik

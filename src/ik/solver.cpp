@@ -13,18 +13,22 @@
 
 namespace fabrik {
 namespace {
-constexpr std::array kAll = {SolverKind::kFabrik, SolverKind::kCcd,
-                             SolverKind::kJacobianTranspose, SolverKind::kDls};
+constexpr std::array kAll = {SolverKind::kFabrik, SolverKind::kCcd, SolverKind::kJacobianTranspose,
+                             SolverKind::kDls};
 }  // namespace
 
 std::span<const SolverKind> AllSolvers() { return kAll; }
 
 const char* SolverName(SolverKind kind) {
   switch (kind) {
-    case SolverKind::kFabrik: return "fabrik";
-    case SolverKind::kCcd: return "ccd";
-    case SolverKind::kJacobianTranspose: return "jacobian_transpose";
-    case SolverKind::kDls: return "dls";
+    case SolverKind::kFabrik:
+      return "fabrik";
+    case SolverKind::kCcd:
+      return "ccd";
+    case SolverKind::kJacobianTranspose:
+      return "jacobian_transpose";
+    case SolverKind::kDls:
+      return "dls";
   }
   return "unknown";
 }
@@ -45,11 +49,14 @@ SolveResult Solve(SolverKind kind, Chain& chain, const glm::vec3& target,
                   const SolveSettings& settings, SolveObserver* observer,
                   const SolverOptions& options) {
   switch (kind) {
-    case SolverKind::kFabrik: return SolveFabrik(chain, target, settings, observer);
-    case SolverKind::kCcd: return SolveCcd(chain, target, settings, observer, options.ccd);
+    case SolverKind::kFabrik:
+      return SolveFabrik(chain, target, settings, observer);
+    case SolverKind::kCcd:
+      return SolveCcd(chain, target, settings, observer, options.ccd);
     case SolverKind::kJacobianTranspose:
       return SolveJacobianTranspose(chain, target, settings, observer, options.jacobian);
-    case SolverKind::kDls: return SolveDls(chain, target, settings, observer, options.jacobian);
+    case SolverKind::kDls:
+      return SolveDls(chain, target, settings, observer, options.jacobian);
   }
   return SolveFabrik(chain, target, settings, observer);
 }

@@ -26,10 +26,14 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 // Iteration caps generous enough for each solver to converge on the easy targets below.
 int GenerousCap(SolverKind kind) {
   switch (kind) {
-    case SolverKind::kFabrik: return 100;
-    case SolverKind::kCcd: return 500;
-    case SolverKind::kJacobianTranspose: return 20000;
-    case SolverKind::kDls: return 2000;
+    case SolverKind::kFabrik:
+      return 100;
+    case SolverKind::kCcd:
+      return 500;
+    case SolverKind::kJacobianTranspose:
+      return 20000;
+    case SolverKind::kDls:
+      return 2000;
   }
   return 100;
 }
@@ -74,9 +78,9 @@ void ExpectChainIntact(const Chain& chain, const std::vector<float>& lengths, gl
     const float l = glm::length(p[i + 1] - p[i]);
     // Relative 1e-5, unless the coordinates are so large (or the segment so short) that
     // storing the positions as floats alone costs more: a few ulps of the coordinates.
-    const float magnitude = std::max({std::fabs(p[i + 1].x), std::fabs(p[i + 1].y),
-                                      std::fabs(p[i + 1].z), std::fabs(p[i].x),
-                                      std::fabs(p[i].y), std::fabs(p[i].z)});
+    const float magnitude =
+        std::max({std::fabs(p[i + 1].x), std::fabs(p[i + 1].y), std::fabs(p[i + 1].z),
+                  std::fabs(p[i].x), std::fabs(p[i].y), std::fabs(p[i].z)});
     const float allowed =
         std::max(1e-5f * lengths[i], 8.0f * std::numeric_limits<float>::epsilon() * magnitude);
     EXPECT_NEAR(l, lengths[i], allowed) << where << ": segment " << i;
@@ -100,9 +104,11 @@ class OtherSolversTest : public ::testing::TestWithParam<SolverKind> {
 };
 
 TEST_P(OtherSolversTest, ConvergesOnEasyReachableTargets) {
-  const std::vector<glm::vec3> targets = {
-      {2.0f, 2.0f, 1.0f}, {-1.0f, 3.0f, 0.5f}, {0.5f, -1.0f, 2.0f}, {3.0f, 0.0f, 0.0f},
-      {0.0f, 1.0f, -3.5f}};
+  const std::vector<glm::vec3> targets = {{2.0f, 2.0f, 1.0f},
+                                          {-1.0f, 3.0f, 0.5f},
+                                          {0.5f, -1.0f, 2.0f},
+                                          {3.0f, 0.0f, 0.0f},
+                                          {0.0f, 1.0f, -3.5f}};
   for (const glm::vec3& target : targets) {
     Chain chain = MakeChain({0, 0, 0}, {0, 1, 0}, {1, 1, 1, 1, 1});
     const SolveResult r = Run(chain, target, 1e-3f, GenerousCap(kind()));
@@ -165,9 +171,8 @@ TEST_P(OtherSolversTest, StraightChainAimedAlongItsAxisStillFolds) {
       const glm::vec3 root = chain.root();
       const glm::vec3 target = root + glm::normalize(axis) * reach;
       const SolveResult r = Run(chain, target, 1e-3f, GenerousCap(kind()));
-      const std::string where = "axis " + std::to_string(axis.x) + "," +
-                                std::to_string(axis.y) + "," + std::to_string(axis.z) +
-                                " reach " + std::to_string(reach);
+      const std::string where = "axis " + std::to_string(axis.x) + "," + std::to_string(axis.y) +
+                                "," + std::to_string(axis.z) + " reach " + std::to_string(reach);
       ExpectChainIntact(chain, lengths, root, where);
       EXPECT_TRUE(r.reached) << where << ": distance " << r.distance;
     }
@@ -192,20 +197,26 @@ TEST_P(OtherSolversTest, NeverNaNOnDegenerateGeometry) {
   const std::vector<Case> cases = {
       {"target at the root", {{0, 0, 0}, {0, 1, 0}, {1, 1, 0}, {1, 2, 0}}, {0, 0, 0}},
       {"target on a middle joint", {{0, 0, 0}, {0, 1, 0}, {1, 1, 0}, {1, 2, 0}}, {1, 1, 0}},
-      {"effector on the root (folded back)", {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 0, 0}},
+      {"effector on the root (folded back)",
+       {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 0, 0}},
        {0.5f, 0.5f, 0.5f}},
       {"effector on a middle joint, target on the root",
-       {{0, 0, 0}, {0, 1, 0}, {0, 2, 0}, {0, 1, 0}}, {0, 0, 0}},
-      {"joints doubling back on one line", {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 0, 0}},
+       {{0, 0, 0}, {0, 1, 0}, {0, 2, 0}, {0, 1, 0}},
+       {0, 0, 0}},
+      {"joints doubling back on one line",
+       {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 0, 0}},
        {1.5f, 0, 0}},
       {"one segment, target inside its sphere", {{0, 0, 0}, {0, 2, 0}}, {0, 0.5f, 0}},
       {"one segment, target at the root", {{0, 0, 0}, {0, 2, 0}}, {0, 0, 0}},
-      {"long segment, target in the unreachable hole", {{0, 0, 0}, {0, 5, 0}, {0, 6, 0}},
+      {"long segment, target in the unreachable hole",
+       {{0, 0, 0}, {0, 5, 0}, {0, 6, 0}},
        {0.5f, 0.5f, 0}},
       {"target exactly at full reach", {{0, 0, 0}, {0, 1, 0}, {1, 1, 0}}, {0, 0, 2}},
-      {"huge coordinates", {{1e6f, 1e6f, 1e6f}, {1e6f + 1, 1e6f, 1e6f}, {1e6f + 2, 1e6f, 1e6f}},
+      {"huge coordinates",
+       {{1e6f, 1e6f, 1e6f}, {1e6f + 1, 1e6f, 1e6f}, {1e6f + 2, 1e6f, 1e6f}},
        {1e6f + 0.5f, 1e6f + 0.5f, 1e6f}},
-      {"tiny segments", {{0, 0, 0}, {1e-4f, 0, 0}, {2e-4f, 0, 0}, {3e-4f, 0, 0}},
+      {"tiny segments",
+       {{0, 0, 0}, {1e-4f, 0, 0}, {2e-4f, 0, 0}, {3e-4f, 0, 0}},
        {1e-4f, 1e-4f, 0}},
   };
   for (const Case& c : cases) {
@@ -235,8 +246,7 @@ TEST_P(OtherSolversTest, RejectsInvalidInputWithoutTouchingTheChain) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     Chain chain = BentChain();
     const std::vector<glm::vec3> before(chain.joints().begin(), chain.joints().end());
-    const SolveResult r =
-        Run(chain, cases[i].target, cases[i].tolerance, cases[i].max_iterations);
+    const SolveResult r = Run(chain, cases[i].target, cases[i].tolerance, cases[i].max_iterations);
     EXPECT_FALSE(r.ok) << "case " << i;
     ASSERT_NE(r.error, nullptr) << "case " << i;
     EXPECT_GT(std::strlen(r.error), 0u) << "case " << i;
@@ -367,9 +377,8 @@ TEST(SolverOptions, CcdMaxJointAngleBoundsEachSweep) {
   settings.max_iterations = 1;
   SolverOptions options;
   options.ccd.max_joint_angle = limit;
-  const SolveResult r =
-      Solve(SolverKind::kCcd, chain, chain.root() + glm::vec3(-2, 1, 2), settings, nullptr,
-            options);
+  const SolveResult r = Solve(SolverKind::kCcd, chain, chain.root() + glm::vec3(-2, 1, 2), settings,
+                              nullptr, options);
   ASSERT_EQ(r.iterations, 1);
   const std::vector<float> turns = SegmentTurns(before, chain);
   // Segment k is turned by joints 0..k, each by at most `limit`.
