@@ -65,8 +65,10 @@ glm::vec3 ReachCareful(const glm::vec3& anchor, const glm::vec3& moving, float l
 // the line, so a bent chain costs one or two cross products.
 bool IsCollinearWith(std::span<const glm::vec3> joints, const glm::vec3& axis, float eps) {
   const glm::vec3 root = joints.front();
+  const float eps_sq = eps * eps;
   for (std::size_t i = 1; i < joints.size(); ++i) {
-    if (glm::length(glm::cross(joints[i] - root, axis)) > eps) return false;
+    const glm::vec3 off = glm::cross(joints[i] - root, axis);
+    if (!(glm::dot(off, off) <= eps_sq)) return false;
   }
   return true;
 }
@@ -153,14 +155,20 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
     const glm::vec3 outward = axis;
 
     // The straight-chain trap: if every joint is on the line through the root and the target,
-    // every reach keeps it there and the chain can only slide along the line, never fold.
-    // Escape within the first reach: the joint next to the effector goes sideways from the
-    // target (perpendicular to the line) instead of along it. That reach still puts the joint
-    // exactly one segment from the target, so each reach moves one joint and keeps one length
-    // (the step-through view relies on that). Sideways (a quarter turn) measured best: it
-    // folds straight chains of 4..100 joints in 2-4 iterations on average, where small nudges
-    // (0.1-0.6 rad) or bending the whole chain into an arc first took 5-25.
-    const bool trapped = IsCollinearWith(p, axis, 1e-5f * chain.total_length());
+    // every reach keeps it there and the chain can only slide along the line, never fold
+    // (unless the target is at full reach, where the straight chain is the answer). A chain
+    // can start that way (a straight chain aimed along its own axis) or get there (reaches
+    // from coincident points fall back to directions along the line). So before each
+    // backward pass, if the chain is on the line, escape within the first reach: the joint
+    // next to the effector goes sideways from the target (perpendicular to the line)
+    // instead of along it. That reach still puts the joint exactly one segment from the
+    // target, so each reach moves one joint and keeps one length (the step-through view
+    // relies on that). Sideways (a quarter turn) measured best: it folds straight chains of
+    // 4..100 joints in 2-4 iterations on average, where small nudges (0.1-0.6 rad) or
+    // bending the whole chain into an arc first took 5-25.
+    const float total = chain.total_length();
+    const bool can_trap = Distance(target, root) < total - settings.tolerance;
+    const float on_line_eps = 1e-5f * total;
     const glm::vec3 sideways = AnyPerpendicular(axis);
 
     for (int iteration = 1;; ++iteration) {
@@ -168,7 +176,7 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
       // its (already moved) child i + 1 until it is len[i] from it.
       p[n - 1] = target;
       std::size_t next = n - 1;  // joints below `next` are still to be reached
-      if (iteration == 1 && trapped) {
+      if (can_trap && IsCollinearWith(p, axis, on_line_eps)) {
         p[n - 2] = target + sideways * len[n - 2];
         next = n - 2;
       }

@@ -20,10 +20,12 @@
 //   * a joint landing on the point it reaches from: the reach continues in the direction of
 //     the previous reach (the first reach of a pass: along the root-target line).
 //   * a chain lying entirely on the line through the root and the target (e.g. a straight
-//     chain aimed along its own axis at a nearer target, or at one behind the root): reaches
-//     alone could never fold it, so the first reach of the first backward pass places the
-//     effector's parent sideways (perpendicular to that line, preferring +Y) instead of along
-//     it. This is still a reach: it moves one joint and keeps one segment length.
+//     chain aimed along its own axis at a nearer target, or at one behind the root, or a
+//     chain that got there through the fallback above): reaches alone could never fold it,
+//     so a backward pass that starts that way places the effector's parent sideways
+//     (perpendicular to the line, preferring +Y) instead of along it. This is still a reach:
+//     it moves one joint and keeps one segment length. Not done when the target is within
+//     tolerance of full reach, where the straight chain is the answer.
 //   * a target inside the chain's reach but not attainable (nearer the root than
 //     2 x max_length - total_length): iterates to the cap; reached = false.
 // Step-through: within a half-pass every joint is written exactly once, by its own reach

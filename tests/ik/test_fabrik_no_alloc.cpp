@@ -1,0 +1,175 @@
+// SolveFabrik promises no heap allocation. This file replaces the global operator new and
+// delete (every form) for the whole test executable with versions that count calls while
+// g_counting is set, then solves many chains inside that window.
+//
+// The replacements forward to malloc/free (aligned forms: aligned_alloc), so under
+// AddressSanitizer every block is still a malloc block freed by free, and ASan's checks keep
+// working. Direct malloc calls are not counted; the solver makes none.
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "fabrik_test_util.h"
+#include "ik/fabrik.h"
+#include "ik/recording_observer.h"
+#include "ik/solver.h"
+
+namespace {
+
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+
+void* CountedAlloc(std::size_t size) {
+  if (g_counting.load(std::memory_order_relaxed)) {
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+  }
+  void* p = std::malloc(size == 0 ? 1 : size);
+  return p;
+}
+
+void* CountedAlignedAlloc(std::size_t size, std::align_val_t align) {
+  if (g_counting.load(std::memory_order_relaxed)) {
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+  }
+  const std::size_t a = static_cast<std::size_t>(align);
+  const std::size_t rounded = (std::max<std::size_t>(size, 1) + a - 1) / a * a;
+  return std::aligned_alloc(a, rounded);
+}
+
+}  // namespace
+
+void* operator new(std::size_t size) {
+  if (void* p = CountedAlloc(size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) {
+  if (void* p = CountedAlloc(size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return CountedAlloc(size); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return CountedAlloc(size);
+}
+void* operator new(std::size_t size, std::align_val_t align) {
+  if (void* p = CountedAlignedAlloc(size, align)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size, std::align_val_t align) {
+  if (void* p = CountedAlignedAlloc(size, align)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  return CountedAlignedAlloc(size, align);
+}
+void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  return CountedAlignedAlloc(size, align);
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+
+namespace fabrik {
+namespace {
+
+using testing::RandomChain;
+using testing::RandomUnit;
+using testing::StraightChain;
+
+// Counts allocations made while alive. Nothing inside the window may use gtest assertions
+// (they allocate their messages); results are checked after it closes.
+class AllocationWindow {
+ public:
+  AllocationWindow() {
+    g_allocations.store(0);
+    g_counting.store(true);
+  }
+  ~AllocationWindow() { g_counting.store(false); }
+  long Close() {
+    g_counting.store(false);
+    return g_allocations.load();
+  }
+};
+
+// The counter must see allocations, or a zero below would prove nothing.
+TEST(FabrikNoAlloc, CounterSeesAllocations) {
+  static std::vector<int>* volatile escape = nullptr;
+  AllocationWindow window;
+  escape = new std::vector<int>(100);
+  const long count = window.Close();
+  delete escape;
+  EXPECT_GE(count, 2);  // the vector object and its buffer
+}
+
+TEST(FabrikNoAlloc, SolveNeverAllocates) {
+  // Everything that allocates is made before the window opens.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<Chain> chains;
+  std::vector<glm::vec3> targets;
+  for (int i = 0; i < 200; ++i) {
+    std::vector<float> lengths(2 + i % 40);
+    for (float& l : lengths) l = 0.5f + u(rng);
+    chains.push_back(RandomChain(rng, glm::vec3(0.0f), lengths));
+    // Inside, near the rim, and out of reach.
+    targets.push_back(RandomUnit(rng) * chains.back().total_length() * (1.5f * u(rng)));
+  }
+  // Degenerate ones: the straight-chain trap, target on the root and on a joint, a reach
+  // from a coincident point, far and huge targets, a long chain.
+  chains.push_back(StraightChain(10, 1.0f));
+  targets.emplace_back(4, 0, 0);
+  chains.push_back(StraightChain(10, 1.0f));
+  targets.emplace_back(0, 0, 0);
+  chains.push_back(StraightChain(10, 1.0f));
+  targets.emplace_back(-3, 0, 0);
+  chains.push_back(std::move(Chain::FromJoints({{0, 0, 0}, {0, -1, 0}, {1, -1, 0}})).value());
+  targets.emplace_back(0, 1, 0);
+  chains.push_back(std::move(Chain::FromJoints({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}})).value());
+  targets.emplace_back(1, 0, 0);
+  chains.push_back(StraightChain(5, 1.0f));
+  targets.emplace_back(3e38f, -3e38f, 1e30f);
+  chains.push_back(StraightChain(10000, 0.5f));
+  targets.emplace_back(100, 200, 300);
+  RecordingObserver recorder(10000, 100);
+
+  SolveSettings settings;
+  settings.tolerance = 1e-3f;
+  settings.max_iterations = 100;
+  SolveSettings invalid = settings;
+  invalid.tolerance = -1.0f;
+
+  int solves = 0, rejected = 0;
+  long allocations = 0;
+  {
+    AllocationWindow window;
+    for (std::size_t i = 0; i < chains.size(); ++i) {
+      solves += SolveFabrik(chains[i], targets[i], settings).ok;
+      solves += SolveFabrik(chains[i], targets[i] * 0.5f, settings, &recorder).ok;
+      solves += Solve(SolverKind::kFabrik, chains[i], -targets[i], settings).ok;
+      rejected += !SolveFabrik(chains[i], targets[i], invalid).ok;
+    }
+    allocations = window.Close();
+  }
+  EXPECT_EQ(allocations, 0);
+  EXPECT_EQ(solves, static_cast<int>(3 * chains.size()));
+  EXPECT_EQ(rejected, static_cast<int>(chains.size()));
+  EXPECT_GT(recorder.half_pass_count(), 0u);
+}
+
+}  // namespace
+}  // namespace fabrik
