@@ -136,7 +136,7 @@ Tally RunSetOnce(SolverKind kind, const Chain& start, const std::vector<glm::vec
 
 // The set is run kRepeats times (the solves are deterministic) and the fastest total kept, so
 // a busy machine disturbs the times less.
-constexpr int kRepeats = 3;
+constexpr int kRepeats = 5;
 
 Tally RunSet(SolverKind kind, const Chain& start, const std::vector<glm::vec3>& targets,
              const SolveSettings& settings) {
