@@ -6,12 +6,14 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 
+#include "app/commands.h"
 #include "app/data_dir.h"
 #include "app/state_writer.h"
 #include "app/systems.h"
@@ -19,6 +21,8 @@
 #include "ik/fabrik.h"
 #include "render/renderer.h"
 #include "render/window.h"
+#include "targets/script.h"
+#include "targets/spline_file.h"
 
 namespace fabrik {
 namespace {
@@ -40,6 +44,18 @@ Result<Chain> InitialChain(const std::vector<float>& lengths, glm::vec3& target)
   settings.max_iterations = 200;
   (void)SolveFabrik(chain.value(), target, settings);
   return chain;
+}
+
+std::vector<std::string> ListTextFiles(const std::string& data_dir, const std::string& folder) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir + "/" + folder, ec)) {
+    if (entry.path().extension() == ".txt") {
+      files.push_back(folder + "/" + entry.path().filename().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 void SetUpImGui(GLFWwindow* window, float content_scale) {
@@ -97,6 +113,35 @@ int RunApp(const Options& options) {
   state.target = state.source_target = start_target;
   state.view.camera.SetHome(HomeFor(state.chain));
   state.view.camera.Reset();
+  state.command_context.search_roots = {state.data_dir};
+  state.spline_files = ListTextFiles(state.data_dir, "assets/splines");
+  state.script_files = ListTextFiles(state.data_dir, "assets/scripts");
+
+  // Start-up files: a file that cannot be read or parsed is a bad option (exit 2).
+  if (!options.spline_path.empty()) {
+    auto spline = LoadSplineFile(ResolveDataPath(options.spline_path,
+                                                 state.command_context.search_roots));
+    if (!spline) return Fail(2, spline.error());
+    UseSpline(state, std::move(spline).value(), options.spline_path);
+  }
+  if (!options.script_path.empty()) {
+    auto script = LoadScriptFile(ResolveDataPath(options.script_path,
+                                                 state.command_context.search_roots),
+                                 state.command_context);
+    if (!script) return Fail(2, script.error());
+    UseScript(state, std::make_shared<const Script>(std::move(script).value()),
+              options.script_path);
+  }
+  if (state.mode == TargetMode::kSpline && state.spline.follower.has_spline()) {
+    // Start on the curve: no glide from the default pose's target.
+    state.target = state.source_target = state.spline.follower.position();
+  }
+  for (const std::string& line : options.exec) {
+    if (!RunConsoleLine(state, line, CommandSource::kStartup)) {
+      return Fail(2, "--exec '" + line + "': " + state.console.log.back().text);
+    }
+  }
+  ConsolePrint(state, "FABRIK console. Type 'help' for the commands; ` closes.");
 
   std::unique_ptr<StateWriter> writer;
   if (!options.state_out_path.empty()) {
@@ -152,6 +197,7 @@ int RunApp(const Options& options) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
+    HandleConsoleKey(state);
     UpdateViewMatrices(state);
     HandleInput(state);
     // 2. settings
@@ -167,6 +213,7 @@ int RunApp(const Options& options) {
     state.draw_calls = renderer->draw_calls();
     // 6. panel
     DrawPanel(state);
+    DrawConsole(state);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     // 7. output

@@ -16,13 +16,15 @@
 #include "ik/chain.h"
 #include "ik/solve_types.h"
 #include "ik/solver.h"
+#include "targets/command.h"
 #include "targets/drag_source.h"
+#include "targets/script.h"
+#include "targets/spline_follower.h"
 
 namespace fabrik {
 
 // Limits of the panel's widgets (the command line and console allow more joints).
 inline constexpr int kPanelMaxJoints = 200;
-inline constexpr int kMaxJoints = 10000;
 
 // Smoothly carries the target from where it was to where a new source wants it, so that
 // switching modes never makes the chain jump.
@@ -51,6 +53,41 @@ struct ViewState {
   float panel_width = 340.0f;  // screen coordinates; the scene is centred beside it
 };
 
+// The console panel: a scrollback log, an input line and its history.
+struct ConsoleLine {
+  enum class Kind { kInput, kOutput, kError };
+  Kind kind = Kind::kOutput;
+  std::string text;
+};
+
+struct ConsoleState {
+  bool open = false;
+  bool focus_input = false;      // give the input line the keyboard on the next frame
+  bool scroll_to_bottom = false;
+  char input[512] = {};
+  std::vector<ConsoleLine> log;  // bounded: oldest lines dropped past kMaxLines
+  std::vector<std::string> history;
+  int history_pos = -1;          // -1: editing a new line
+  static constexpr std::size_t kMaxLines = 2000;
+};
+
+struct SplineState {
+  SplineFollower follower;
+  std::string path;                     // as loaded, for the panel
+  std::vector<glm::vec3> polyline;      // tessellated once per load, for drawing
+  char path_input[512] = {};
+  int picked = -1;                      // index in the panel's file list
+};
+
+struct ScriptState {
+  ScriptPlayer player;
+  std::string path;
+  bool running = false;                 // started and not stopped or finished
+  std::optional<glm::vec3> target;      // the scripted target, once a line set it
+  char path_input[512] = {};
+  int picked = -1;
+};
+
 struct AppState {
   explicit AppState(Chain initial) : chain(std::move(initial)) {}
 
@@ -71,6 +108,12 @@ struct AppState {
   TargetBlend blend;
   DragSource drag;
   bool dragging = false;
+  SplineState spline;
+  ScriptState script;
+  ConsoleState console;
+  CommandContext command_context;  // search roots for relative paths (the data dir)
+  std::vector<std::string> spline_files;  // assets/splines/*.txt, for the panel's picker
+  std::vector<std::string> script_files;  // assets/scripts/*.txt
 
   // Results of this frame's solve.
   SolveResult last;

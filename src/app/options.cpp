@@ -8,17 +8,7 @@
 
 namespace fabrik {
 
-const char* ModeName(TargetMode mode) {
-  switch (mode) {
-    case TargetMode::kDrag: return "drag";
-    case TargetMode::kSpline: return "spline";
-    case TargetMode::kConsole: return "console";
-    case TargetMode::kScript: return "script";
-  }
-  return "drag";
-}
-
-std::optional<TargetMode> ParseMode(const std::string& name) {
+std::optional<TargetMode> ParseMode(std::string_view name) {
   for (TargetMode m : {TargetMode::kDrag, TargetMode::kSpline, TargetMode::kConsole,
                        TargetMode::kScript}) {
     if (name == ModeName(m)) return m;

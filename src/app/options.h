@@ -7,11 +7,11 @@
 
 #include <glm/vec3.hpp>
 
+#include "targets/command.h"  // TargetMode, ModeName
+
 namespace fabrik {
 
-enum class TargetMode { kDrag, kSpline, kConsole, kScript };
-const char* ModeName(TargetMode mode);
-std::optional<TargetMode> ParseMode(const std::string& name);
+std::optional<TargetMode> ParseMode(std::string_view name);
 
 struct Options {
   TargetMode mode = TargetMode::kDrag;

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/commands.h"
 #include "app/systems.h"
 #include "ik/chain_rebuild.h"
+#include "targets/spline_file.h"
 
 namespace fabrik {
 namespace {
@@ -40,7 +42,9 @@ void ModeSelector(AppState& state) {
       ImGui::TextWrapped("Left-drag the orange effector or the target (or click anywhere).");
       break;
     case TargetMode::kSpline:
-      ImGui::TextWrapped("The target follows the loaded spline.");
+      ImGui::TextWrapped(state.spline.follower.has_spline()
+                             ? "The target follows the spline at constant speed."
+                             : "Load a spline below (or 'spline load PATH').");
       break;
     case TargetMode::kConsole:
       ImGui::TextWrapped("Type 'target X Y Z' in the console (` key).");
@@ -50,6 +54,106 @@ void ModeSelector(AppState& state) {
       break;
   }
   ImGui::PopStyleColor();
+}
+
+// File picker + path field + button. Returns true when the user asked to load `input`.
+bool FilePicker(const char* id, const std::vector<std::string>& files, int& picked,
+                char* input, std::size_t input_size, const char* button) {
+  ImGui::PushID(id);
+  bool load = false;
+  const char* preview = picked >= 0 && picked < static_cast<int>(files.size())
+                            ? files[static_cast<std::size_t>(picked)].c_str()
+                            : "choose a file";
+  if (ImGui::BeginCombo("file", preview)) {
+    for (int i = 0; i < static_cast<int>(files.size()); ++i) {
+      if (ImGui::Selectable(files[static_cast<std::size_t>(i)].c_str(), i == picked)) {
+        picked = i;
+        std::snprintf(input, input_size, "%s", files[static_cast<std::size_t>(i)].c_str());
+        load = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::InputText("path", input, input_size);
+  ImGui::SameLine();
+  load |= ImGui::Button(button);
+  ImGui::PopID();
+  return load;
+}
+
+void SplineSection(AppState& state) {
+  SplineState& sp = state.spline;
+  if (!ImGui::CollapsingHeader("Spline follow", state.mode == TargetMode::kSpline
+                                                    ? ImGuiTreeNodeFlags_DefaultOpen
+                                                    : 0)) {
+    return;
+  }
+  if (FilePicker("spline", state.spline_files, sp.picked, sp.path_input, sizeof(sp.path_input),
+                 "Load")) {
+    RunConsoleLine(state, "spline load \"" + std::string(sp.path_input) + "\"");
+  }
+  SplineFollower& f = sp.follower;
+  if (!f.has_spline()) {
+    ImGui::TextColored(kDim, "no spline loaded");
+    return;
+  }
+  ImGui::TextColored(kDim, "%s: %d points, %s, length %.2f", sp.path.c_str(),
+                     static_cast<int>(f.spline().points().size()),
+                     f.spline().closed() ? "closed" : "open", f.spline().length());
+  if (ImGui::Button(f.playing() ? "Pause##spline" : "Play##spline")) {
+    f.playing() ? f.Pause() : f.Play();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Restart##spline")) f.Restart();
+  ImGui::SameLine();
+  int end = f.end_behavior() == EndBehavior::kLoop ? 0 : 1;
+  if (ImGui::RadioButton("loop", &end, 0)) f.SetEndBehavior(EndBehavior::kLoop);
+  ImGui::SameLine();
+  if (ImGui::RadioButton("ping-pong", &end, 1)) f.SetEndBehavior(EndBehavior::kPingPong);
+  float speed = f.speed();
+  if (ImGui::SliderFloat("speed", &speed, 0.05f, 20.0f, "%.2f u/s",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+    (void)f.SetSpeed(speed);
+  }
+  ImGui::ProgressBar(static_cast<float>(f.progress()), ImVec2(-1, 0));
+}
+
+void ScriptSection(AppState& state) {
+  ScriptState& sc = state.script;
+  if (!ImGui::CollapsingHeader("Script", state.mode == TargetMode::kScript
+                                             ? ImGuiTreeNodeFlags_DefaultOpen
+                                             : 0)) {
+    return;
+  }
+  if (FilePicker("script", state.script_files, sc.picked, sc.path_input, sizeof(sc.path_input),
+                 "Run")) {
+    RunConsoleLine(state, "script run \"" + std::string(sc.path_input) + "\"");
+  }
+  ScriptPlayer& p = sc.player;
+  if (!p.has_script()) {
+    ImGui::TextColored(kDim, "no script loaded");
+    return;
+  }
+  if (ImGui::Button(p.playing() ? "Pause##script" : "Play##script")) {
+    RunConsoleLine(state, p.playing() ? "script pause" : "script play");
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Restart##script")) RunConsoleLine(state, "script restart");
+  ImGui::SameLine();
+  if (ImGui::Button("Stop##script")) RunConsoleLine(state, "script stop");
+  const double duration = std::max(p.duration(), 1e-9);
+  char overlay[64];
+  std::snprintf(overlay, sizeof(overlay), "%.1f / %.1f s", p.time(), p.duration());
+  ImGui::ProgressBar(static_cast<float>(std::min(1.0, p.time() / duration)), ImVec2(-1, 0),
+                     overlay);
+  const std::size_t next = p.next_line_index();
+  if (next < p.script().lines().size()) {
+    ImGui::TextColored(kDim, "next: line %zu", p.next_source_line());
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", p.script().lines()[next].text.c_str());
+  } else {
+    ImGui::TextColored(kDim, p.finished() ? "finished" : "all lines fired");
+  }
 }
 
 void ChainEditor(AppState& state) {
@@ -175,6 +279,8 @@ void DrawPanel(AppState& state) {
   if (ImGui::Begin("FABRIK inverse kinematics", nullptr, flags)) {
     ImGui::PushItemWidth(-120);
     ModeSelector(state);
+    SplineSection(state);
+    ScriptSection(state);
     ChainEditor(state);
     SolverEditor(state);
     Readouts(state);

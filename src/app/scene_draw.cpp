@@ -132,6 +132,29 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
   const SphereInstance target_ball{state.target, base * 0.7f, target_color};
   renderer.DrawSpheres(std::span<const SphereInstance>(&target_ball, 1));
 
+  // The spline being followed: the curve, its control points and the point on it now.
+  if (state.spline.follower.has_spline()) {
+    const bool active = state.mode == TargetMode::kSpline;
+    const glm::vec4 curve(0.30f, 0.85f, 0.95f, active ? 0.9f : 0.35f);
+    lines_.clear();
+    const auto& poly = state.spline.polyline;
+    for (std::size_t i = 0; i + 1 < poly.size(); ++i) {
+      lines_.push_back({poly[i], curve});
+      lines_.push_back({poly[i + 1], curve});
+    }
+    renderer.DrawLines(lines_, 2.0f, false);
+    spheres_.clear();
+    const auto& points = state.spline.follower.spline().points();
+    if (points.size() <= 2000) {
+      for (const glm::vec3& cp : points) {
+        spheres_.push_back({cp, base * 0.32f, glm::vec4(0.30f, 0.85f, 0.95f, active ? 1.0f : 0.4f)});
+      }
+    }
+    spheres_.push_back({state.spline.follower.position(), base * 0.45f,
+                        glm::vec4(1.0f, 1.0f, 1.0f, active ? 0.9f : 0.3f)});
+    renderer.DrawSpheres(spheres_);
+  }
+
   // The reach: a faint shell and its circle on the ground.
   lines_.clear();
   AddCircle(lines_, glm::vec3(chain.root().x, 0.002f, chain.root().z), reach, {1, 0, 0},

@@ -35,7 +35,7 @@ std::string StateLine(const AppState& s) {
   nlohmann::json j;
   j["frame"] = s.timing.frame;
   j["time"] = Num(s.timing.time);
-  j["mode"] = ModeName(s.mode);
+  j["mode"] = std::string(ModeName(s.mode));
   j["target"] = Vec(s.target);
   nlohmann::json joints = nlohmann::json::array();
   for (const glm::vec3& p : s.chain.joints()) joints.push_back(Vec(p));
@@ -60,6 +60,25 @@ std::string StateLine(const AppState& s) {
                  {"yaw", Num(s.view.camera.yaw())},
                  {"pitch", Num(s.view.camera.pitch())}};
   j["draw_calls"] = s.draw_calls;
+  if (s.spline.follower.has_spline()) {
+    j["spline"] = {{"path", s.spline.path},
+                   {"distance", Num(s.spline.follower.distance())},
+                   {"length", Num(s.spline.follower.spline().length())},
+                   {"speed", Num(s.spline.follower.speed())},
+                   {"playing", s.spline.follower.playing()},
+                   {"position", Vec(s.spline.follower.position())}};
+  }
+  if (s.script.player.has_script()) {
+    j["script"] = {{"path", s.script.path},
+                   {"time", Num(s.script.player.time())},
+                   {"duration", Num(s.script.player.duration())},
+                   {"playing", s.script.player.playing()},
+                   {"running", s.script.running},
+                   {"finished", s.script.player.finished()}};
+  }
+  j["console_open"] = s.console.open;
+  if (!s.console.log.empty()) j["console_last"] = s.console.log.back().text;
+  j["lengths"] = s.lengths;
   return j.dump();
 }
 

@@ -6,6 +6,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "app/commands.h"
 #include "ik/chain_rebuild.h"
 
 namespace fabrik {
@@ -85,8 +86,32 @@ void ApplyPending(AppState& state) {
 }
 
 void UpdateTarget(AppState& state) {
+  // A started script keeps running until it ends or is stopped, whatever the mode, so a
+  // script can switch modes (a tour); its target drives the chain only in script mode.
+  ScriptState& script = state.script;
+  if (script.running && script.player.has_script()) {
+    ScriptStep step = script.player.Advance(state.timing.dt, state.target);
+    for (const Command& command : step.commands) {
+      Execute(state, command, CommandSource::kScript);
+    }
+    if (step.target) script.target = step.target;
+    if (script.player.finished()) script.running = false;
+  }
   // Sources that drive the target by themselves update state.source_target here; drag and
   // console set it when the user acts.
+  switch (state.mode) {
+    case TargetMode::kSpline:
+      if (state.spline.follower.has_spline()) {
+        state.source_target = state.spline.follower.Advance(state.timing.dt);
+      }
+      break;
+    case TargetMode::kScript:
+      if (script.target) state.source_target = *script.target;
+      break;
+    case TargetMode::kDrag:
+    case TargetMode::kConsole:
+      break;
+  }
   glm::vec3 wanted = state.source_target;
   if (state.blend.active) {
     state.blend.elapsed += state.timing.dt;

@@ -38,6 +38,10 @@ void ApplyPending(AppState& state);
 void UpdateTarget(AppState& state);
 void RunSolve(AppState& state);
 void DrawPanel(AppState& state);
+// The console panel (console.cpp): HandleConsoleKey right after ImGui::NewFrame, DrawConsole
+// with the other panels.
+void HandleConsoleKey(AppState& state);
+void DrawConsole(AppState& state);
 
 // Recomputes view and projection for the current window size and panel width.
 void UpdateViewMatrices(AppState& state);

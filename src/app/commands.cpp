@@ -1,0 +1,229 @@
+#include "app/commands.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <type_traits>
+
+#include "app/state_writer.h"
+#include "app/systems.h"
+#include "ik/chain_rebuild.h"
+
+namespace fabrik {
+namespace {
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
+std::string Fmt(const char* fmt, double a) {
+  char buf[128];
+  std::snprintf(buf, sizeof(buf), fmt, a);
+  return buf;
+}
+
+std::string Vec(const glm::vec3& v) {
+  char buf[128];
+  std::snprintf(buf, sizeof(buf), "%.4g %.4g %.4g", v.x, v.y, v.z);
+  return buf;
+}
+
+bool Fail(AppState& state, const std::string& text) {
+  ConsolePrint(state, text, ConsoleLine::Kind::kError);
+  SetMessage(state, text, true);
+  return false;
+}
+
+void Playback(AppState& state, cmd::Playback action, bool spline) {
+  if (spline) {
+    SplineFollower& f = state.spline.follower;
+    switch (action) {
+      case cmd::Playback::kPlay: f.Play(); break;
+      case cmd::Playback::kPause: f.Pause(); break;
+      case cmd::Playback::kRestart: f.Restart(); break;
+      case cmd::Playback::kStop: f.Pause(); f.Restart(); break;
+    }
+    return;
+  }
+  ScriptPlayer& p = state.script.player;
+  switch (action) {
+    case cmd::Playback::kPlay:
+      if (p.finished() || !state.script.running) {
+        p.Start();
+      } else {
+        p.Play();
+      }
+      state.script.running = p.has_script();
+      break;
+    case cmd::Playback::kPause: p.Pause(); break;
+    case cmd::Playback::kRestart:
+      p.Restart();
+      state.script.target.reset();
+      state.script.running = p.has_script();
+      break;
+    case cmd::Playback::kStop:
+      p.Stop();
+      state.script.running = false;
+      break;
+  }
+}
+
+}  // namespace
+
+void ConsolePrint(AppState& state, std::string text, ConsoleLine::Kind kind) {
+  auto& log = state.console.log;
+  if (log.size() >= ConsoleState::kMaxLines) log.erase(log.begin(), log.begin() + 200);
+  log.push_back({kind, std::move(text)});
+  state.console.scroll_to_bottom = true;
+}
+
+void UseSpline(AppState& state, Spline spline, const std::string& path) {
+  state.spline.polyline = spline.Tessellate(24);
+  state.spline.follower.SetSpline(std::move(spline));
+  state.spline.path = path;
+  std::snprintf(state.spline.path_input, sizeof(state.spline.path_input), "%s", path.c_str());
+  const auto it = std::find(state.spline_files.begin(), state.spline_files.end(), path);
+  state.spline.picked = it == state.spline_files.end()
+                            ? -1
+                            : static_cast<int>(it - state.spline_files.begin());
+}
+
+void UseScript(AppState& state, std::shared_ptr<const Script> script, const std::string& path) {
+  state.script.player.SetScript(std::move(script));
+  state.script.player.Start();
+  state.script.running = true;
+  state.script.target.reset();
+  state.script.path = path;
+  std::snprintf(state.script.path_input, sizeof(state.script.path_input), "%s", path.c_str());
+  const auto it = std::find(state.script_files.begin(), state.script_files.end(), path);
+  state.script.picked = it == state.script_files.end()
+                            ? -1
+                            : static_cast<int>(it - state.script_files.begin());
+}
+
+bool Execute(AppState& state, const Command& command, CommandSource source) {
+  const bool from_script = source == CommandSource::kScript;
+  return std::visit(
+      Overloaded{
+          [&](const cmd::Nothing&) { return true; },
+          [&](const cmd::Target& c) {
+            if (from_script) {
+              state.script.target = c.position;
+              return true;
+            }
+            if (state.mode != TargetMode::kConsole) SetMode(state, TargetMode::kConsole);
+            // Glide to the typed target rather than teleporting the chain's goal.
+            state.blend.active = true;
+            state.blend.from = state.target;
+            state.blend.elapsed = 0.0f;
+            state.source_target = c.position;
+            ConsolePrint(state, "target " + Vec(c.position));
+            return true;
+          },
+          [&](const cmd::Mode& c) {
+            SetMode(state, c.mode);
+            ConsolePrint(state, "mode " + std::string(ModeName(c.mode)));
+            return true;
+          },
+          [&](const cmd::Joints& c) {
+            std::vector<float> lengths = state.lengths;
+            lengths.resize(static_cast<std::size_t>(c.count - 1), state.uniform_length);
+            if (!RequestLengths(state, std::move(lengths))) return Fail(state, state.message);
+            ConsolePrint(state, "joints " + std::to_string(c.count));
+            return true;
+          },
+          [&](const cmd::Length& c) {
+            state.uniform_length = c.length;
+            RequestLengths(state,
+                           UniformLengths(static_cast<int>(state.lengths.size()), c.length));
+            ConsolePrint(state, Fmt("every segment %.4g long", c.length));
+            return true;
+          },
+          [&](const cmd::Lengths& c) {
+            if (!RequestLengths(state, c.lengths)) return Fail(state, state.message);
+            ConsolePrint(state, "lengths set: " + std::to_string(c.lengths.size() + 1) +
+                                    " joints");
+            return true;
+          },
+          [&](const cmd::Moe& c) {
+            state.settings.tolerance = c.tolerance;
+            ConsolePrint(state, Fmt("margin of error %.6g", c.tolerance));
+            return true;
+          },
+          [&](const cmd::Iterations& c) {
+            state.settings.max_iterations = c.max_iterations;
+            ConsolePrint(state, "iteration cap " + std::to_string(c.max_iterations));
+            return true;
+          },
+          [&](const cmd::SplineLoad& c) {
+            UseSpline(state, c.spline, c.path);
+            if (!from_script) SetMode(state, TargetMode::kSpline);
+            ConsolePrint(state, "spline " + c.resolved_path + Fmt(": length %.4g", c.spline.length()));
+            return true;
+          },
+          [&](const cmd::SplineSpeed& c) {
+            (void)state.spline.follower.SetSpeed(c.speed);  // validated by the parser
+            ConsolePrint(state, Fmt("spline speed %.4g", c.speed));
+            return true;
+          },
+          [&](const cmd::SplinePlayback& c) {
+            Playback(state, c.action, true);
+            return true;
+          },
+          [&](const cmd::SplineEnd& c) {
+            state.spline.follower.SetEndBehavior(c.behavior);
+            return true;
+          },
+          [&](const cmd::ScriptRun& c) {
+            if (from_script) return Fail(state, "script run: scripts cannot start scripts");
+            UseScript(state, c.script, c.path);
+            SetMode(state, TargetMode::kScript);
+            ConsolePrint(state, "script " + c.resolved_path + " started");
+            return true;
+          },
+          [&](const cmd::ScriptPlayback& c) {
+            Playback(state, c.action, false);
+            return true;
+          },
+          [&](const cmd::CameraReset&) {
+            state.pending_camera_reset = true;
+            return true;
+          },
+          [&](const cmd::State&) {
+            ConsolePrint(state, StateLine(state));
+            return true;
+          },
+          [&](const cmd::Help& c) {
+            for (std::string& line : HelpLines(c.topic)) ConsolePrint(state, std::move(line));
+            return true;
+          },
+          [&](const cmd::Solver& c) {
+            const auto kind = ParseSolverKind(c.name);
+            if (!kind) return Fail(state, "solver: '" + c.name + "' is not in this build");
+            state.solver = *kind;
+            ConsolePrint(state, "solver " + c.name);
+            return true;
+          },
+          [&](const cmd::Scene& c) {
+            if (c.name != "chain") return Fail(state, "scene: '" + c.name + "' is not in this build");
+            ConsolePrint(state, "scene chain");
+            return true;
+          },
+          [&](const cmd::Clear&) {
+            state.console.log.clear();
+            return true;
+          },
+      },
+      command);
+}
+
+bool RunConsoleLine(AppState& state, std::string_view line, CommandSource source) {
+  ConsolePrint(state, "> " + std::string(line), ConsoleLine::Kind::kInput);
+  auto parsed = ParseCommand(line, state.command_context);
+  if (!parsed) return Fail(state, parsed.error());
+  return Execute(state, parsed.value(), source);
+}
+
+}  // namespace fabrik

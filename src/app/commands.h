@@ -1,0 +1,32 @@
+// commands.h - carrying out parsed console and script commands on the AppState.
+//
+// Parsing (targets/command.h) has already validated every value, so carrying a command out
+// cannot fail on its values; what can still be refused (a solver or scene this build does
+// not have) is reported as an error line and changes nothing.
+#pragma once
+
+#include <string_view>
+
+#include "app/app_state.h"
+
+namespace fabrik {
+
+enum class CommandSource { kConsole, kScript, kStartup };
+
+// Parses and runs one line as typed in the console (echoed to the console log, with the
+// result or the error). Returns false on an error.
+bool RunConsoleLine(AppState& state, std::string_view line,
+                    CommandSource source = CommandSource::kConsole);
+
+// Runs an already parsed command. Output and errors go to the console log.
+bool Execute(AppState& state, const Command& command, CommandSource source);
+
+void ConsolePrint(AppState& state, std::string text,
+                  ConsoleLine::Kind kind = ConsoleLine::Kind::kOutput);
+
+// Loads a spline into the follower (used by `spline load`, the panel and --spline).
+void UseSpline(AppState& state, Spline spline, const std::string& path);
+// Loads and starts a script (used by `script run`, the panel and --script).
+void UseScript(AppState& state, std::shared_ptr<const Script> script, const std::string& path);
+
+}  // namespace fabrik
