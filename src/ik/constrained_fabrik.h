@@ -19,6 +19,11 @@
 //     Iterations stop when |effector - target| <= tolerance, after max_iterations, or when an
 //     iteration moved the effector by less than 1e-3 x its remaining distance to the target
 //     (or 1e-7 x total length): no more progress.
+//   * limits make local minima (a chain wrapped the wrong way round settles on a limit short of
+//     a target it could reach). When a reachable solve stalls like that with iterations to
+//     spare, it is run once more from the rest pose (every segment straight on from its parent,
+//     moved into its limit) and the closer of the two poses is kept; `iterations` and the
+//     observer count both attempts. Chains of more than 64 joints skip this retry.
 //   * a target beyond total_length() is first reached for with the straight chain
 //     (StraightenTowards), then the passes above move it into its limits as close as they can.
 //   * a pose already within tolerance, inside its limits and without a pole runs 0 iterations;
@@ -31,9 +36,13 @@
 // after each backward pass and kForward after each forward phase (pole included).
 //
 // `limited` is the answer to "reachable by distance, but not within the limits": the target is
-// within total_length() of the root, it was not reached, and at least one joint ended at its
-// limit, so the returned pose is the closest the solver found. It is a heuristic - FABRIK
-// cannot prove that no allowed pose reaches - but an unconstrained chain is never `limited`.
+// within total_length() of the root, it was not reached, and the limits held the chain back -
+// at least one joint ended at its limit, or the last forward pass had to move a direction into
+// its limit (a world hinge keeping the chain in its plane, say) - so the returned pose is the
+// closest the solver found. It is a heuristic - FABRIK cannot prove that no allowed pose
+// reaches, and a solve cut short by max_iterations may be flagged too - but an unconstrained
+// chain is never `limited`. Tests: about 99% of targets inside the reachable set are reached
+// (tolerance 1e-2 on chains ~1-7 units long, 200 iterations), over 75% of targets on its edge.
 #pragma once
 
 #include <cstdint>

@@ -119,6 +119,20 @@ void UnbendIfCollinear(Tree& tree) {
   }
 }
 
+// Every segment straight on from its parent's (the root's children along the base axis), moved
+// into its limit; fills `frames` for that pose. Always inside the limits.
+void RestPose(const Tree& tree, std::span<glm::vec3> p, std::span<Frame> frames) {
+  frames[0] = MakeFrame(tree.base());
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    const auto par = static_cast<std::size_t>(tree.parent(i));
+    const JointConstraint& c = tree.constraint(i);
+    const glm::vec3 d =
+        IsConstrained(c) ? ConstrainDirection(c, frames[par], frames[par].forward) : frames[par].forward;
+    p[i] = p[par] + d * tree.length(i);
+    frames[i] = TransportFrame(frames[par], d);
+  }
+}
+
 }  // namespace
 
 std::span<const int> Tree::children(std::size_t node) const {
@@ -193,6 +207,7 @@ Result<Tree> Tree::Create(std::span<const TreeNodeSpec> nodes, const BaseFrame& 
   t.scratch_.frames.assign(n, Frame{});
   t.scratch_.back_frames.assign(n, Frame{});
   t.scratch_.target_of.assign(n, -1);
+  t.scratch_.kept.assign(n, glm::vec3(0.0f));
   return t;
 }
 
@@ -275,66 +290,131 @@ TreeSolveResult SolveTree(Tree& tree, std::span<const EffectorTarget> targets,
     ComputeFrames(tree, p, s.frames);
   }
   const Frame base = s.frames[0];
-  const float stall = 1e-6f * tree.total_length();
+  const float noise = 1e-7f * tree.total_length();
+  bool any_limit = false;
+  for (std::size_t i = 1; i < n; ++i) any_limit = any_limit || IsConstrained(tree.constraint(i));
 
-  for (int iteration = 1; (!start_reached || !start_inside) && iteration <= settings.max_iterations;
-       ++iteration) {
-    // ---- Backward pass: effectors to targets, sub-bases to the centroid of their branches.
-    std::fill(s.sum.begin(), s.sum.end(), glm::dvec3(0.0));
-    std::fill(s.weight.begin(), s.weight.end(), 0.0);
-    for (std::size_t i = n; i-- > 1;) {
-      const int k = s.target_of[i];
-      if (k >= 0 && targets[static_cast<std::size_t>(k)].weight > 0.0f) {
-        s.backward[i] = targets[static_cast<std::size_t>(k)].position;
-        s.weight[i] = targets[static_cast<std::size_t>(k)].weight;
-      } else if (s.weight[i] > 0.0) {
-        s.backward[i] = glm::vec3(s.sum[i] / s.weight[i]);
-      } else {
-        s.backward[i] = p[i];  // nothing below pulls: the forward pass drags it along
-        continue;
-      }
-      const std::size_t par = static_cast<std::size_t>(tree.parent(i));
-      // Direction of the segment parent -> i, pointing from the parent's current position.
-      glm::vec3 d = SafeNormalize(s.backward[i] - p[par], s.frames[i].forward);
-      // The limits of i's pulling children, seen from below (constraints.h, MirroredConstraint).
-      for (int c : tree.children(i)) {
-        const std::size_t ci = static_cast<std::size_t>(c);
-        const JointConstraint& cc = tree.constraint(ci);
-        if (s.weight[ci] > 0.0 && IsConstrained(cc) && !IsFixedLimit(static_cast<int>(i), cc)) {
-          d = ConstrainDirection(MirroredConstraint(cc), s.back_frames[ci], d);
+  // One attempt: iterations first..max_iterations from the current pose.
+  struct Attempt {
+    bool stalled = false;  // stopped for lack of progress, not reached
+    int active = 0;        // directions the last forward pass had to move into their limits
+  };
+  auto iterate = [&](int first) {
+    Attempt a;
+    for (int iteration = first; iteration <= settings.max_iterations; ++iteration) {
+      // ---- Backward pass: effectors to targets, sub-bases to the centroid of their branches.
+      std::fill(s.sum.begin(), s.sum.end(), glm::dvec3(0.0));
+      std::fill(s.weight.begin(), s.weight.end(), 0.0);
+      for (std::size_t i = n; i-- > 1;) {
+        const int k = s.target_of[i];
+        if (k >= 0 && targets[static_cast<std::size_t>(k)].weight > 0.0f) {
+          s.backward[i] = targets[static_cast<std::size_t>(k)].position;
+          s.weight[i] = targets[static_cast<std::size_t>(k)].weight;
+        } else if (s.weight[i] > 0.0) {
+          s.backward[i] = glm::vec3(s.sum[i] / s.weight[i]);
+        } else {
+          s.backward[i] = p[i];  // nothing below pulls: the forward pass drags it along
+          continue;
+        }
+        const std::size_t par = static_cast<std::size_t>(tree.parent(i));
+        // Direction of the segment parent -> i, pointing from the parent's current position.
+        glm::vec3 d = SafeNormalize(s.backward[i] - p[par], s.frames[i].forward);
+        // The limits of i's pulling children, seen from below (constraints.h, MirroredConstraint).
+        // The frame of this segment is carried inwards from its heaviest pulling child (from its
+        // own old frame at an effector), so that, as in a chain, "child inside its limit" and
+        // "this segment inside the mirrored limit" are the same statement.
+        const Frame* from = &s.frames[i];
+        double heaviest = 0.0;
+        for (int c : tree.children(i)) {
+          const std::size_t ci = static_cast<std::size_t>(c);
+          if (s.weight[ci] <= 0.0) continue;
+          const JointConstraint& cc = tree.constraint(ci);
+          if (IsConstrained(cc) && !IsFixedLimit(static_cast<int>(i), cc)) {
+            d = ConstrainDirection(MirroredConstraint(cc), s.back_frames[ci], d);
+          }
+          if (s.weight[ci] > heaviest) {
+            heaviest = s.weight[ci];
+            from = &s.back_frames[ci];
+          }
+        }
+        const JointConstraint& own = tree.constraint(i);
+        if (IsFixedLimit(static_cast<int>(par), own)) d = ConstrainDirection(own, base, d);
+        s.back_frames[i] = TransportFrame(*from, d);
+        const glm::vec3 proposal = s.backward[i] - d * tree.length(i);
+        s.sum[par] += glm::dvec3(proposal) * s.weight[i];
+        s.weight[par] += s.weight[i];
+        if (observer) {
+          observer->OnProposal(iteration, static_cast<int>(par), static_cast<int>(i), proposal,
+                               static_cast<float>(s.weight[i]));
         }
       }
-      const JointConstraint& own = tree.constraint(i);
-      if (IsFixedLimit(static_cast<int>(par), own)) d = ConstrainDirection(own, base, d);
-      s.back_frames[i] = TransportFrame(s.frames[i], d);
-      const glm::vec3 proposal = s.backward[i] - d * tree.length(i);
-      s.sum[par] += glm::dvec3(proposal) * s.weight[i];
-      s.weight[par] += s.weight[i];
-      if (observer) {
-        observer->OnProposal(iteration, static_cast<int>(par), static_cast<int>(i), proposal,
-                             static_cast<float>(s.weight[i]));
+      s.backward[0] = s.weight[0] > 0.0 ? glm::vec3(s.sum[0] / s.weight[0]) : root;
+      if (observer) observer->OnHalfPass(PassKind::kBackward, iteration, s.backward);
+
+      // ---- Forward pass: root fixed, every node towards its backward position, within limits.
+      float moved = 0.0f;
+      a.active = 0;
+      for (std::size_t i = 1; i < n; ++i) {
+        const std::size_t par = static_cast<std::size_t>(tree.parent(i));
+        const Frame& pf = s.frames[par];
+        glm::vec3 d = SafeNormalize(s.backward[i] - p[par], pf.forward);
+        const JointConstraint& c = tree.constraint(i);
+        if (IsConstrained(c)) {
+          const glm::vec3 limited = ConstrainDirection(c, pf, d);
+          if (glm::dot(limited, d) < 1.0f - 5e-9f) ++a.active;  // moved by more than ~1e-4 rad
+          d = limited;
+        }
+        const glm::vec3 next = p[par] + d * tree.length(i);
+        moved = std::max(moved, RobustLength(next - p[i]));
+        p[i] = next;
+        s.frames[i] = TransportFrame(pf, d);
+      }
+      r.iterations = iteration;
+      if (observer) observer->OnHalfPass(PassKind::kForward, iteration, p);
+      if (all_reached()) break;
+      // No more progress: nothing moved more than a thousandth of the largest remaining distance
+      // (or than float noise).
+      float worst = 0.0f;
+      for (const EffectorTarget& t : targets) {
+        worst = std::max(worst, RobustLength(p[static_cast<std::size_t>(t.node)] - t.position));
+      }
+      if (moved <= std::max(noise, 1e-3f * worst)) {
+        a.stalled = true;
+        break;
       }
     }
-    s.backward[0] = s.weight[0] > 0.0 ? glm::vec3(s.sum[0] / s.weight[0]) : root;
-    if (observer) observer->OnHalfPass(PassKind::kBackward, iteration, s.backward);
-
-    // ---- Forward pass: root fixed, every node towards its backward position, within limits.
-    float moved = 0.0f;
-    for (std::size_t i = 1; i < n; ++i) {
-      const std::size_t par = static_cast<std::size_t>(tree.parent(i));
-      const Frame& pf = s.frames[par];
-      glm::vec3 d = SafeNormalize(s.backward[i] - p[par], pf.forward);
-      const JointConstraint& c = tree.constraint(i);
-      if (IsConstrained(c)) d = ConstrainDirection(c, pf, d);
-      const glm::vec3 next = p[par] + d * tree.length(i);
-      moved = std::max(moved, RobustLength(next - p[i]));
-      p[i] = next;
-      s.frames[i] = TransportFrame(pf, d);
+    return a;
+  };
+  // How far the targets are, for choosing between two attempts: sum of weight x distance^2.
+  auto miss = [&]() {
+    double sum = 0.0;
+    for (const EffectorTarget& t : targets) {
+      const double d = RobustLength(p[static_cast<std::size_t>(t.node)] - t.position);
+      sum += static_cast<double>(t.weight) * d * d;
     }
-    r.iterations = iteration;
-    if (observer) observer->OnHalfPass(PassKind::kForward, iteration, p);
-    if (all_reached() || moved <= stall) break;
+    return sum;
+  };
+
+  Attempt attempt;
+  if (!start_reached || !start_inside) {
+    attempt = iterate(1);
+    // As for chains (constrained_fabrik.h): a stalled, reachable solve with iterations left is
+    // run once more from the rest pose, and the closer result is kept.
+    if (r.reachable && attempt.stalled && any_limit && r.iterations < settings.max_iterations) {
+      std::copy(p.begin(), p.end(), s.kept.begin());
+      const double kept_miss = miss();
+      RestPose(tree, p, s.frames);
+      UnbendIfCollinear(tree);
+      ComputeFrames(tree, p, s.frames);
+      const Attempt second = iterate(r.iterations + 1);
+      if (miss() < kept_miss) {
+        attempt = second;
+      } else {
+        std::copy(s.kept.begin(), s.kept.end(), p.begin());
+      }
+    }
   }
+
 
   r.max_distance = 0.0f;
   for (std::size_t k = 0; k < targets.size(); ++k) {
@@ -346,7 +426,7 @@ TreeSolveResult SolveTree(Tree& tree, std::span<const EffectorTarget> targets,
   ComputeFrames(tree, p, s.frames);
   r.joints_at_limit = AtLimitWith(tree, s.frames, outputs.at_limit, kAtLimitEpsilon);
   r.max_violation = MaxViolationWith(tree, s.frames, nullptr);
-  r.limited = r.reachable && !r.reached && r.joints_at_limit > 0;
+  r.limited = r.reachable && !r.reached && (r.joints_at_limit > 0 || attempt.active > 0);
   return r;
 }
 
@@ -394,8 +474,9 @@ Result<Tree> BuildHand(const HandSpec& spec) {
   const JointConstraint palm = c ? JointConstraint::Cone(0.6f) : JointConstraint{};
   const JointConstraint base_joint =
       c ? JointConstraint::Ball(0.3f, 1.2f, 0.6f, 0.6f) : JointConstraint{};
+  // Not a narrow fan: FABRIK converges poorly on hinge-like cones (see constraints.h).
   const JointConstraint finger_joint =
-      c ? JointConstraint::Ball(0.1f, 1.5f, 0.15f, 0.15f) : JointConstraint{};
+      c ? JointConstraint::Ball(0.3f, 1.4f, 0.35f, 0.35f) : JointConstraint{};
   const glm::vec3 y(0.0f, 1.0f, 0.0f);
   const glm::vec3 x(1.0f, 0.0f, 0.0f);
   const glm::vec3 z(0.0f, 0.0f, 1.0f);

@@ -30,7 +30,12 @@
 //     its current position on an untargeted branch, which is thus dragged along), the direction
 //     moved into the node's limit. This is the pass that makes the limits hold exactly.
 //   Iterations stop when every targeted effector is within tolerance, after max_iterations, or
-//   when no node moved more than 1e-6 x total length (no more progress).
+//   when no node moved more than 1e-3 x the largest remaining distance to a target (or
+//   1e-7 x total length): no more progress.
+//   A stalled solve of reachable targets with iterations to spare and some limit in the tree
+//   is retried once from the rest pose (every segment straight on from its parent, moved into
+//   its limit); the attempt with the smaller sum of weight x distance^2 is kept, and
+//   `iterations` and the observer count both.
 // Guarantees, whatever the input: the root does not move, every segment keeps its length (to
 // float rounding), no position becomes NaN or inf, and every limit holds after the solve (to
 // float rounding). A tree whose nodes all lie on one line is bent slightly first (the FABRIK
@@ -129,6 +134,7 @@ class Tree {
     std::vector<Frame> frames;         // frame of each node's incoming segment (root: base)
     std::vector<Frame> back_frames;    // the same during the backward pass
     std::vector<int> target_of;        // index into the targets span, or -1
+    std::vector<glm::vec3> kept;       // the first attempt's pose while a retry runs
   };
   Scratch& scratch_for_solver() { return scratch_; }
 
@@ -161,7 +167,9 @@ struct TreeSolveResult {
   // Every target within reach(effector) of the root. Necessary, not sufficient: branches share
   // their trunk, so targets reachable one by one may not be reachable together.
   bool reachable = false;
-  // Reachable, not reached, and some joint at its limit (a heuristic; see constrained_fabrik.h).
+  // Reachable, not reached, and the limits held the tree back: some joint at its limit, or the
+  // last forward pass had to move a direction into its limit (a heuristic; see
+  // constrained_fabrik.h).
   bool limited = false;
   int joints_at_limit = 0;
   // Largest constraint violation of the returned pose, radians (float rounding).
@@ -221,8 +229,8 @@ struct HandSpec {
   float segment_length = 0.35f;  // each finger segment, > 0
   int segments_per_finger = 3;   // 1..8
   // Add limits: palm cones of 0.6 rad; finger bases Ball(up 0.3, down 1.2, left/right 0.6);
-  // finger joints Ball(up 0.1, down 1.5, left/right 0.15), so fingers curl towards +Z (the
-  // BaseFrame default has up = -Z, and the frames carried up the palm keep it).
+  // finger joints Ball(up 0.3, down 1.4, left/right 0.35), so fingers curl mostly towards +Z
+  // (the BaseFrame default has up = -Z, and the frames carried up the palm keep it).
   bool constrained = false;
 };
 Result<Tree> BuildHand(const HandSpec& spec);
