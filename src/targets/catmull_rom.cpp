@@ -27,8 +27,8 @@ bool IsUsable(const glm::vec3& p) {
 // tb) evaluated at t, and its derivative in t given the derivatives dx, dy of x and y.
 //   L(t)  = ((tb - t) x + (t - ta) y) / (tb - ta)
 //   L'(t) = (y - x + (tb - t) x' + (t - ta) y') / (tb - ta)
-void Blend(double ta, double tb, double t, const double x[3], const double dx[3],
-           const double y[3], const double dy[3], double out[3], double dout[3]) {
+void Blend(double ta, double tb, double t, const double x[3], const double dx[3], const double y[3],
+           const double dy[3], double out[3], double dout[3]) {
   const double inv = 1.0 / (tb - ta);
   const double wa = (tb - t) * inv;
   const double wb = (t - ta) * inv;
@@ -41,8 +41,8 @@ void Blend(double ta, double tb, double t, const double x[3], const double dx[3]
 }
 
 // Gauss-Legendre 5-point rule on [-1, 1].
-constexpr double kGaussX[5] = {0.0, -0.5384693101056831, 0.5384693101056831,
-                               -0.9061798459386640, 0.9061798459386640};
+constexpr double kGaussX[5] = {0.0, -0.5384693101056831, 0.5384693101056831, -0.9061798459386640,
+                               0.9061798459386640};
 constexpr double kGaussW[5] = {0.5688888888888889, 0.4786286704993665, 0.4786286704993665,
                                0.2369268850561891, 0.2369268850561891};
 
@@ -71,8 +71,8 @@ Result<Spline> Spline::Create(std::vector<glm::vec3> points, bool closed) {
   const std::size_t needed = closed ? 3 : 2;
   if (spline.points_.size() < needed) {
     return MakeError(std::string("a") + (closed ? " closed" : "n open") +
-                     " spline needs at least " + std::to_string(needed) +
-                     " distinct points, got " + std::to_string(spline.points_.size()));
+                     " spline needs at least " + std::to_string(needed) + " distinct points, got " +
+                     std::to_string(spline.points_.size()));
   }
   if (spline.points_.size() > kMaxPoints) {
     return MakeError("a spline may have at most " + std::to_string(kMaxPoints) + " points");
@@ -170,8 +170,7 @@ glm::vec3 Spline::Evaluate(int segment, float t) const {
   const double u = std::isnan(t) ? 0.0 : std::clamp(static_cast<double>(t), 0.0, 1.0);
   double p[3], v[3];
   Evaluate(segment, u, p, v);
-  return glm::vec3(static_cast<float>(p[0]), static_cast<float>(p[1]),
-                   static_cast<float>(p[2]));
+  return glm::vec3(static_cast<float>(p[0]), static_cast<float>(p[1]), static_cast<float>(p[2]));
 }
 
 glm::vec3 Spline::EvaluateGlobal(double u) const {
@@ -193,8 +192,7 @@ glm::vec3 Spline::EvaluateGlobal(double u) const {
   }
   double p[3], v[3];
   Evaluate(segment, local, p, v);
-  return glm::vec3(static_cast<float>(p[0]), static_cast<float>(p[1]),
-                   static_cast<float>(p[2]));
+  return glm::vec3(static_cast<float>(p[0]), static_cast<float>(p[1]), static_cast<float>(p[2]));
 }
 
 double Spline::ParameterAtDistance(double s) const {

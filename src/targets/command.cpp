@@ -21,8 +21,8 @@ constexpr std::array<std::string_view, 4> kSolverNames = {"fabrik", "ccd", "jaco
 constexpr std::array<std::string_view, 3> kSceneNames = {"chain", "arm", "creature"};
 constexpr std::array<std::string_view, 7> kSplineSubcommands = {
     "load", "speed", "play", "pause", "restart", "loop", "pingpong"};
-constexpr std::array<std::string_view, 5> kScriptSubcommands = {"run", "play", "pause",
-                                                                "restart", "stop"};
+constexpr std::array<std::string_view, 5> kScriptSubcommands = {"run", "play", "pause", "restart",
+                                                                "stop"};
 
 constexpr std::array<CommandInfo, 15> kCommands = {{
     {"target", "target X Y Z", "set the target (world units); switches to console mode"},
@@ -63,12 +63,13 @@ std::vector<std::string_view> Details(std::string_view name) {
             "  spline loop|pingpong what an open curve does at its end (closed curves wrap)"};
   }
   if (name == "script") {
-    return {"  script run PATH      read a script file and start it, e.g. "
-            "assets/scripts/tour.txt",
-            "  script play|pause    resume / hold script time",
-            "  script restart       start again from time 0",
-            "  script stop          stop and go back to time 0",
-            "  Script lines: 'at T COMMAND' and 'at T target X Y Z over D'."};
+    return {
+        "  script run PATH      read a script file and start it, e.g. "
+        "assets/scripts/tour.txt",
+        "  script play|pause    resume / hold script time",
+        "  script restart       start again from time 0",
+        "  script stop          stop and go back to time 0",
+        "  Script lines: 'at T COMMAND' and 'at T target X Y Z over D'."};
   }
   if (name == "solver") return {"  The app reports a solver it does not have."};
   return {};
@@ -217,8 +218,7 @@ Result<Command> ParseMode(Words args) {
   for (std::size_t i = 0; i < kModeNames.size(); ++i) {
     if (w == kModeNames[i]) return Command(cmd::Mode{static_cast<TargetMode>(i)});
   }
-  return MakeError("mode: expected drag, spline, console or script, got " +
-                   text::Quote(args[0]));
+  return MakeError("mode: expected drag, spline, console or script, got " + text::Quote(args[0]));
 }
 
 Result<Command> ParseLoad(std::string_view what, Words args, const CommandContext& context,
@@ -229,8 +229,8 @@ Result<Command> ParseLoad(std::string_view what, Words args, const CommandContex
   if (path.empty()) return MakeError(std::string(what) + ": the path is empty");
   const std::string resolved = ResolveDataPath(path, context.search_roots);
   if (!Exists(resolved)) {
-    return MakeError(std::string(what) + ": cannot find " + text::Quote(path) +
-                     " (looked in " + SearchedText(context) + ")");
+    return MakeError(std::string(what) + ": cannot find " + text::Quote(path) + " (looked in " +
+                     SearchedText(context) + ")");
   }
   Result<std::string> contents = text::ReadTextFile(resolved);
   if (!contents.ok()) return MakeError(std::string(what) + ": " + contents.error());
@@ -243,8 +243,8 @@ Result<Command> ParseLoad(std::string_view what, Words args, const CommandContex
   inner.in_script = true;
   Result<Script> parsed = ParseScriptText(contents.value(), path, inner);
   if (!parsed.ok()) return MakeError(parsed.error());
-  return Command(cmd::ScriptRun{path, resolved,
-                                std::make_shared<const Script>(std::move(parsed).value())});
+  return Command(
+      cmd::ScriptRun{path, resolved, std::make_shared<const Script>(std::move(parsed).value())});
 }
 
 Result<Command> ParseSpline(Words args, const CommandContext& context) {
@@ -325,8 +325,7 @@ std::string FormatFloat(float v) {
 }
 
 std::string FormatPath(const std::string& path) {
-  const bool needs_quotes =
-      path.empty() || path.find_first_of(" \t\r\v\f#") != std::string::npos;
+  const bool needs_quotes = path.empty() || path.find_first_of(" \t\r\v\f#") != std::string::npos;
   return needs_quotes ? "\"" + path + "\"" : path;
 }
 
@@ -547,9 +546,8 @@ Status ValidateCommand(const Command& command) {
           [&](const cmd::CameraReset&) -> Status { return Ok{}; },
           [&](const cmd::State&) -> Status { return Ok{}; },
           [&](const cmd::Help& c) -> Status {
-            return c.topic.empty() || FindCommand(c.topic) != nullptr
-                       ? Status(Ok{})
-                       : fail("help: unknown topic");
+            return c.topic.empty() || FindCommand(c.topic) != nullptr ? Status(Ok{})
+                                                                      : fail("help: unknown topic");
           },
           [&](const cmd::Solver& c) -> Status {
             return named(c.name, kSolverNames) ? Status(Ok{}) : fail("solver: unknown name");
@@ -567,8 +565,8 @@ std::string FormatCommand(const Command& command) {
       Overloaded{
           [](const cmd::Nothing&) -> std::string { return ""; },
           [](const cmd::Target& c) -> std::string {
-            return "target " + FormatFloat(c.position.x) + " " + FormatFloat(c.position.y) +
-                   " " + FormatFloat(c.position.z);
+            return "target " + FormatFloat(c.position.x) + " " + FormatFloat(c.position.y) + " " +
+                   FormatFloat(c.position.z);
           },
           [](const cmd::Mode& c) { return "mode " + std::string(ModeName(c.mode)); },
           [](const cmd::Joints& c) { return "joints " + std::to_string(c.count); },
@@ -597,7 +595,9 @@ std::string FormatCommand(const Command& command) {
           },
           [](const cmd::CameraReset&) -> std::string { return "camera reset"; },
           [](const cmd::State&) -> std::string { return "state"; },
-          [](const cmd::Help& c) { return c.topic.empty() ? std::string("help") : "help " + c.topic; },
+          [](const cmd::Help& c) {
+            return c.topic.empty() ? std::string("help") : "help " + c.topic;
+          },
           [](const cmd::Solver& c) { return "solver " + c.name; },
           [](const cmd::Scene& c) { return "scene " + c.name; },
           [](const cmd::Clear&) -> std::string { return "clear"; },
@@ -606,30 +606,29 @@ std::string FormatCommand(const Command& command) {
 }
 
 std::string_view CommandName(const Command& command) {
-  return std::visit(
-      Overloaded{
-          [](const cmd::Nothing&) -> std::string_view { return ""; },
-          [](const cmd::Target&) -> std::string_view { return "target"; },
-          [](const cmd::Mode&) -> std::string_view { return "mode"; },
-          [](const cmd::Joints&) -> std::string_view { return "joints"; },
-          [](const cmd::Length&) -> std::string_view { return "length"; },
-          [](const cmd::Lengths&) -> std::string_view { return "lengths"; },
-          [](const cmd::Moe&) -> std::string_view { return "moe"; },
-          [](const cmd::Iterations&) -> std::string_view { return "iterations"; },
-          [](const cmd::SplineLoad&) -> std::string_view { return "spline"; },
-          [](const cmd::SplineSpeed&) -> std::string_view { return "spline"; },
-          [](const cmd::SplinePlayback&) -> std::string_view { return "spline"; },
-          [](const cmd::SplineEnd&) -> std::string_view { return "spline"; },
-          [](const cmd::ScriptRun&) -> std::string_view { return "script"; },
-          [](const cmd::ScriptPlayback&) -> std::string_view { return "script"; },
-          [](const cmd::CameraReset&) -> std::string_view { return "camera"; },
-          [](const cmd::State&) -> std::string_view { return "state"; },
-          [](const cmd::Help&) -> std::string_view { return "help"; },
-          [](const cmd::Solver&) -> std::string_view { return "solver"; },
-          [](const cmd::Scene&) -> std::string_view { return "scene"; },
-          [](const cmd::Clear&) -> std::string_view { return "clear"; },
-      },
-      command);
+  return std::visit(Overloaded{
+                        [](const cmd::Nothing&) -> std::string_view { return ""; },
+                        [](const cmd::Target&) -> std::string_view { return "target"; },
+                        [](const cmd::Mode&) -> std::string_view { return "mode"; },
+                        [](const cmd::Joints&) -> std::string_view { return "joints"; },
+                        [](const cmd::Length&) -> std::string_view { return "length"; },
+                        [](const cmd::Lengths&) -> std::string_view { return "lengths"; },
+                        [](const cmd::Moe&) -> std::string_view { return "moe"; },
+                        [](const cmd::Iterations&) -> std::string_view { return "iterations"; },
+                        [](const cmd::SplineLoad&) -> std::string_view { return "spline"; },
+                        [](const cmd::SplineSpeed&) -> std::string_view { return "spline"; },
+                        [](const cmd::SplinePlayback&) -> std::string_view { return "spline"; },
+                        [](const cmd::SplineEnd&) -> std::string_view { return "spline"; },
+                        [](const cmd::ScriptRun&) -> std::string_view { return "script"; },
+                        [](const cmd::ScriptPlayback&) -> std::string_view { return "script"; },
+                        [](const cmd::CameraReset&) -> std::string_view { return "camera"; },
+                        [](const cmd::State&) -> std::string_view { return "state"; },
+                        [](const cmd::Help&) -> std::string_view { return "help"; },
+                        [](const cmd::Solver&) -> std::string_view { return "solver"; },
+                        [](const cmd::Scene&) -> std::string_view { return "scene"; },
+                        [](const cmd::Clear&) -> std::string_view { return "clear"; },
+                    },
+                    command);
 }
 
 std::vector<std::string> HelpLines(std::string_view topic) {
@@ -733,8 +732,7 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
       if (i > start) words.emplace_back(prefix.substr(start, i - start));
     }
   }
-  const bool trailing_space =
-      !prefix.empty() && (prefix.back() == ' ' || prefix.back() == '\t');
+  const bool trailing_space = !prefix.empty() && (prefix.back() == ' ' || prefix.back() == '\t');
   if (!words.empty() && words[0].find('#') != std::string::npos) return {};
   const std::string partial = (trailing_space || words.empty()) ? "" : words.back();
   const std::string head(prefix.substr(0, prefix.size() - partial.size()));
@@ -755,8 +753,7 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
 
   if (index == 0) {
     for (const CommandInfo& info : kCommands) {
-      const bool takes_args =
-          info.name != "state" && info.name != "clear" && info.name != "help";
+      const bool takes_args = info.name != "state" && info.name != "clear" && info.name != "help";
       offer(info.name, takes_args);
     }
   } else {

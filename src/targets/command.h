@@ -82,70 +82,90 @@ namespace cmd {
 
 enum class Playback { kPlay, kPause, kRestart, kStop };
 
-struct Nothing {};  // blank line or comment: do nothing, and it is not an error
-struct Target {     // target X Y Z
+// Blank line or comment: do nothing; not an error.
+struct Nothing {};
+// target X Y Z
+struct Target {
   glm::vec3 position{0.0f};  // world space, each |coordinate| <= kMaxTargetCoordinate
 };
-struct Mode {  // mode NAME
+// mode drag|spline|console|script
+struct Mode {
   TargetMode mode = TargetMode::kDrag;
 };
-struct Joints {  // joints N
+// joints N
+struct Joints {
   int count = 2;  // [kMinJoints, kMaxJoints], root included
 };
-struct Length {  // length L
-  float length = 1.0f;  // (0, kMaxSegmentLength]
+// length L
+struct Length {
+  float length = 1.0f;  // world units, (0, kMaxSegmentLength]
 };
-struct Lengths {  // lengths A B C ...
+// lengths A B C ...
+struct Lengths {
   std::vector<float> lengths;  // 1..kMaxJoints-1 values, each in (0, kMaxSegmentLength]
 };
-struct Moe {  // moe E
-  float tolerance = 0.01f;  // (0, kMaxTolerance], world units
+// moe E
+struct Moe {
+  float tolerance = 0.01f;  // world units, (0, kMaxTolerance]
 };
-struct Iterations {  // iterations N
+// iterations N
+struct Iterations {
   int max_iterations = 10;  // [kMinIterations, kMaxIterations]
 };
-struct SplineLoad {  // spline load PATH
+// spline load PATH
+struct SplineLoad {
   std::string path;           // as written
   std::string resolved_path;  // where it was found
   Spline spline;              // parsed and valid
 };
-struct SplineSpeed {  // spline speed V
+// spline speed V
+struct SplineSpeed {
   float speed = 1.0f;  // world units per second, (0, SplineFollower::kMaxSpeed]
 };
-struct SplinePlayback {  // spline play|pause|restart
+// spline play|pause|restart
+struct SplinePlayback {
   Playback action = Playback::kPlay;  // never kStop
 };
-struct SplineEnd {  // spline loop|pingpong
+// spline loop|pingpong
+struct SplineEnd {
   EndBehavior behavior = EndBehavior::kLoop;
 };
-struct ScriptRun {  // script run PATH
+// script run PATH
+struct ScriptRun {
   std::string path;                      // as written
   std::string resolved_path;             // where it was found
   std::shared_ptr<const Script> script;  // parsed and valid, never null
 };
-struct ScriptPlayback {  // script play|pause|restart|stop
+// script play|pause|restart|stop
+struct ScriptPlayback {
   Playback action = Playback::kPlay;
 };
-struct CameraReset {};  // camera reset
-struct State {};        // state
-struct Help {           // help [COMMAND]
+// camera reset
+struct CameraReset {};
+// state
+struct State {};
+// help [COMMAND]
+struct Help {
   std::string topic;  // empty, or a name from CommandList() (lower case)
 };
-struct Solver {  // solver NAME
+// solver NAME
+struct Solver {
   std::string name;  // one of SolverNames() (lower case)
 };
-struct Scene {  // scene NAME
+// scene NAME
+struct Scene {
   std::string name;  // one of SceneNames() (lower case)
 };
-struct Clear {};  // clear
+// clear (the console)
+struct Clear {};
 
 }  // namespace cmd
 
 using Command =
     std::variant<cmd::Nothing, cmd::Target, cmd::Mode, cmd::Joints, cmd::Length, cmd::Lengths,
-                 cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed,
-                 cmd::SplinePlayback, cmd::SplineEnd, cmd::ScriptRun, cmd::ScriptPlayback,
-                 cmd::CameraReset, cmd::State, cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear>;
+                 cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed, cmd::SplinePlayback,
+                 cmd::SplineEnd, cmd::ScriptRun, cmd::ScriptPlayback, cmd::CameraReset, cmd::State,
+                 cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear>;
 
 // Parses one line (see the top of this file). Blank and comment-only lines give
 // cmd::Nothing. Errors are one line naming the command and the problem, e.g.

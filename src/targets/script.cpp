@@ -25,7 +25,8 @@ Result<double> Seconds(std::string_view what, std::string_view word) {
   if (n.error == text::NumberError::kNotFinite) {
     problem = " (not a finite number)";
   } else if (n.error == text::NumberError::kOutOfRange ||
-             (n.error == text::NumberError::kNone && (n.value < 0.0 || n.value > Script::kMaxTime))) {
+             (n.error == text::NumberError::kNone &&
+              (n.value < 0.0 || n.value > Script::kMaxTime))) {
     problem = " (out of range)";
   } else if (n.error == text::NumberError::kNone) {
     return n.value;
@@ -80,8 +81,9 @@ Result<Script> ParseScriptText(std::string_view text, std::string_view source_na
       for (std::size_t k = 1; k < command_words.size(); ++k) {
         if (text::Lower(command_words[k]) != "over") continue;
         if (k + 2 != command_words.size()) {
-          return fail("target ... over: expected one duration D after 'over' (usage: at T "
-                      "target X Y Z over D)");
+          return fail(
+              "target ... over: expected one duration D after 'over' (usage: at T "
+              "target X Y Z over D)");
         }
         Result<double> d = Seconds("over", command_words[k + 1]);
         if (!d.ok()) return fail(d.error());

@@ -41,7 +41,7 @@ struct ScriptLine {
   // Never cmd::Nothing or cmd::ScriptRun. A cmd::Target here moves the scripted target (it
   // never appears in ScriptStep::commands).
   Command command;
-  double glide_seconds = 0.0;  // > 0 only for `target ... over D`
+  double glide_seconds = 0.0;   // > 0 only for `target ... over D`
   std::size_t source_line = 0;  // 1-based line in the file
   std::string text;             // the line as written, without comment, for the panel
 };
@@ -68,8 +68,7 @@ class Script {
   double duration() const { return duration_; }
 
  private:
-  friend Result<Script> ParseScriptText(std::string_view, std::string_view,
-                                        const CommandContext&);
+  friend Result<Script> ParseScriptText(std::string_view, std::string_view, const CommandContext&);
   std::string source_name_;
   std::vector<ScriptLine> lines_;
   double duration_ = 0.0;

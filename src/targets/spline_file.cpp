@@ -48,8 +48,7 @@ Result<Spline> ParseSplineText(std::string_view text, std::string_view source_na
         continue;
       }
       if (text::ParseReal(words[0]).error == text::NumberError::kSyntax) {
-        return fail("expected 3 numbers 'X Y Z' or 'open'/'closed', got " +
-                    text::Quote(words[0]));
+        return fail("expected 3 numbers 'X Y Z' or 'open'/'closed', got " + text::Quote(words[0]));
       }
     }
     if (words.size() != 3) {

@@ -87,20 +87,20 @@ Number ParseReal(std::string_view word) {
   const std::string_view w = StripPlus(word);
   // Only plain decimal spellings: from_chars would also take "inf"/"nan" (handled above).
   for (char c : w) {
-    const bool ok = (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' ||
-                    c == 'E';
+    const bool ok =
+        (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
     if (!ok) return n;
   }
   double value = 0.0;
-  const auto [ptr, ec] = std::from_chars(w.data(), w.data() + w.size(), value,
-                                         std::chars_format::general);
+  const auto [ptr, ec] =
+      std::from_chars(w.data(), w.data() + w.size(), value, std::chars_format::general);
   if (ptr != w.data() + w.size()) return n;  // trailing junk, or nothing parsed
   if (ec == std::errc::result_out_of_range) {
     // Either overflow (1e999) or underflow (1e-999). An underflow is a valid tiny number: 0.
     // Tell them apart by the exponent's sign.
     const std::size_t e = w.find_first_of("eE");
-    const bool negative_exponent = e != std::string_view::npos && e + 1 < w.size() &&
-                                   w[e + 1] == '-';
+    const bool negative_exponent =
+        e != std::string_view::npos && e + 1 < w.size() && w[e + 1] == '-';
     if (negative_exponent) {
       n.value = 0.0;
       n.error = NumberError::kNone;

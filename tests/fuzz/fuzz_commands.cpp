@@ -29,7 +29,8 @@ bool Finite(const glm::vec3& v) {
 
 void CheckSpline(const fabrik::Spline& s) {
   Check(std::isfinite(s.length()) && s.length() > 0.0f, "spline length");
-  for (int k = 0; k <= 8; ++k) Check(Finite(s.PointAtDistance(s.length() * k / 8.0)), "spline point");
+  for (int k = 0; k <= 8; ++k)
+    Check(Finite(s.PointAtDistance(s.length() * k / 8.0)), "spline point");
 }
 
 void CheckLine(std::string_view line, const fabrik::CommandContext& context) {

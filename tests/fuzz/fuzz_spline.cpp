@@ -35,7 +35,8 @@ void CheckSpline(const fabrik::Spline& s, uint8_t seed) {
   Check(p.size() >= (s.closed() ? 3u : 2u), "too few points");
   for (std::size_t i = 0; i < p.size(); ++i) {
     Check(Finite(p[i]), "point NaN");
-    Check(std::fabs(p[i].x) <= Spline::kMaxCoordinate && std::fabs(p[i].y) <= Spline::kMaxCoordinate &&
+    Check(std::fabs(p[i].x) <= Spline::kMaxCoordinate &&
+              std::fabs(p[i].y) <= Spline::kMaxCoordinate &&
               std::fabs(p[i].z) <= Spline::kMaxCoordinate,
           "point out of range");
     if (i > 0) Check(glm::distance(p[i], p[i - 1]) > Spline::kMinPointSpacing, "duplicate kept");

@@ -101,8 +101,8 @@ TEST(Assets, EveryScriptParses) {
 }
 
 TEST(Assets, TourTouchesEverything) {
-  Result<Script> s = LoadScriptFile(std::string(FABRIK_SOURCE_DIR) + "/assets/scripts/tour.txt",
-                                    ProjectContext());
+  Result<Script> s =
+      LoadScriptFile(std::string(FABRIK_SOURCE_DIR) + "/assets/scripts/tour.txt", ProjectContext());
   ASSERT_TRUE(s.ok()) << s.error();
   EXPECT_GE(s.value().duration(), 40.0);
   EXPECT_LE(s.value().duration(), 60.0);

@@ -165,13 +165,17 @@ TEST(CatmullRom, RejectsBadInput) {
       {{{1, 2, 3}}, false, "an open spline needs at least 2 distinct points, got 1"},
       {{{1, 2, 3}, {1, 2, 3}}, false, "an open spline needs at least 2 distinct points, got 1"},
       {{{0, 0, 0}, {1, 0, 0}}, true, "a closed spline needs at least 3 distinct points, got 2"},
-      {{{0, 0, 0}, {1, 0, 0}, {0, 0, 0}}, true,
+      {{{0, 0, 0}, {1, 0, 0}, {0, 0, 0}},
+       true,
        "a closed spline needs at least 3 distinct points, got 2"},
-      {{{0, 0, 0}, {1, nan, 0}}, false,
+      {{{0, 0, 0}, {1, nan, 0}},
+       false,
        "spline point 2 has a coordinate that is not finite or beyond +-1e6"},
-      {{{0, 0, 0}, {1, 0, inf}}, false,
+      {{{0, 0, 0}, {1, 0, inf}},
+       false,
        "spline point 2 has a coordinate that is not finite or beyond +-1e6"},
-      {{{2e6f, 0, 0}, {1, 0, 0}}, false,
+      {{{2e6f, 0, 0}, {1, 0, 0}},
+       false,
        "spline point 1 has a coordinate that is not finite or beyond +-1e6"},
   };
   for (const Case& c : cases) {
@@ -344,7 +348,7 @@ TEST(CatmullRom, TessellateSizesAndEnds) {
   ASSERT_EQ(t.size(), 5u * 8u + 1u);
   EXPECT_EQ(t.front(), open.points().front());
   EXPECT_EQ(t.back(), open.points().back());
-  EXPECT_EQ(open.Tessellate(0).size(), 5u + 1u);        // clamped to 1
+  EXPECT_EQ(open.Tessellate(0).size(), 5u + 1u);               // clamped to 1
   EXPECT_EQ(open.Tessellate(100000).size(), 5u * 1024u + 1u);  // clamped to 1024
   const Spline closed = Make(SomePoints(), true);
   t = closed.Tessellate(4);

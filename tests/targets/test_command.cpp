@@ -143,7 +143,8 @@ TEST(Command, BadLinesGiveOneSpecificError) {
       {"joints 99999999999999999999999",
        "joints: expected an integer from 2 to 10000, got '99999999999999999999999' (out of "
        "range)"},
-      {"joints nan", "joints: expected an integer from 2 to 10000, got 'nan' (not a finite number)"},
+      {"joints nan",
+       "joints: expected an integer from 2 to 10000, got 'nan' (not a finite number)"},
       {"joints 4 5", "joints: expected 1 argument (usage: joints N), got 2"},
       {"length 0", "length: expected a number > 0 and <= 1000, got '0' (out of range)"},
       {"length -1", "length: expected a number > 0 and <= 1000, got '-1' (out of range)"},
@@ -163,8 +164,9 @@ TEST(Command, BadLinesGiveOneSpecificError) {
        "iterations: expected an integer from 1 to 100000, got '100001' (out of range)"},
       {"iterations 1e3",
        "iterations: expected an integer from 1 to 100000, got '1e3' (not an integer)"},
-      {"spline", "spline: missing subcommand (usage: spline load PATH|speed V|play|pause|restart|"
-                 "loop|pingpong)"},
+      {"spline",
+       "spline: missing subcommand (usage: spline load PATH|speed V|play|pause|restart|"
+       "loop|pingpong)"},
       {"spline jump",
        "spline: expected load, speed, play, pause, restart, loop or pingpong, got 'jump'"},
       {"spline speed", "spline speed: expected 1 argument (usage: spline speed V), got 0"},
@@ -186,8 +188,9 @@ TEST(Command, BadLinesGiveOneSpecificError) {
       {"clear all", "clear: expected no arguments, got 1"},
       {"help me please", "help: expected at most 1 argument (usage: help [COMMAND]), got 2"},
       {"help jump", "help: unknown command 'jump'"},
-      {"solver", "solver: expected 1 argument (usage: solver fabrik|ccd|jacobian_transpose|dls), "
-                 "got 0"},
+      {"solver",
+       "solver: expected 1 argument (usage: solver fabrik|ccd|jacobian_transpose|dls), "
+       "got 0"},
       {"solver newton",
        "solver: unknown solver 'newton' (known: fabrik, ccd, jacobian_transpose, dls)"},
       {"scene forest", "scene: unknown scene 'forest' (known: chain, arm, creature)"},
@@ -216,8 +219,8 @@ TEST(Command, TooManyLengthsIsAnError) {
 
 TEST(Command, SplineLoadParsesTheFileNow) {
   // Relative to the project root through the search roots, from any working directory.
-  const auto load = Parsed<cmd::SplineLoad>("spline load assets/splines/loop.txt",
-                                            ProjectContext());
+  const auto load =
+      Parsed<cmd::SplineLoad>("spline load assets/splines/loop.txt", ProjectContext());
   EXPECT_EQ(load.path, "assets/splines/loop.txt");
   EXPECT_TRUE(std::filesystem::exists(load.resolved_path));
   EXPECT_TRUE(load.spline.closed());
@@ -232,16 +235,17 @@ TEST(Command, SplineLoadParsesTheFileNow) {
 
 TEST(Command, SplineLoadErrorsNameFileAndLine) {
   TempFile bad("fabrik_bad_spline.txt", "0 0 0\n1 1 1\n# note\n1 2\n");
-  EXPECT_EQ(ErrorOf("spline load " + bad.path), bad.path + ":4: expected 3 numbers 'X Y Z', got '1 2'");
+  EXPECT_EQ(ErrorOf("spline load " + bad.path),
+            bad.path + ":4: expected 3 numbers 'X Y Z', got '1 2'");
   EXPECT_EQ(ErrorOf("spline load no/such/file.txt", ProjectContext()),
             std::string("spline load: cannot find 'no/such/file.txt' (looked in the working "
-                        "directory, ") + FABRIK_SOURCE_DIR + ")");
+                        "directory, ") +
+                FABRIK_SOURCE_DIR + ")");
   EXPECT_EQ(ErrorOf("spline load /"), "spline load: /: not a regular file");
 }
 
 TEST(Command, ScriptRunParsesTheScriptNow) {
-  const auto run = Parsed<cmd::ScriptRun>("script run assets/scripts/square.txt",
-                                          ProjectContext());
+  const auto run = Parsed<cmd::ScriptRun>("script run assets/scripts/square.txt", ProjectContext());
   ASSERT_NE(run.script, nullptr);
   EXPECT_GT(run.script->lines().size(), 4u);
   EXPECT_EQ(run.script->source_name(), "assets/scripts/square.txt");
@@ -260,13 +264,35 @@ TEST(Command, ScriptRunParsesTheScriptNow) {
 }
 
 TEST(Command, FormatCommandRoundTrips) {
-  const std::vector<std::string> lines = {
-      "target 0.1 -2.5 3.33333333", "mode drag", "mode spline", "mode console", "mode script",
-      "joints 17", "length 0.123456789", "lengths 1 0.5 0.25 3", "moe 0.001",
-      "iterations 250", "spline speed 2.75", "spline play", "spline pause", "spline restart",
-      "spline loop", "spline pingpong", "script play", "script pause", "script restart",
-      "script stop", "camera reset", "state", "help", "help moe", "solver ccd", "scene arm",
-      "clear", "spline load assets/splines/word.txt", "script run assets/scripts/tour.txt"};
+  const std::vector<std::string> lines = {"target 0.1 -2.5 3.33333333",
+                                          "mode drag",
+                                          "mode spline",
+                                          "mode console",
+                                          "mode script",
+                                          "joints 17",
+                                          "length 0.123456789",
+                                          "lengths 1 0.5 0.25 3",
+                                          "moe 0.001",
+                                          "iterations 250",
+                                          "spline speed 2.75",
+                                          "spline play",
+                                          "spline pause",
+                                          "spline restart",
+                                          "spline loop",
+                                          "spline pingpong",
+                                          "script play",
+                                          "script pause",
+                                          "script restart",
+                                          "script stop",
+                                          "camera reset",
+                                          "state",
+                                          "help",
+                                          "help moe",
+                                          "solver ccd",
+                                          "scene arm",
+                                          "clear",
+                                          "spline load assets/splines/word.txt",
+                                          "script run assets/scripts/tour.txt"};
   const CommandContext context = ProjectContext();
   for (const std::string& line : lines) {
     Result<Command> first = ParseCommand(line, context);
@@ -285,9 +311,9 @@ TEST(Command, FormatCommandRoundTrips) {
 TEST(Command, HelpListsEveryCommand) {
   const std::vector<std::string> all = HelpLines();
   ASSERT_EQ(all.size(), CommandList().size() + 1);
-  for (const char* name : {"target", "mode", "joints", "length", "lengths", "moe", "iterations",
-                           "spline", "script", "camera", "state", "help", "solver", "scene",
-                           "clear"}) {
+  for (const char* name :
+       {"target", "mode", "joints", "length", "lengths", "moe", "iterations", "spline", "script",
+        "camera", "state", "help", "solver", "scene", "clear"}) {
     bool found = false;
     for (const CommandInfo& info : CommandList()) found = found || info.name == name;
     EXPECT_TRUE(found) << name;
@@ -313,8 +339,8 @@ TEST(Command, CompletionOffersWholeLines) {
   EXPECT_EQ(CompleteCommand("spline p"), (V{"spline pause", "spline pingpong", "spline play"}));
   EXPECT_EQ(CompleteCommand("spline l"), (V{"spline load ", "spline loop"}));
   EXPECT_EQ(CompleteCommand("mode s"), (V{"mode script", "mode spline"}));
-  EXPECT_EQ(CompleteCommand("mode "), (V{"mode console", "mode drag", "mode script",
-                                         "mode spline"}));
+  EXPECT_EQ(CompleteCommand("mode "),
+            (V{"mode console", "mode drag", "mode script", "mode spline"}));
   EXPECT_EQ(CompleteCommand("help jo"), V{"help joints"});
   EXPECT_EQ(CompleteCommand("solver j"), V{"solver jacobian_transpose"});
   EXPECT_EQ(CompleteCommand("scene c"), (V{"scene chain", "scene creature"}));
@@ -362,17 +388,30 @@ TEST(Command, ValidateCommandAcceptsParsedAndRejectsOutOfRange) {
     ASSERT_TRUE(c.ok()) << c.error();
     EXPECT_TRUE(ValidateCommand(c.value()).ok()) << line;
   }
-  const std::vector<Command> bad = {
-      cmd::Target{{0, std::nanf(""), 0}}, cmd::Target{{2e6f, 0, 0}}, cmd::Joints{1},
-      cmd::Joints{10001}, cmd::Length{0.0f}, cmd::Length{1001.0f}, cmd::Lengths{},
-      cmd::Lengths{{1.0f, -1.0f}}, cmd::Moe{0.0f}, cmd::Moe{INFINITY}, cmd::Iterations{0},
-      cmd::Iterations{100001}, cmd::SplineSpeed{0.0f}, cmd::SplineSpeed{1e4f},
-      cmd::SplinePlayback{cmd::Playback::kStop}, cmd::ScriptRun{}, cmd::Help{"nope"},
-      cmd::Solver{"newton"}, cmd::Scene{"forest"}};
+  const std::vector<Command> bad = {cmd::Target{{0, std::nanf(""), 0}},
+                                    cmd::Target{{2e6f, 0, 0}},
+                                    cmd::Joints{1},
+                                    cmd::Joints{10001},
+                                    cmd::Length{0.0f},
+                                    cmd::Length{1001.0f},
+                                    cmd::Lengths{},
+                                    cmd::Lengths{{1.0f, -1.0f}},
+                                    cmd::Moe{0.0f},
+                                    cmd::Moe{INFINITY},
+                                    cmd::Iterations{0},
+                                    cmd::Iterations{100001},
+                                    cmd::SplineSpeed{0.0f},
+                                    cmd::SplineSpeed{1e4f},
+                                    cmd::SplinePlayback{cmd::Playback::kStop},
+                                    cmd::ScriptRun{},
+                                    cmd::Help{"nope"},
+                                    cmd::Solver{"newton"},
+                                    cmd::Scene{"forest"}};
   for (const Command& c : bad) {
     EXPECT_FALSE(ValidateCommand(c).ok()) << FormatCommand(c);
   }
-  EXPECT_EQ(ValidateCommand(Command(cmd::Joints{1})).error(), "joints: count 1 is outside 2..10000");
+  EXPECT_EQ(ValidateCommand(Command(cmd::Joints{1})).error(),
+            "joints: count 1 is outside 2..10000");
 }
 
 TEST(Command, ModeNames) {

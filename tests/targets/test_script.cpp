@@ -184,8 +184,9 @@ TEST(ScriptPlayer, DecimalTimesFireOnTheRightStep) {
 
 TEST(ScriptPlayer, SameTimeCommandsComeInFileOrderAndTargetsAreNotCommands) {
   ScriptPlayer player;
-  player.SetScript(MustParse("at 0.5 joints 3\nat 0.5 target 1 2 3\nat 0.5 moe 0.5\n"
-                             "at 0.5 spline pause\n"));
+  player.SetScript(
+      MustParse("at 0.5 joints 3\nat 0.5 target 1 2 3\nat 0.5 moe 0.5\n"
+                "at 0.5 spline pause\n"));
   player.Start();
   ScriptStep step = player.Advance(0.25, glm::vec3(0.0f));
   EXPECT_TRUE(step.commands.empty());
@@ -244,8 +245,9 @@ TEST(ScriptPlayer, GlideEndIsExactWithAwkwardDt) {
 
 TEST(ScriptPlayer, NewGlideDuringAGlideStartsFromTheGlidePosition) {
   ScriptPlayer player;
-  player.SetScript(MustParse("at 0 target 0 0 0\nat 0 target 4 0 0 over 4\n"
-                             "at 2 target 2 2 0 over 1\n"));
+  player.SetScript(
+      MustParse("at 0 target 0 0 0\nat 0 target 4 0 0 over 4\n"
+                "at 2 target 2 2 0 over 1\n"));
   player.Start();
   const glm::vec3 app_target(100.0f, 100.0f, 100.0f);  // stale: the script owns the target
   ScriptStep step = player.Advance(1.0, app_target);
