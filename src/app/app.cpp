@@ -167,6 +167,7 @@ int RunApp(const Options& options) {
   glfwGetWindowContentScale(window->handle(), &scale_x, &scale_y);
   const float content_scale = std::clamp(scale_x, 1.0f, 4.0f);
   SetUpImGui(window->handle(), content_scale);
+  InstallKeyDeferral(window->handle());
   state.view.panel_width = 340.0f * content_scale;
 
   SceneDrawer scene;
@@ -191,6 +192,7 @@ int RunApp(const Options& options) {
     state.fps_history.Push(t.fps);
 
     // 1. input
+    ReplayHeldKeyReleases(window->handle());
     glfwPollEvents();
     state.view.window_size = window->window_size();
     state.view.framebuffer_size = window->framebuffer_size();

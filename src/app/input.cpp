@@ -1,9 +1,12 @@
 // Step 1 of the frame: mouse and keyboard, read through Dear ImGui's IO so the panel gets
 // the input it is over (io.WantCaptureMouse / WantCaptureKeyboard) and the scene the rest.
 #include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <glm/geometric.hpp>
 
@@ -100,6 +103,96 @@ void HandleInput(AppState& state) {
     if (ImGui::IsKeyPressed(GLFW_KEY_3, false)) state.pending_mode = TargetMode::kConsole;
     if (ImGui::IsKeyPressed(GLFW_KEY_4, false)) state.pending_mode = TargetMode::kScript;
   }
+}
+
+}  // namespace fabrik
+
+// Dear ImGui 1.86 samples key state once per frame, so a key pressed and released between
+// two frames (a quick tap, or xdotool's key command) would never be seen as pressed, and
+// "Up Up Return" typed within one frame would count as one Up. So key and character events
+// go through a queue that keeps their order and lets through, per frame:
+//   * at most one event per key (a tap is then down for at least one frame);
+//   * nothing after an editing key (Enter, Tab, arrows, Backspace...), which ends the frame;
+//   * nothing for two more frames after Enter or the console key: the console's input line
+//     loses and regains the keyboard over those frames, and ImGui drops characters typed
+//     while no text field is active.
+// A person typing at human speed never notices; scripted typing is spread over frames.
+namespace fabrik {
+namespace {
+
+struct KeyEvent {
+  int key, scancode, action, mods;
+  unsigned codepoint;  // a typed character when key == -1
+};
+std::vector<int> g_keys_this_frame;
+std::vector<KeyEvent> g_waiting;
+bool g_frame_closed = false;
+int g_hold_frames = 0;
+
+bool EndsFrame(int key) {
+  switch (key) {
+    case GLFW_KEY_ENTER: case GLFW_KEY_KP_ENTER: case GLFW_KEY_TAB: case GLFW_KEY_UP:
+    case GLFW_KEY_DOWN: case GLFW_KEY_LEFT: case GLFW_KEY_RIGHT: case GLFW_KEY_BACKSPACE:
+    case GLFW_KEY_DELETE: case GLFW_KEY_HOME: case GLFW_KEY_END: case GLFW_KEY_ESCAPE:
+    case GLFW_KEY_GRAVE_ACCENT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool PassThrough(GLFWwindow* window, const KeyEvent& e) {
+  if (g_frame_closed || g_hold_frames > 0) return false;
+  if (e.key == -1) {  // characters queue up inside ImGui: one frame takes many
+    ImGui_ImplGlfw_CharCallback(window, e.codepoint);
+    return true;
+  }
+  if (std::find(g_keys_this_frame.begin(), g_keys_this_frame.end(), e.key) !=
+      g_keys_this_frame.end()) {
+    return false;
+  }
+  g_keys_this_frame.push_back(e.key);
+  ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
+  if (e.action == GLFW_PRESS && EndsFrame(e.key)) {
+    g_frame_closed = true;
+    if (e.key == GLFW_KEY_ENTER || e.key == GLFW_KEY_KP_ENTER || e.key == GLFW_KEY_GRAVE_ACCENT) {
+      g_hold_frames = 2;
+    }
+  }
+  return true;
+}
+
+void DeferringKeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  if (action == GLFW_REPEAT) {  // auto-repeat while held: straight through
+    ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+    return;
+  }
+  const KeyEvent e{key, scancode, action, mods, 0};
+  if (!g_waiting.empty() || !PassThrough(window, e)) g_waiting.push_back(e);
+}
+
+void DeferringCharCallback(GLFWwindow* window, unsigned codepoint) {
+  const KeyEvent e{-1, 0, 0, 0, codepoint};
+  if (!g_waiting.empty() || !PassThrough(window, e)) g_waiting.push_back(e);
+}
+
+}  // namespace
+
+void InstallKeyDeferral(GLFWwindow* window) {
+  glfwSetKeyCallback(window, DeferringKeyCallback);
+  glfwSetCharCallback(window, DeferringCharCallback);
+}
+
+void ReplayHeldKeyReleases(GLFWwindow* window) {
+  g_keys_this_frame.clear();
+  g_frame_closed = false;
+  if (g_hold_frames > 0) {
+    --g_hold_frames;
+    return;
+  }
+  std::size_t passed = 0;
+  while (passed < g_waiting.size() && PassThrough(window, g_waiting[passed])) ++passed;
+  g_waiting.erase(g_waiting.begin(), g_waiting.begin() + static_cast<std::ptrdiff_t>(passed));
 }
 
 }  // namespace fabrik

@@ -16,6 +16,8 @@
 #include "app/app_state.h"
 #include "render/renderer.h"
 
+struct GLFWwindow;
+
 namespace fabrik {
 
 // Step 5: turns the state into instanced spheres, bones and lines. Keeps its buffers
@@ -34,6 +36,10 @@ class SceneDrawer {
 };
 
 void HandleInput(AppState& state);
+// Key taps shorter than a frame (input.cpp): install after ImGui's GLFW backend, and call
+// ReplayHeldKeyReleases before each glfwPollEvents.
+void InstallKeyDeferral(GLFWwindow* window);
+void ReplayHeldKeyReleases(GLFWwindow* window);
 void ApplyPending(AppState& state);
 void UpdateTarget(AppState& state);
 void RunSolve(AppState& state);

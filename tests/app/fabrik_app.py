@@ -199,6 +199,23 @@ class LiveDemo:
             time.sleep(0.05)
         raise RuntimeError("demo stopped producing frames")
 
+    def wait_until(self, predicate, timeout=60, what="condition"):
+        """Waits until predicate(latest state) holds; returns that state."""
+        deadline = time.time() + timeout
+        seen = len(self.states())
+        while time.time() < deadline:
+            states = self.states()
+            for s in states[seen:]:
+                if predicate(s):
+                    return s
+            seen = len(states)
+            if not self.alive():
+                raise RuntimeError("demo died: " + self.stderr())
+            time.sleep(0.05)
+        raise AssertionError("timed out waiting for " + what + "; last state: "
+                             + json.dumps({k: v for k, v in self.latest().items()
+                                           if k not in ("view", "projection", "joints")}))
+
     def move(self, x, y):
         """Moves the cursor to window coordinates (x, y); they may lie outside the window."""
         sx, sy = int(round(self.origin[0] + x)), int(round(self.origin[1] + y))
