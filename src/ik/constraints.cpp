@@ -21,6 +21,27 @@ bool IsFinite(const glm::vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
+// SafeNormalize, also for vectors with a NaN among finite components (which it does not
+// catch): any non-finite input gives the fallback.
+glm::vec3 Unit(const glm::vec3& v, const glm::vec3& fallback) {
+  return IsFinite(v) ? SafeNormalize(v, fallback) : fallback;
+}
+
+// The unit vector along the part of `v` perpendicular to unit `axis`, or AnyPerpendicular(axis)
+// when there is no usable such part: v zero, not finite, or within 1e-4 rad of the axis line
+// (what is left then is rounding noise, which would point anywhere).
+glm::vec3 PerpendicularUnit(const glm::vec3& v, const glm::vec3& axis) {
+  const glm::vec3 fallback = AnyPerpendicular(axis);
+  if (!IsFinite(v)) return fallback;
+  const glm::vec3 u = Unit(v, glm::vec3(0.0f));
+  if (u == glm::vec3(0.0f)) return fallback;
+  glm::vec3 perp = u - axis * glm::dot(u, axis);
+  if (!(glm::length(perp) > 1e-4f)) return fallback;
+  perp = glm::normalize(perp);
+  // A second Gram-Schmidt step removes what rounding left along the axis.
+  return Unit(perp - axis * glm::dot(perp, axis), fallback);
+}
+
 double ClampAngle(float a) { return std::clamp(static_cast<double>(a), 0.0, kPi); }
 
 // Angle between two vectors, robust for tiny and near-pi angles (acos is not).
@@ -91,7 +112,7 @@ struct ConeOutcome {
 
 // The cone projection in parent-local coordinates (x = right, y = up, z = forward); (x, y, z)
 // is a unit vector.
-ConeOutcome ProjectIntoCone(double x, double y, double z, const ConeLimits& cone) {
+ConeOutcome ProjectIntoQuadrant(double x, double y, double z, const ConeLimits& cone) {
   const double up = ClampAngle(cone.up);
   const double down = ClampAngle(cone.down);
   const double left = ClampAngle(cone.left);
@@ -161,6 +182,32 @@ ConeOutcome ProjectIntoCone(double x, double y, double z, const ConeLimits& cone
   return out;
 }
 
+// The quadrant-wise projection above, with one repair. At the antipode of the axis the angular
+// map tears (all azimuths meet there): a direction a hair's breadth from the antipode has an
+// azimuth set by rounding, so it may land in a narrow quadrant although it lies right next to
+// an allowed point reached through a wide one - a cone with up = pi allows the antipode itself.
+// Within 1e-3 rad of the antipode the boundary points on the four axis directions are
+// therefore also candidates, and the nearest on the sphere wins (ties keep the quadrant's).
+ConeOutcome ProjectIntoCone(double x, double y, double z, const ConeLimits& cone) {
+  ConeOutcome out = ProjectIntoQuadrant(x, y, z, cone);
+  if (out.inside || z >= 0.0 || std::hypot(x, y) >= 1e-3) return out;
+  const glm::dvec3 d(x, y, z);
+  double best = glm::dot(d, out.local);
+  const double limits[4] = {ClampAngle(cone.up), ClampAngle(cone.right), ClampAngle(cone.down),
+                            ClampAngle(cone.left)};
+  const glm::dvec2 dirs[4] = {{0.0, 1.0}, {1.0, 0.0}, {0.0, -1.0}, {-1.0, 0.0}};
+  for (int k = 0; k < 4; ++k) {
+    const double s = std::sin(limits[k]);
+    const glm::dvec3 c(s * dirs[k].x, s * dirs[k].y, std::cos(limits[k]));
+    const double dot = glm::dot(d, c);
+    if (dot > best + 1e-12) {
+      best = dot;
+      out.local = c;
+    }
+  }
+  return out;
+}
+
 // Wraps an angle into (-pi, pi].
 double WrapAngle(double a) {
   a = std::remainder(a, 2.0 * kPi);
@@ -179,15 +226,8 @@ HingeBasis MakeHingeBasis(const Frame& parent, const HingeLimits& hinge) {
   const glm::vec3 axis_in = local ? ToWorld(parent, hinge.axis) : hinge.axis;
   const glm::vec3 ref_in = local ? ToWorld(parent, hinge.reference) : hinge.reference;
   HingeBasis b;
-  b.axis = SafeNormalize(axis_in, parent.right);
-  glm::vec3 ref = IsFinite(ref_in) ? ref_in - b.axis * glm::dot(b.axis, ref_in) : glm::vec3(0.0f);
-  const float ref_len = glm::length(ref);
-  const float in_len = IsFinite(ref_in) ? glm::length(ref_in) : 0.0f;
-  // Only a reference with a real perpendicular part defines a zero angle; a (nearly) parallel
-  // one leaves rounding noise, which would make the zero angle arbitrary.
-  b.reference = (ref_len > 1e-6f * in_len && std::isfinite(ref_len) && ref_len > 0.0f)
-                    ? SafeNormalize(ref, AnyPerpendicular(b.axis))
-                    : AnyPerpendicular(b.axis);
+  b.axis = Unit(axis_in, parent.right);
+  b.reference = PerpendicularUnit(ref_in, b.axis);
   b.binormal = glm::cross(b.axis, b.reference);
   return b;
 }
@@ -300,37 +340,36 @@ bool IsWorldFixed(const JointConstraint& c) {
 
 Frame MakeFrame(const BaseFrame& base) {
   Frame f;
-  f.forward = SafeNormalize(base.forward, glm::vec3(0.0f, 1.0f, 0.0f));
-  glm::vec3 up = IsFinite(base.up) ? base.up - f.forward * glm::dot(base.up, f.forward)
-                                   : glm::vec3(0.0f);
-  const float up_in = IsFinite(base.up) ? glm::length(base.up) : 0.0f;
-  const float up_len = glm::length(up);
-  f.up = (up_len > 1e-6f * up_in && up_len > 0.0f && std::isfinite(up_len))
-             ? SafeNormalize(up, AnyPerpendicular(f.forward))
-             : AnyPerpendicular(f.forward);
+  f.forward = Unit(base.forward, glm::vec3(0.0f, 1.0f, 0.0f));
+  f.up = PerpendicularUnit(base.up, f.forward);
   f.right = glm::normalize(glm::cross(f.up, f.forward));
   return f;
 }
 
 Frame TransportFrame(const Frame& parent, const glm::vec3& direction) {
-  const glm::vec3 d = SafeNormalize(direction, parent.forward);
-  const glm::vec3 a = parent.forward;
-  const float c = glm::dot(a, d);
-  glm::vec3 up;
-  if (c > -1.0f + 1e-6f) {
-    // Rodrigues' formula for the rotation taking a to d, written without trigonometry:
-    // R v = v c + k x v + k (k . v) / (1 + c), with k = a x d.
-    const glm::vec3 k = glm::cross(a, d);
-    up = parent.up * c + glm::cross(k, parent.up) + k * (glm::dot(k, parent.up) / (1.0f + c));
+  const glm::vec3 d = Unit(direction, parent.forward);
+  // The smallest rotation taking a to d, as two reflections: through the plane normal to a,
+  // then through the plane normal to the half vector h = (a + d) / |a + d|. Unlike Rodrigues'
+  // formula, which divides by 1 + a.d (all cancellation near a half turn), this loses only
+  // rounding / |a + d|, so frames stay reproducible for bends up to within 1e-4 of a half turn.
+  const glm::dvec3 a(parent.forward);
+  const glm::dvec3 dd(d);
+  const glm::dvec3 u(parent.up);
+  const glm::dvec3 sum = a + dd;
+  const double sum_len = glm::length(sum);
+  glm::dvec3 up;
+  if (sum_len > 1e-4) {
+    const glm::dvec3 h = sum / sum_len;
+    const glm::dvec3 once = u - 2.0 * glm::dot(u, a) * a;
+    up = once - 2.0 * glm::dot(once, h) * h;
   } else {
-    up = -parent.up;  // half a turn about parent.right
+    up = -u;  // (nearly) a half turn: no unique smallest rotation; turn about parent.right
   }
   Frame f;
   f.forward = d;
   // Remove rounding drift so the frame stays orthonormal along long chains.
-  f.up = SafeNormalize(up - d * glm::dot(up, d), AnyPerpendicular(d));
-  if (std::fabs(glm::dot(f.up, d)) > 1e-3f) f.up = AnyPerpendicular(d);
-  f.right = SafeNormalize(glm::cross(f.up, d), AnyPerpendicular(d));
+  f.up = PerpendicularUnit(glm::vec3(up), d);
+  f.right = Unit(glm::cross(f.up, d), AnyPerpendicular(d));
   return f;
 }
 
@@ -344,7 +383,7 @@ glm::vec3 ConeUnit(const glm::vec3& d, const Frame& frame, const ConeLimits& con
   if (o.inside) return d;
   const glm::vec3 local(static_cast<float>(o.local.x), static_cast<float>(o.local.y),
                         static_cast<float>(o.local.z));
-  return SafeNormalize(ToWorld(frame, local), frame.forward);
+  return Unit(ToWorld(frame, local), frame.forward);
 }
 
 glm::vec3 HingeUnit(const glm::vec3& d, const Frame& parent, const HingeLimits& hinge) {
@@ -356,7 +395,7 @@ glm::vec3 HingeUnit(const glm::vec3& d, const Frame& parent, const HingeLimits& 
   const double angle = ClampHingeAngle(m.degenerate ? 0.0 : m.angle, lo, hi);
   const glm::vec3 out = b.reference * static_cast<float>(std::cos(angle)) +
                         b.binormal * static_cast<float>(std::sin(angle));
-  return SafeNormalize(out, b.reference);
+  return Unit(out, b.reference);
 }
 
 glm::vec3 ConstrainUnit(const JointConstraint& c, const Frame& parent, const glm::vec3& d) {
@@ -371,30 +410,30 @@ glm::vec3 ConstrainUnit(const JointConstraint& c, const Frame& parent, const glm
 }  // namespace
 
 glm::vec3 ConstrainToCone(const glm::vec3& direction, const Frame& frame, const ConeLimits& cone) {
-  return ConeUnit(SafeNormalize(direction, frame.forward), frame, cone);
+  return ConeUnit(Unit(direction, frame.forward), frame, cone);
 }
 
 glm::vec3 ConstrainToHinge(const glm::vec3& direction, const Frame& parent,
                            const HingeLimits& hinge) {
-  return HingeUnit(SafeNormalize(direction, parent.forward), parent, hinge);
+  return HingeUnit(Unit(direction, parent.forward), parent, hinge);
 }
 
 glm::vec3 ConstrainDirection(const JointConstraint& constraint, const Frame& parent,
                              const glm::vec3& direction) {
-  return ConstrainUnit(constraint, parent, SafeNormalize(direction, parent.forward));
+  return ConstrainUnit(constraint, parent, Unit(direction, parent.forward));
 }
 
 float ViolationAngle(const JointConstraint& constraint, const Frame& parent,
                      const glm::vec3& direction) {
   if (!IsConstrained(constraint)) return 0.0f;
-  const glm::vec3 d = SafeNormalize(direction, parent.forward);
+  const glm::vec3 d = Unit(direction, parent.forward);
   const glm::vec3 r = ConstrainUnit(constraint, parent, d);
   return r == d ? 0.0f : AngleBetween(d, r);
 }
 
 bool IsAtLimit(const JointConstraint& constraint, const Frame& parent,
                const glm::vec3& direction, float epsilon) {
-  const glm::vec3 d = SafeNormalize(direction, parent.forward);
+  const glm::vec3 d = Unit(direction, parent.forward);
   const double eps = std::max(0.0f, std::isfinite(epsilon) ? epsilon : 0.0f);
   switch (constraint.type) {
     case ConstraintType::kNone:
@@ -476,7 +515,7 @@ float MaxConstraintViolation(std::span<const glm::vec3> joints,
   int worst_index = -1;
   Frame f = MakeFrame(constraints.base);
   for (std::size_t i = 0; i + 1 < joints.size(); ++i) {
-    const glm::vec3 d = SafeNormalize(joints[i + 1] - joints[i], f.forward);
+    const glm::vec3 d = Unit(joints[i + 1] - joints[i], f.forward);
     const float v = ViolationAngle(ConstraintAt(constraints, i), f, d);
     if (v > worst) {
       worst = v;
@@ -495,7 +534,7 @@ int JointsAtLimit(std::span<const glm::vec3> joints, const ChainConstraints& con
   for (std::size_t i = 0; i < joints.size(); ++i) {
     bool limited = false;
     if (i + 1 < joints.size()) {
-      const glm::vec3 d = SafeNormalize(joints[i + 1] - joints[i], f.forward);
+      const glm::vec3 d = Unit(joints[i + 1] - joints[i], f.forward);
       const JointConstraint& c = ConstraintAt(constraints, i);
       limited = IsConstrained(c) && IsAtLimit(c, f, d, epsilon);
       f = TransportFrame(f, d);

@@ -36,8 +36,10 @@
 // quadrant's plane). Special cases: a direction behind the tangent plane goes to the boundary
 // point whose outward normal has the direction's azimuth (the limit of the in-front case); a
 // direction exactly opposite the axis goes to the boundary point on the axis direction with the
-// largest angle (ties: up, right, down, left); all four angles 0 pins the segment to the axis;
-// all four pi is no limit at all.
+// largest angle (ties: up, right, down, left), and within 1e-3 rad of that opposite direction
+// the nearest of those four axis boundary points also competes (there every azimuth meets, so
+// the quadrant is decided by rounding); all four angles 0 pins the segment to the axis; all
+// four pi is no limit at all.
 //
 // Hinge (ConstraintType::kHinge): the segment must lie in the plane perpendicular to `axis`,
 // at a signed angle in [min_angle, max_angle] from `reference` (positive = anticlockwise about
@@ -167,8 +169,10 @@ Frame MakeFrame(const BaseFrame& base);
 
 // `parent` carried along by the smallest rotation that turns parent.forward into `direction`
 // (parallel transport). `direction` need not be unit; zero or non-finite keeps parent.forward.
-// Exactly opposite directions (no unique smallest rotation) turn half a turn about
-// parent.right. Always returns an orthonormal frame.
+// Directions within about 1e-4 rad of exactly opposite (no well-defined smallest rotation) turn
+// half a turn about parent.right. Always returns an orthonormal frame. Frames of bends close to
+// a half turn are inherently sensitive (a rotation by ~pi about slightly different axes), so
+// limits below such a bend are reproducible only to about 1e-7 / (pi - bend) rad.
 Frame TransportFrame(const Frame& parent, const glm::vec3& direction);
 
 // The direction nearest `direction` inside the elliptical cone around frame.forward, with
