@@ -136,12 +136,12 @@ int RunApp(const Options& options) {
     // Start on the curve: no glide from the default pose's target.
     state.target = state.source_target = state.spline.follower.position();
   }
+  ConsolePrint(state, "FABRIK console. Type 'help' for the commands; ` closes.");
   for (const std::string& line : options.exec) {
     if (!RunConsoleLine(state, line, CommandSource::kStartup)) {
       return Fail(2, "--exec '" + line + "': " + state.console.log.back().text);
     }
   }
-  ConsolePrint(state, "FABRIK console. Type 'help' for the commands; ` closes.");
 
   std::unique_ptr<StateWriter> writer;
   if (!options.state_out_path.empty()) {
@@ -228,7 +228,7 @@ int RunApp(const Options& options) {
       if (!written) std::fprintf(stderr, "fabrik-demo: %s\n", written.error().c_str());
     }
     window->SwapBuffers();
-    if (last_frame) window->RequestClose();
+    if (last_frame || state.quit_requested) window->RequestClose();
   }
 
   ImGui_ImplOpenGL3_Shutdown();

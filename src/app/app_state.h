@@ -14,6 +14,7 @@
 #include "app/options.h"
 #include "camera/orbit_camera.h"
 #include "ik/chain.h"
+#include "ik/recording_observer.h"
 #include "ik/solve_types.h"
 #include "ik/solver.h"
 #include "targets/command.h"
@@ -88,6 +89,38 @@ struct ScriptState {
   int picked = -1;
 };
 
+// The step-through view: one solve recorded half-pass by half-pass and replayed one reach at
+// a time. While it is on, target sources are paused and the real chain keeps the pose the
+// recorded solve started from; leaving the view lets the normal solve run on from there.
+struct StepState {
+  bool active = false;
+  RecordingObserver recording;
+  SolveResult result;                  // what the recorded solve returned
+  glm::vec3 recorded_target{0.0f};
+  std::vector<glm::vec3> recorded_from;  // the chain pose the recording started from
+  std::size_t step = 0;                // 0 = start pose, k = after reach k - 1
+  std::vector<glm::vec3> pose;         // the pose shown for `step`
+  std::vector<glm::vec3> ghost;        // the pose one reach earlier
+  bool playing = false;                // advance automatically
+  float reaches_per_second = 4.0f;
+  float play_accumulator = 0.0f;
+};
+
+// The race: every solver on its own copy of the chain, chasing the same target.
+struct RaceEntry {
+  SolverKind kind = SolverKind::kFabrik;
+  std::optional<Chain> chain;
+  SolveResult last;
+  double solve_us = 0.0;
+  History<240> iteration_history;
+  History<240> solve_us_history;
+};
+
+struct RaceState {
+  bool active = false;
+  std::vector<RaceEntry> entries;
+};
+
 struct AppState {
   explicit AppState(Chain initial) : chain(std::move(initial)) {}
 
@@ -122,6 +155,9 @@ struct AppState {
   History<240> solve_us_history;
   History<240> fps_history;
 
+  StepState step;
+  RaceState race;
+
   ViewState view;
   FrameTiming timing;
   int draw_calls = 0;
@@ -131,6 +167,7 @@ struct AppState {
   std::optional<std::vector<float>> pending_lengths;
   std::optional<TargetMode> pending_mode;
   bool pending_camera_reset = false;
+  bool quit_requested = false;
 
   // The latest user-facing message (an error in red, or a notice).
   std::string message;

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "app/state_writer.h"
+#include "app/step_view.h"
 #include "app/systems.h"
 #include "ik/chain_rebuild.h"
 
@@ -114,11 +115,18 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
               return true;
             }
             if (state.mode != TargetMode::kConsole) SetMode(state, TargetMode::kConsole);
-            // Glide to the typed target rather than teleporting the chain's goal.
-            state.blend.active = true;
-            state.blend.from = state.target;
-            state.blend.elapsed = 0.0f;
             state.source_target = c.position;
+            if (state.step.active) {
+              // Stepping: take the target at once and record the solve towards it.
+              state.target = c.position;
+              state.blend.active = false;
+              RefreshStepRecording(state);
+            } else {
+              // Glide to the typed target rather than teleporting the chain's goal.
+              state.blend.active = true;
+              state.blend.from = state.target;
+              state.blend.elapsed = 0.0f;
+            }
             ConsolePrint(state, "target " + Vec(c.position));
             return true;
           },
@@ -213,6 +221,37 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
           },
           [&](const cmd::Clear&) {
             state.console.log.clear();
+            return true;
+          },
+          [&](const cmd::Step& c) {
+            using A = cmd::StepAction;
+            if (c.action != A::kOn && c.action != A::kOff && !state.step.active) {
+              SetStepView(state, true);
+            }
+            switch (c.action) {
+              case A::kOn: SetStepView(state, true); break;
+              case A::kOff: SetStepView(state, false); break;
+              case A::kNext: StepBy(state, c.count); break;
+              case A::kPrev: StepBy(state, -c.count); break;
+              case A::kPass: StepHalfPass(state, +1); break;
+              case A::kBack: StepHalfPass(state, -1); break;
+              case A::kIteration: StepIteration(state, +1); break;
+              case A::kStart: StepToStart(state); break;
+              case A::kEnd: StepToEnd(state); break;
+              case A::kPlay: state.step.playing = true; break;
+              case A::kPause: state.step.playing = false; break;
+            }
+            if (state.step.active) ConsolePrint(state, DescribeStep(state));
+            return true;
+          },
+          [&](const cmd::Race& c) {
+            SetRace(state, c.on);
+            ConsolePrint(state, c.on ? "race on: every solver chases the target"
+                                     : "race off");
+            return true;
+          },
+          [&](const cmd::Quit&) {
+            state.quit_requested = true;
             return true;
           },
       },

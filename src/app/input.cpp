@@ -10,6 +10,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "app/step_view.h"
 #include "app/systems.h"
 #include "camera/unproject.h"
 
@@ -102,6 +103,21 @@ void HandleInput(AppState& state) {
     if (ImGui::IsKeyPressed(GLFW_KEY_2, false)) state.pending_mode = TargetMode::kSpline;
     if (ImGui::IsKeyPressed(GLFW_KEY_3, false)) state.pending_mode = TargetMode::kConsole;
     if (ImGui::IsKeyPressed(GLFW_KEY_4, false)) state.pending_mode = TargetMode::kScript;
+    if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) SetStepView(state, !state.step.active);
+    if (state.step.active) {
+      const bool shift = io.KeyShift;
+      if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) {
+        shift ? StepHalfPass(state, +1) : StepBy(state, +1);
+      }
+      if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) {
+        shift ? StepHalfPass(state, -1) : StepBy(state, -1);
+      }
+      if (ImGui::IsKeyPressed(GLFW_KEY_UP)) StepIteration(state, +1);
+      if (ImGui::IsKeyPressed(GLFW_KEY_DOWN)) StepIteration(state, -1);
+      if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) StepToStart(state);
+      if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) StepToEnd(state);
+      if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) state.step.playing = !state.step.playing;
+    }
   }
 }
 

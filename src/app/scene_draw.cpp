@@ -5,6 +5,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "app/step_view.h"
 #include "app/systems.h"
 
 namespace fabrik {
@@ -30,6 +31,11 @@ void AddCircle(std::vector<LineVertex>& out, glm::vec3 c, float r, glm::vec3 u, 
     out.push_back({c + r * (std::cos(a0) * u + std::sin(a0) * v), color});
     out.push_back({c + r * (std::cos(a1) * u + std::sin(a1) * v), color});
   }
+}
+
+glm::vec3 SafeDirection(const glm::vec3& v) {
+  const float l = glm::length(v);
+  return l > 1e-12f && std::isfinite(l) ? v / l : glm::vec3(1.0f, 0.0f, 0.0f);
 }
 
 // Grid spacing: 1, 2 or 5 times a power of ten, about 20 lines across the reach.
@@ -71,9 +77,81 @@ void SceneDrawer::RebuildGrid(float reach) {
   }
 }
 
+glm::vec4 RacerColor(SolverKind kind) {
+  switch (kind) {
+    case SolverKind::kFabrik: return {1.00f, 0.55f, 0.15f, 1.0f};
+    case SolverKind::kCcd: return {0.40f, 0.90f, 0.40f, 1.0f};
+    case SolverKind::kJacobianTranspose: return {0.78f, 0.52f, 1.00f, 1.0f};
+    case SolverKind::kDls: return {0.30f, 0.80f, 1.00f, 1.0f};
+  }
+  return glm::vec4(1.0f);
+}
+
+void SceneDrawer::DrawRacers(const AppState& state, Renderer& renderer, float base) {
+  bones_.clear();
+  spheres_.clear();
+  for (const RaceEntry& e : state.race.entries) {
+    if (!e.chain) continue;
+    const glm::vec4 color = RacerColor(e.kind);
+    std::span<const glm::vec3> q = e.chain->joints();
+    for (std::size_t i = 0; i + 1 < q.size(); ++i) {
+      bones_.push_back({q[i], base * 0.22f, q[i + 1], base * 0.22f, color});
+    }
+    spheres_.push_back({q.back(), base * 0.55f, color});
+  }
+  renderer.DrawBones(bones_);
+  renderer.DrawSpheres(spheres_);
+}
+
+void SceneDrawer::DrawStepOverlay(const AppState& state, Renderer& renderer, float base) {
+  const StepState& s = state.step;
+  const RecordingObserver& r = s.recording;
+  if (s.step == 0 || !r.recorded() || s.ghost.size() != s.pose.size()) return;
+  // The pose one reach earlier, as a ghost.
+  bones_.clear();
+  spheres_.clear();
+  const glm::vec4 ghost(0.75f, 0.80f, 0.95f, 0.28f);
+  for (std::size_t i = 0; i + 1 < s.ghost.size(); ++i) {
+    bones_.push_back({s.ghost[i], base * 0.5f, s.ghost[i + 1], base * 0.3f, ghost});
+  }
+  renderer.DrawBones(bones_);
+  // The joint this reach moved, and where it came from.
+  const RecordingObserver::Reach reach = r.reach(s.step - 1);
+  const std::size_t j = reach.joint;
+  const std::size_t n = s.pose.size();
+  spheres_.push_back({s.pose[j], base * 1.5f, glm::vec4(1.0f, 0.92f, 0.25f, 0.45f)});
+  spheres_.push_back({s.ghost[j], base * 0.8f, glm::vec4(0.75f, 0.80f, 0.95f, 0.45f)});
+  renderer.DrawSpheres(spheres_);
+
+  lines_.clear();
+  const glm::vec4 slide(1.0f, 0.92f, 0.25f, 0.95f);
+  const glm::vec4 reach_color(1.0f, 0.6f, 0.9f, 0.9f);
+  if (reach.kind == PassKind::kStraighten || (reach.kind == PassKind::kBackward && j == n - 1) ||
+      (reach.kind == PassKind::kForward && j == 0)) {
+    // The effector jumps onto the target, or the root back home: show the jump.
+    lines_.push_back({s.ghost[j], slide});
+    lines_.push_back({s.pose[j], slide});
+  } else {
+    // The joint slides along the line from its anchor through its old position, stopping one
+    // segment length from the anchor (the circle shows that length).
+    const std::size_t anchor = reach.kind == PassKind::kBackward ? j + 1 : j - 1;
+    const glm::vec3 a = s.pose[anchor];
+    const glm::vec3 dir = SafeDirection(s.ghost[j] - a);
+    const float far = std::max(glm::length(s.ghost[j] - a), glm::length(s.pose[j] - a)) * 1.25f;
+    lines_.push_back({a, slide});
+    lines_.push_back({a + dir * far, slide});
+    const float length = state.chain.lengths()[std::min(j, anchor)];
+    const glm::vec3 f = state.view.camera.forward();
+    const glm::vec3 u = SafeDirection(glm::cross(f, glm::vec3(0, 1, 0)));
+    const glm::vec3 v = glm::cross(u, f);
+    AddCircle(lines_, a, length, u, v, reach_color, 64);
+  }
+  renderer.DrawLines(lines_, 2.0f, true);
+}
+
 void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
   const Chain& chain = state.chain;
-  std::span<const glm::vec3> p = chain.joints();
+  std::span<const glm::vec3> p = DisplayedPose(state);
   std::span<const float> len = chain.lengths();
   const float reach = chain.total_length();
   const float mean_len = reach / static_cast<float>(len.size());
@@ -131,6 +209,9 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
   // crosshair shows through; while chasing, it stands out on its own.
   const SphereInstance target_ball{state.target, base * 0.7f, target_color};
   renderer.DrawSpheres(std::span<const SphereInstance>(&target_ball, 1));
+
+  if (state.step.active) DrawStepOverlay(state, renderer, base);
+  if (state.race.active) DrawRacers(state, renderer, base);
 
   // The spline being followed: the curve, its control points and the point on it now.
   if (state.spline.follower.has_spline()) {

@@ -1,5 +1,7 @@
 #include "app/state_writer.h"
 
+#include "app/step_view.h"
+
 #include <cmath>
 
 #include <glm/gtc/type_ptr.hpp>
@@ -38,7 +40,8 @@ std::string StateLine(const AppState& s) {
   j["mode"] = std::string(ModeName(s.mode));
   j["target"] = Vec(s.target);
   nlohmann::json joints = nlohmann::json::array();
-  for (const glm::vec3& p : s.chain.joints()) joints.push_back(Vec(p));
+  // The pose on screen: the chain's, or the step view's replayed pose.
+  for (const glm::vec3& p : DisplayedPose(s)) joints.push_back(Vec(p));
   j["joints"] = std::move(joints);
   j["iterations"] = s.last.iterations;
   j["distance"] = Num(s.last.distance);
@@ -75,6 +78,38 @@ std::string StateLine(const AppState& s) {
                    {"playing", s.script.player.playing()},
                    {"running", s.script.running},
                    {"finished", s.script.player.finished()}};
+  }
+  if (s.step.active) {
+    nlohmann::json step = {{"step", s.step.step},
+                           {"reach_count", s.step.recording.reach_count()},
+                           {"half_passes", s.step.recording.half_pass_count()},
+                           {"playing", s.step.playing}};
+    if (s.step.step >= 1 && s.step.recording.recorded()) {
+      const RecordingObserver::Reach r = s.step.recording.reach(s.step.step - 1);
+      step["joint"] = r.joint;
+      step["iteration"] = r.iteration;
+      step["pass"] = r.kind == PassKind::kBackward  ? "backward"
+                     : r.kind == PassKind::kForward ? "forward"
+                                                    : "straighten";
+    }
+    // The real chain keeps the start pose while the view replays the recorded solve.
+    nlohmann::json chain_pose = nlohmann::json::array();
+    for (const glm::vec3& p : s.chain.joints()) chain_pose.push_back(Vec(p));
+    step["chain_joints"] = std::move(chain_pose);
+    j["step"] = std::move(step);
+  }
+  if (s.race.active) {
+    nlohmann::json race = nlohmann::json::array();
+    for (const RaceEntry& e : s.race.entries) {
+      if (!e.chain) continue;
+      race.push_back({{"solver", SolverName(e.kind)},
+                      {"iterations", e.last.iterations},
+                      {"distance", Num(e.last.distance)},
+                      {"reached", e.last.reached},
+                      {"solve_us", Num(e.solve_us)},
+                      {"effector", Vec(e.chain->effector())}});
+    }
+    j["race"] = std::move(race);
   }
   j["console_open"] = s.console.open;
   if (!s.console.log.empty()) j["console_last"] = s.console.log.back().text;

@@ -7,6 +7,7 @@
 #include <glm/geometric.hpp>
 
 #include "app/commands.h"
+#include "app/step_view.h"
 #include "ik/chain_rebuild.h"
 
 namespace fabrik {
@@ -88,9 +89,11 @@ void ApplyPending(AppState& state) {
 void UpdateTarget(AppState& state) {
   // A started script keeps running until it ends or is stopped, whatever the mode, so a
   // script can switch modes (a tour); its target drives the chain only in script mode.
+  // The step view pauses time for the target sources (a drag or a typed target still work).
+  const float dt = state.step.active ? 0.0f : state.timing.dt;
   ScriptState& script = state.script;
   if (script.running && script.player.has_script()) {
-    ScriptStep step = script.player.Advance(state.timing.dt, state.target);
+    ScriptStep step = script.player.Advance(dt, state.target);
     for (const Command& command : step.commands) {
       Execute(state, command, CommandSource::kScript);
     }
@@ -102,7 +105,7 @@ void UpdateTarget(AppState& state) {
   switch (state.mode) {
     case TargetMode::kSpline:
       if (state.spline.follower.has_spline()) {
-        state.source_target = state.spline.follower.Advance(state.timing.dt);
+        state.source_target = state.spline.follower.Advance(dt);
       }
       break;
     case TargetMode::kScript:
@@ -113,6 +116,8 @@ void UpdateTarget(AppState& state) {
       break;
   }
   glm::vec3 wanted = state.source_target;
+  // While stepping, a new target is taken at once (one new recording, not one per frame).
+  if (state.step.active) state.blend.active = false;
   if (state.blend.active) {
     state.blend.elapsed += state.timing.dt;
     const float t = std::clamp(state.blend.elapsed / state.blend.duration, 0.0f, 1.0f);
@@ -126,6 +131,10 @@ void UpdateTarget(AppState& state) {
 }
 
 void RunSolve(AppState& state) {
+  if (state.step.active) {
+    UpdateStepView(state);
+    return;
+  }
   const auto start = std::chrono::steady_clock::now();
   const SolveResult result = Solve(state.solver, state.chain, state.target, state.settings);
   const auto end = std::chrono::steady_clock::now();
@@ -137,6 +146,7 @@ void RunSolve(AppState& state) {
   state.last = result;
   state.iteration_history.Push(static_cast<float>(result.iterations));
   state.solve_us_history.Push(static_cast<float>(state.solve_us));
+  UpdateRace(state);
 }
 
 }  // namespace fabrik

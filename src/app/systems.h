@@ -28,6 +28,8 @@ class SceneDrawer {
 
  private:
   void RebuildGrid(float reach);
+  void DrawStepOverlay(const AppState& state, Renderer& renderer, float base);
+  void DrawRacers(const AppState& state, Renderer& renderer, float base);
   float grid_reach_ = -1.0f;
   std::vector<LineVertex> grid_;
   std::vector<LineVertex> lines_;

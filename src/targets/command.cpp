@@ -24,7 +24,10 @@ constexpr std::array<std::string_view, 7> kSplineSubcommands = {
 constexpr std::array<std::string_view, 5> kScriptSubcommands = {"run", "play", "pause", "restart",
                                                                 "stop"};
 
-constexpr std::array<CommandInfo, 15> kCommands = {{
+constexpr std::array<std::string_view, 11> kStepSubcommands = {
+    "on", "off", "next", "prev", "pass", "back", "iteration", "start", "end", "play", "pause"};
+
+constexpr std::array<CommandInfo, 18> kCommands = {{
     {"target", "target X Y Z", "set the target (world units); mode becomes console"},
     {"mode", "mode drag|spline|console|script", "choose where the target comes from"},
     {"joints", "joints N", "joint count, root included (2..10000)"},
@@ -41,10 +44,21 @@ constexpr std::array<CommandInfo, 15> kCommands = {{
     {"solver", "solver fabrik|ccd|jacobian_transpose|dls", "choose the IK solver"},
     {"scene", "scene chain|arm|creature", "choose the scene"},
     {"clear", "clear", "clear the console"},
+    {"step", "step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause",
+     "replay one solve reach by reach"},
+    {"race", "race on|off", "run every solver side by side"},
+    {"quit", "quit", "close the demo"},
 }};
 
 // Extra lines for `help COMMAND`.
 std::vector<std::string_view> Details(std::string_view name) {
+  if (name == "step") {
+    return {"  step on / off          pause the solve and replay it reach by reach (key P)",
+            "  step next [N] / prev [N]   N reaches forward or back (default 1)",
+            "  step pass / back       to the next / previous half-pass boundary",
+            "  step iteration         to the next iteration boundary",
+            "  step start / end / play / pause"};
+  }
   if (name == "target") {
     return {"  |X|, |Y|, |Z| <= 1e6; +Y is up, the chain's root is at the origin.",
             "  In a script, moves the scripted target instead (the mode stays script)."};
@@ -441,6 +455,38 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
   }
   if (name == "solver") return ParseNamed("solver", args, kSolverNames, true);
   if (name == "scene") return ParseNamed("scene", args, kSceneNames, false);
+  if (name == "step") {
+    const std::string usage = "step " + JoinNames(kStepSubcommands, "|", "|");
+    if (args.empty() || args.size() > 2) return WrongArity("step", usage, 1, args.size());
+    const std::string sub = text::Lower(args[0]);
+    const auto it = std::find(kStepSubcommands.begin(), kStepSubcommands.end(), sub);
+    if (it == kStepSubcommands.end()) {
+      return MakeError("step: expected " + JoinNames(kStepSubcommands, ", ", " or ") + ", got " +
+                       text::Quote(args[0]));
+    }
+    cmd::Step step{static_cast<cmd::StepAction>(it - kStepSubcommands.begin()), 1};
+    if (args.size() == 2) {
+      if (step.action != cmd::StepAction::kNext && step.action != cmd::StepAction::kPrev) {
+        return MakeError("step " + sub + ": takes no count");
+      }
+      Result<int> n = IntegerIn("step " + sub, args[1], 1, 100000);
+      if (!n.ok()) return MakeError(n.error());
+      step.count = n.value();
+    }
+    return Command(step);
+  }
+  if (name == "race") {
+    if (args.size() != 1) return WrongArity("race", "race on|off", 1, args.size());
+    const std::string sub = text::Lower(args[0]);
+    if (sub != "on" && sub != "off") {
+      return MakeError("race: expected on or off, got " + text::Quote(args[0]));
+    }
+    return Command(cmd::Race{sub == "on"});
+  }
+  if (name == "quit") {
+    if (!args.empty()) return WrongArity("quit", "quit", 0, args.size());
+    return Command(cmd::Quit{});
+  }
   if (name == "at") {
     return MakeError("'at T COMMAND' belongs in script files; type the command by itself");
   }
@@ -555,6 +601,16 @@ Status ValidateCommand(const Command& command) {
             return named(c.name, kSceneNames) ? Status(Ok{}) : fail("scene: unknown name");
           },
           [&](const cmd::Clear&) -> Status { return Ok{}; },
+          [&](const cmd::Step& c) -> Status {
+            const auto a = static_cast<int>(c.action);
+            if (a < 0 || a > static_cast<int>(cmd::StepAction::kPause)) {
+              return fail("step: unknown action");
+            }
+            return c.count >= 1 && c.count <= 100000 ? Status(Ok{})
+                                                     : fail("step: count out of range");
+          },
+          [&](const cmd::Race&) -> Status { return Ok{}; },
+          [&](const cmd::Quit&) -> Status { return Ok{}; },
       },
       command);
 }
@@ -600,6 +656,17 @@ std::string FormatCommand(const Command& command) {
           [](const cmd::Solver& c) { return "solver " + c.name; },
           [](const cmd::Scene& c) { return "scene " + c.name; },
           [](const cmd::Clear&) -> std::string { return "clear"; },
+          [](const cmd::Step& c) {
+            std::string out =
+                "step " + std::string(kStepSubcommands[static_cast<std::size_t>(c.action)]);
+            if ((c.action == cmd::StepAction::kNext || c.action == cmd::StepAction::kPrev) &&
+                c.count != 1) {
+              out += " " + std::to_string(c.count);
+            }
+            return out;
+          },
+          [](const cmd::Race& c) -> std::string { return c.on ? "race on" : "race off"; },
+          [](const cmd::Quit&) -> std::string { return "quit"; },
       },
       command);
 }
@@ -626,6 +693,9 @@ std::string_view CommandName(const Command& command) {
                         [](const cmd::Solver&) -> std::string_view { return "solver"; },
                         [](const cmd::Scene&) -> std::string_view { return "scene"; },
                         [](const cmd::Clear&) -> std::string_view { return "clear"; },
+                        [](const cmd::Step&) -> std::string_view { return "step"; },
+                        [](const cmd::Race&) -> std::string_view { return "race"; },
+                        [](const cmd::Quit&) -> std::string_view { return "quit"; },
                     },
                     command);
 }
@@ -752,7 +822,8 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
 
   if (index == 0) {
     for (const CommandInfo& info : kCommands) {
-      const bool takes_args = info.name != "state" && info.name != "clear" && info.name != "help";
+      const bool takes_args = info.name != "state" && info.name != "clear" &&
+                              info.name != "help" && info.name != "quit";
       offer(info.name, takes_args);
     }
   } else {
@@ -763,6 +834,11 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
       if (name == "camera") offer("reset", false);
       if (name == "solver") offer_all(kSolverNames, false);
       if (name == "scene") offer_all(kSceneNames, false);
+      if (name == "step") offer_all(kStepSubcommands, false);
+      if (name == "race") {
+        offer("on", false);
+        offer("off", false);
+      }
       if (name == "help") {
         for (const CommandInfo& info : kCommands) offer(info.name, false);
       }

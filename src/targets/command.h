@@ -22,6 +22,8 @@
 //   camera reset                 state                    help [COMMAND]
 //   solver fabrik|ccd|jacobian_transpose|dls              (the app checks availability)
 //   scene chain|arm|creature     clear                    (clears the console)
+//   step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause
+//   race on|off                  quit
 //
 // The promise: ParseCommand either fails with one line naming the problem, or returns a
 // Command whose every value is within the ranges above, so that carrying it out cannot
@@ -159,13 +161,30 @@ struct Scene {
 // clear (the console)
 struct Clear {};
 
+// step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause: the step-through
+// view of a solve (the app replays one recorded solve reach by reach).
+enum class StepAction {
+  kOn, kOff, kNext, kPrev, kPass, kBack, kIteration, kStart, kEnd, kPlay, kPause
+};
+struct Step {
+  StepAction action = StepAction::kOn;
+  int count = 1;  // reaches for next/prev: 1..100000
+};
+// race on|off: every solver on its own copy of the chain
+struct Race {
+  bool on = true;
+};
+// quit: close the demo
+struct Quit {};
+
 }  // namespace cmd
 
 using Command =
     std::variant<cmd::Nothing, cmd::Target, cmd::Mode, cmd::Joints, cmd::Length, cmd::Lengths,
                  cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed, cmd::SplinePlayback,
                  cmd::SplineEnd, cmd::ScriptRun, cmd::ScriptPlayback, cmd::CameraReset, cmd::State,
-                 cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear>;
+                 cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear, cmd::Step, cmd::Race,
+                 cmd::Quit>;
 
 // Parses one line (see the top of this file). Blank and comment-only lines give
 // cmd::Nothing. Errors are one line naming the command and the problem, e.g.
