@@ -333,7 +333,7 @@ TEST(Command, HelpListsEveryCommand) {
 TEST(Command, CompletionOffersWholeLines) {
   using V = std::vector<std::string>;
   EXPECT_EQ(CompleteCommand("sp"), V{"spline "});
-  EXPECT_EQ(CompleteCommand("s"), (V{"scene ", "script ", "solver ", "spline ", "state"}));
+  EXPECT_EQ(CompleteCommand("s"), (V{"scene ", "script ", "solver ", "spline ", "state", "step "}));
   EXPECT_EQ(CompleteCommand("le"), (V{"length ", "lengths "}));
   EXPECT_EQ(CompleteCommand("cl"), V{"clear"});
   EXPECT_EQ(CompleteCommand("spline p"), (V{"spline pause", "spline pingpong", "spline play"}));
@@ -419,6 +419,37 @@ TEST(Command, ModeNames) {
   EXPECT_EQ(ModeName(TargetMode::kSpline), "spline");
   EXPECT_EQ(ModeName(TargetMode::kConsole), "console");
   EXPECT_EQ(ModeName(TargetMode::kScript), "script");
+}
+
+}  // namespace
+}  // namespace fabrik
+
+namespace fabrik {
+namespace {
+
+TEST(Command, StepRaceAndQuit) {
+  auto step = ParseCommand("step next 12");
+  ASSERT_TRUE(step.ok()) << step.error();
+  const auto* s = std::get_if<cmd::Step>(&step.value());
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->action, cmd::StepAction::kNext);
+  EXPECT_EQ(s->count, 12);
+  EXPECT_EQ(FormatCommand(step.value()), "step next 12");
+  auto on = ParseCommand("STEP on");
+  ASSERT_TRUE(on.ok());
+  EXPECT_EQ(std::get<cmd::Step>(on.value()).action, cmd::StepAction::kOn);
+  auto race = ParseCommand("race off");
+  ASSERT_TRUE(race.ok());
+  EXPECT_FALSE(std::get<cmd::Race>(race.value()).on);
+  EXPECT_TRUE(std::holds_alternative<cmd::Quit>(ParseCommand("quit").value()));
+  for (const char* bad : {"step", "step sideways", "step next 0", "step next x", "step on 3",
+                          "step next 1 2", "race", "race maybe", "quit now"}) {
+    auto r = ParseCommand(bad);
+    EXPECT_FALSE(r.ok()) << bad;
+    EXPECT_FALSE(r.error().empty()) << bad;
+  }
+  EXPECT_EQ(CompleteCommand("step p"), (std::vector<std::string>{"step pass", "step pause",
+                                                                  "step play", "step prev"}));
 }
 
 }  // namespace
