@@ -70,7 +70,8 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   app.add_option("--state-out", o.state_out_path, "write one JSON line per frame");
   app.add_option("--scene", scene, "scene at start: chain|arm|creature");
   app.add_option("--solver", solver, "solver at start: fabrik|ccd|jacobian_transpose|dls");
-  app.add_option("--exec", o.exec, "run a console command at start (repeatable)");
+  app.add_option("--exec", o.exec, "run a console command at start (repeatable)")
+      ->allow_extra_args(false);
   app.add_flag("--hidden", o.hidden, "do not show the window (headless rendering)");
   app.add_option("--msaa", o.msaa, "multisample anti-aliasing samples: 0, 2, 4 or 8")
       ->check(CLI::IsMember({0, 2, 4, 8}));

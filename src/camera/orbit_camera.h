@@ -28,7 +28,7 @@ class OrbitCamera {
   // The pose Reset() returns to.
   struct Home {
     glm::vec3 pivot{0.0f, 2.0f, 0.0f};
-    float yaw = 0.6f;
+    float yaw = 0.35f;
     float pitch = 0.35f;
     float distance = 14.0f;
   };
