@@ -1,0 +1,69 @@
+// fabrik-solve: the headless solver (contract section 4). JSON Lines requests in, one JSON
+// response line per request out, in order, flushed after each, so it works as a co-process.
+// Request and response formats: tools/solve_request.h.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "tools/solve_request.h"
+
+namespace {
+
+// Answers every line of `in` on `out`. A bad line gets an {"ok": false, ...} answer and the
+// loop goes on; a blank line gets no answer. Returns when the input ends.
+void Serve(std::istream& in, std::ostream& out) {
+  std::string line;
+  while (std::getline(in, line)) {
+    if (std::optional<std::string> response = fabrik::tools::HandleLine(line)) {
+      out << *response << '\n' << std::flush;
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "fabrik-solve: solve inverse-kinematics requests given as JSON Lines.\n"
+      "Reads one JSON request per line from FILE (or stdin when FILE is absent or \"-\") and\n"
+      "writes one JSON response per request to stdout, in order, flushed after each line.\n"
+      "Blank lines are skipped without a response; a bad line gets {\"ok\": false, \"error\": ...}\n"
+      "and the next line is read as usual.\n"
+      "\n"
+      "request:  {\"joints\": [[x,y,z], ...], \"target\": [x,y,z], \"tolerance\": 0.01,\n"
+      "           \"max_iterations\": 10, \"solver\": \"fabrik\", \"id\": ...}\n"
+      "          (solver and id optional; id is echoed back)\n"
+      "response: {\"ok\": true, \"joints\": [[x,y,z], ...], \"iterations\": 3, \"distance\": 0.0007,\n"
+      "           \"reached\": true, \"reachable\": true, \"solver\": \"fabrik\", \"solve_us\": 1.2}\n"
+      "       or {\"ok\": false, \"error\": \"joints[2] coincides with joints[1]: zero-length "
+      "segment\"}",
+      "fabrik-solve"};
+  std::string file;
+  app.add_option("FILE", file, "read requests from this file instead of stdin (\"-\": stdin)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "fabrik-solve: " << e.what() << " (see --help)\n";
+    return 2;
+  }
+
+  std::ios::sync_with_stdio(false);
+  if (file.empty() || file == "-") {
+    Serve(std::cin, std::cout);
+  } else {
+    std::ifstream in(file);
+    if (!in) {
+      std::cerr << "fabrik-solve: cannot read " << file << ": " << std::strerror(errno) << '\n';
+      return 2;
+    }
+    Serve(in, std::cout);
+  }
+  return 0;
+}
