@@ -136,6 +136,7 @@ int RunApp(const Options& options) {
     // Start on the curve: no glide from the default pose's target.
     state.target = state.source_target = state.spline.follower.position();
   }
+  if (options.scene != "chain") SetScene(state, *ParseScene(options.scene));
   ConsolePrint(state, "FABRIK console. Type 'help' for the commands; ` closes.");
   for (const std::string& line : options.exec) {
     if (!RunConsoleLine(state, line, CommandSource::kStartup)) {

@@ -12,6 +12,7 @@
 
 #include "app/history.h"
 #include "app/options.h"
+#include "app/scenes.h"
 #include "camera/orbit_camera.h"
 #include "ik/chain.h"
 #include "ik/recording_observer.h"
@@ -157,6 +158,7 @@ struct AppState {
 
   StepState step;
   RaceState race;
+  SceneState scene;
 
   ViewState view;
   FrameTiming timing;

@@ -215,8 +215,10 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             return true;
           },
           [&](const cmd::Scene& c) {
-            if (c.name != "chain") return Fail(state, "scene: '" + c.name + "' is not in this build");
-            ConsolePrint(state, "scene chain");
+            const auto kind = ParseScene(c.name);
+            if (!kind) return Fail(state, "scene: '" + c.name + "' is not in this build");
+            SetScene(state, *kind);
+            ConsolePrint(state, "scene " + c.name);
             return true;
           },
           [&](const cmd::Clear&) {

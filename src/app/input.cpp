@@ -25,21 +25,54 @@ std::optional<Ray> CursorRay(const AppState& state, glm::vec2 cursor) {
                    state.view.projection);
 }
 
+// Everything a left-drag can grab in the current scene: the target and the effector (which
+// grabs the target), the arm's pole, every creature effector and its target.
+struct Handle {
+  glm::vec3 position;
+  Grab grab;
+};
+
+void CollectHandles(const AppState& state, std::vector<Handle>& out) {
+  out.clear();
+  const SceneState& scene = state.scene;
+  if (scene.kind == SceneKind::kCreature && scene.creature.tree) {
+    const CreatureScene& c = scene.creature;
+    for (std::size_t k = 0; k < c.targets.size(); ++k) {
+      const Grab grab{Grab::Kind::kEffectorTarget, static_cast<int>(k)};
+      out.push_back({c.targets[k].position, grab});
+      out.push_back({c.tree->positions()[static_cast<std::size_t>(c.targets[k].node)], grab});
+    }
+    return;
+  }
+  out.push_back({state.target, {Grab::Kind::kTarget, -1}});
+  out.push_back({state.chain.effector(), {Grab::Kind::kTarget, -1}});
+  if (scene.kind == SceneKind::kArm && scene.arm.use_pole) {
+    out.push_back({scene.arm.pole, {Grab::Kind::kPole, -1}});
+  }
+}
+
 void BeginDrag(AppState& state, glm::vec2 cursor) {
   const glm::vec2 win(state.view.window_size), fb(state.view.framebuffer_size);
-  // Grab whichever of the effector and the target is nearer the cursor on screen; a click
-  // elsewhere grabs the target at its current depth and brings it under the cursor.
+  static std::vector<Handle> handles;
+  static std::vector<glm::vec2> on_screen;
+  CollectHandles(state, handles);
+  on_screen.clear();
+  for (const Handle& h : handles) {
+    const auto p = ProjectToWindow(h.position, win, fb, state.view.view, state.view.projection);
+    on_screen.push_back(p ? glm::vec2(*p) : glm::vec2(-1e9f));
+  }
+  // Grab the handle nearest the cursor on screen; a click elsewhere grabs the (primary)
+  // target at its current depth and brings it under the cursor.
   glm::vec3 grabbed = state.target;
-  const glm::vec3 candidates[] = {state.target, state.chain.effector()};
-  glm::vec2 on_screen[2];
-  int n = 0;
-  for (const glm::vec3& c : candidates) {
-    const auto p = ProjectToWindow(c, win, fb, state.view.view, state.view.projection);
-    on_screen[n++] = p ? glm::vec2(*p) : glm::vec2(-1e9f);
+  Grab grab{Grab::Kind::kTarget, -1};
+  if (state.scene.kind == SceneKind::kCreature) {
+    grab = {Grab::Kind::kEffectorTarget, state.scene.creature.primary};
   }
   if (const auto pick = PickNearest(on_screen, cursor, kPickRadiusPixels)) {
-    grabbed = candidates[*pick];
+    grabbed = handles[*pick].position;
+    grab = handles[*pick].grab;
   }
+  state.scene.grab = grab;
   state.drag.Begin(grabbed, state.view.camera.forward());
   state.dragging = state.drag.active();
   state.blend.active = false;
@@ -48,10 +81,25 @@ void BeginDrag(AppState& state, glm::vec2 cursor) {
 void UpdateDrag(AppState& state, glm::vec2 cursor) {
   const auto ray = CursorRay(state, cursor);
   if (!ray) return;
-  if (const auto hit = state.drag.Update(*ray)) {
-    state.source_target = *hit;
-    state.target = *hit;
+  const auto hit = state.drag.Update(*ray);
+  if (!hit) return;
+  SceneState& scene = state.scene;
+  switch (scene.grab.kind) {
+    case Grab::Kind::kPole:
+      scene.arm.pole = *hit;
+      return;
+    case Grab::Kind::kEffectorTarget:
+      if (scene.kind == SceneKind::kCreature && scene.grab.index != scene.creature.primary) {
+        scene.creature.targets[static_cast<std::size_t>(scene.grab.index)].position = *hit;
+        return;
+      }
+      break;
+    case Grab::Kind::kTarget:
+    case Grab::Kind::kNone:
+      break;
   }
+  state.source_target = *hit;
+  state.target = *hit;
 }
 
 }  // namespace
@@ -80,6 +128,7 @@ void HandleInput(AppState& state) {
   if (state.dragging && !io.MouseDown[0]) {
     state.drag.End();
     state.dragging = false;
+    state.scene.grab = {};
   }
   if (io.MouseClicked[0] && scene_has_mouse && cursor_valid) {
     if (state.mode == TargetMode::kDrag) {

@@ -23,6 +23,8 @@ const glm::vec4 kTargetReached(0.25f, 0.92f, 0.45f, 0.75f);
 const glm::vec4 kTargetChasing(0.95f, 0.88f, 0.25f, 0.75f);
 const glm::vec4 kTargetOutOfReach(0.98f, 0.35f, 0.30f, 0.75f);
 const glm::vec4 kReachColor(0.35f, 0.62f, 0.98f, 0.10f);
+const glm::vec4 kAtLimitColor(0.95f, 0.25f, 0.22f, 1.0f);
+const glm::vec4 kSubBaseColor(0.55f, 0.40f, 0.90f, 1.0f);
 
 void AddCircle(std::vector<LineVertex>& out, glm::vec3 c, float r, glm::vec3 u, glm::vec3 v,
                glm::vec4 color, int segments) {
@@ -149,6 +151,178 @@ void SceneDrawer::DrawStepOverlay(const AppState& state, Renderer& renderer, flo
   renderer.DrawLines(lines_, 2.0f, true);
 }
 
+void SceneDrawer::AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base) {
+  const float cross = base * 2.6f;
+  const glm::vec4 solid(glm::vec3(color), 1.0f);
+  for (const glm::vec3& axis : {glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, 1)}) {
+    lines_.push_back({target - axis * cross, solid});
+    lines_.push_back({target + axis * cross, solid});
+  }
+  // The drop line to the ground helps read the target's height.
+  lines_.push_back({target, glm::vec4(glm::vec3(color), 0.35f)});
+  lines_.push_back({glm::vec3(target.x, 0.0f, target.z), glm::vec4(glm::vec3(color), 0.35f)});
+  spheres_.push_back({target, base * 0.7f, color});
+}
+
+void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
+                                std::span<const glm::vec3> p, std::span<const float> len,
+                                float base) {
+  const std::vector<std::uint8_t>* at_limit =
+      state.scene.kind == SceneKind::kArm ? &state.scene.arm.at_limit : nullptr;
+  spheres_.clear();
+  bones_.clear();
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    // Joint size follows the shorter neighbouring segment so short links stay readable.
+    const float local = std::min(i > 0 ? len[i - 1] : len[0], i < len.size() ? len[i] : len.back());
+    const float r = std::clamp(local * 0.16f, base * 0.35f, base * 1.2f);
+    glm::vec4 color = kJointColor;
+    if (i == 0) color = kRootColor;
+    // (The arm's pedestal, joint 0, is rigid: always "at its limit", never worth a colour.)
+    if (at_limit && i > 0 && i < at_limit->size() && (*at_limit)[i]) color = kAtLimitColor;
+    if (i + 1 == p.size()) color = kEffectorColor;
+    spheres_.push_back({p[i], i + 1 == p.size() ? std::max(r, base) * 1.15f : r, color});
+  }
+  for (std::size_t i = 0; i < len.size() && i + 1 < p.size(); ++i) {
+    const float r = std::clamp(len[i] * 0.13f, base * 0.3f, base * 0.9f);
+    bones_.push_back({p[i], r, p[i + 1], r * 0.55f, kBoneColor});
+  }
+  AddPlinth(p[0], base);
+  renderer.DrawShadows(spheres_);
+  renderer.DrawBones(bones_);
+  renderer.DrawSpheres(spheres_);
+}
+
+void SceneDrawer::AddPlinth(const glm::vec3& root, float base) {
+  bones_.push_back({root - glm::vec3(0.0f, base * 0.6f, 0.0f), base * 3.2f,
+                    root + glm::vec3(0.0f, base * 0.2f, 0.0f), base * 2.6f,
+                    glm::vec4(0.22f, 0.24f, 0.28f, 1.0f)});
+}
+
+void SceneDrawer::DrawCreature(const AppState& state, Renderer& renderer, float base) {
+  const CreatureScene& c = state.scene.creature;
+  const Tree& tree = *c.tree;
+  std::span<const glm::vec3> p = tree.positions();
+  spheres_.clear();
+  bones_.clear();
+  const float joint_r = base * 0.8f;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    glm::vec4 color = tree.children(i).size() > 1 ? kSubBaseColor : kJointColor;
+    if (i == 0) color = kRootColor;
+    if (i < c.at_limit.size() && c.at_limit[i]) color = kAtLimitColor;
+    float r = joint_r;
+    if (tree.is_effector(i)) {
+      color = kEffectorColor;
+      r = base * 1.1f;
+    }
+    spheres_.push_back({p[i], r, color});
+    if (i > 0) {
+      const glm::vec3& q = p[static_cast<std::size_t>(tree.parent(i))];
+      bones_.push_back({q, base * 0.55f, p[i], base * 0.35f, kBoneColor});
+    }
+  }
+  renderer.DrawShadows(spheres_);
+  renderer.DrawBones(bones_);
+  renderer.DrawSpheres(spheres_);
+  // Limits: a cone outline at every ball joint.
+  lines_.clear();
+  std::vector<Frame>& frames = frames_;
+  frames.resize(p.size());
+  frames[0] = MakeFrame(tree.base());
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    const Frame& parent = frames[static_cast<std::size_t>(tree.parent(i))];
+    frames[i] = TransportFrame(parent, p[i] - p[static_cast<std::size_t>(tree.parent(i))]);
+    const bool limit = i < c.at_limit.size() && c.at_limit[i];
+    AddConstraintOutline(tree.constraint(i), parent, p[static_cast<std::size_t>(tree.parent(i))],
+                         tree.length(i) * 0.35f, limit);
+  }
+  renderer.DrawLines(lines_, 1.0f, false);
+}
+
+void SceneDrawer::DrawArmExtras(const AppState& state, Renderer& renderer, float base) {
+  const ArmScene& arm = state.scene.arm;
+  std::span<const glm::vec3> p = state.chain.joints();
+  SegmentParentFrames(p, arm.constraints, frames_);
+  lines_.clear();
+  for (std::size_t i = 0; i < arm.constraints.joints.size() && i + 1 < p.size(); ++i) {
+    const bool limit = i < arm.at_limit.size() && arm.at_limit[i];
+    AddConstraintOutline(arm.constraints.joints[i], frames_[i], p[i],
+                         state.chain.lengths()[i] * 0.35f, limit);
+  }
+  // The pole: a violet ball and a line to the elbow it steers.
+  spheres_.clear();
+  if (arm.use_pole) {
+    const glm::vec4 pole_color(0.75f, 0.45f, 1.0f, 0.9f);
+    spheres_.push_back({arm.pole, base * 0.8f, pole_color});
+    if (p.size() > 2) {
+      lines_.push_back({arm.pole, glm::vec4(0.75f, 0.45f, 1.0f, 0.5f)});
+      lines_.push_back({p[2], glm::vec4(0.75f, 0.45f, 1.0f, 0.5f)});
+    }
+  }
+  renderer.DrawLines(lines_, 1.5f, false);
+  renderer.DrawSpheres(spheres_);
+}
+
+void SceneDrawer::AddConstraintOutline(const JointConstraint& c, const Frame& parent,
+                                       const glm::vec3& at, float radius, bool at_limit) {
+  const glm::vec4 color = at_limit ? glm::vec4(1.0f, 0.35f, 0.3f, 0.9f)
+                                   : glm::vec4(0.95f, 0.75f, 0.3f, 0.7f);
+  if (c.type == ConstraintType::kHinge) {
+    // The allowed arc in the hinge plane, from min_angle to max_angle, plus its end spokes.
+    const HingeLimits& h = c.hinge;
+    auto to_world = [&](const glm::vec3& v) {
+      return h.space == HingeSpace::kWorld ? v
+                                           : parent.right * v.x + parent.up * v.y +
+                                                 parent.forward * v.z;
+    };
+    const glm::vec3 axis = SafeDirection(to_world(h.axis));
+    glm::vec3 ref = to_world(h.reference);
+    ref = ref - axis * glm::dot(ref, axis);
+    ref = SafeDirection(ref);
+    const glm::vec3 side = glm::cross(axis, ref);
+    const int steps = 32;
+    glm::vec3 prev{};
+    for (int k = 0; k <= steps; ++k) {
+      const float t = h.min_angle + (h.max_angle - h.min_angle) * k / steps;
+      const glm::vec3 q = at + radius * (std::cos(t) * ref + std::sin(t) * side);
+      if (k > 0) {
+        lines_.push_back({prev, color});
+        lines_.push_back({q, color});
+      }
+      if (k == 0 || k == steps) {
+        lines_.push_back({at, color});
+        lines_.push_back({q, color});
+      }
+      prev = q;
+    }
+  } else if (c.type == ConstraintType::kBall) {
+    // The cone's rim, quadrant by quadrant (elliptical in angle), and a few spokes.
+    const ConeLimits& cone = c.cone;
+    const int steps = 48;
+    glm::vec3 prev{};
+    for (int k = 0; k <= steps; ++k) {
+      const float phi = 2.0f * kPi * k / steps;
+      const float x = std::cos(phi), y = std::sin(phi);
+      const float ax = x >= 0.0f ? cone.right : cone.left;
+      const float ay = y >= 0.0f ? cone.up : cone.down;
+      float theta = 0.0f;
+      if (ax > 1e-4f && ay > 1e-4f) theta = 1.0f / std::sqrt((x * x) / (ax * ax) + (y * y) / (ay * ay));
+      theta = std::min(theta, kPi);
+      const glm::vec3 dir = std::cos(theta) * parent.forward +
+                            std::sin(theta) * (x * parent.right + y * parent.up);
+      const glm::vec3 q = at + radius * dir;
+      if (k > 0) {
+        lines_.push_back({prev, color});
+        lines_.push_back({q, color});
+      }
+      if (k % 12 == 0) {
+        lines_.push_back({at, glm::vec4(glm::vec3(color), 0.35f)});
+        lines_.push_back({q, glm::vec4(glm::vec3(color), 0.35f)});
+      }
+      prev = q;
+    }
+  }
+}
+
 void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
   const Chain& chain = state.chain;
   std::span<const glm::vec3> p = DisplayedPose(state);
@@ -162,53 +336,43 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
   if (std::fabs(grid_reach_ - reach) > 1e-3f * std::max(reach, 1.0f)) RebuildGrid(reach);
   renderer.DrawLines(grid_, 1.0f, false, chain.root(), std::max(10.0f, reach * 1.6f));
 
-  // Joints and bones.
-  spheres_.clear();
-  bones_.clear();
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    // Joint size follows the shorter neighbouring segment so short links stay readable.
-    const float local = std::min(i > 0 ? len[i - 1] : len[0], i < len.size() ? len[i] : len.back());
-    const float r = std::clamp(local * 0.16f, base * 0.35f, base * 1.2f);
-    glm::vec4 color = kJointColor;
-    if (i == 0) color = kRootColor;
-    if (i + 1 == p.size()) color = kEffectorColor;
-    spheres_.push_back({p[i], i + 1 == p.size() ? std::max(r, base) * 1.15f : r, color});
+  const bool creature = state.scene.kind == SceneKind::kCreature && state.scene.creature.tree;
+  if (creature) {
+    DrawCreature(state, renderer, base);
+  } else {
+    DrawChainBody(state, renderer, p, len, base);
   }
-  for (std::size_t i = 0; i < len.size(); ++i) {
-    const float r = std::clamp(len[i] * 0.13f, base * 0.3f, base * 0.9f);
-    bones_.push_back({p[i], r, p[i + 1], r * 0.55f, kBoneColor});
-  }
-  // The fixed base: a squat plinth under the root.
-  bones_.push_back({chain.root() - glm::vec3(0.0f, base * 0.6f, 0.0f), base * 3.2f,
-                    chain.root() + glm::vec3(0.0f, base * 0.2f, 0.0f), base * 2.6f,
-                    glm::vec4(0.22f, 0.24f, 0.28f, 1.0f)});
-  renderer.DrawShadows(spheres_);
-  renderer.DrawBones(bones_);
-  renderer.DrawSpheres(spheres_);
+  if (state.scene.kind == SceneKind::kArm) DrawArmExtras(state, renderer, base);
 
   // The target: a translucent ball with a crosshair, coloured by the solve's outcome.
   const glm::vec4 target_color = !state.last.reachable ? kTargetOutOfReach
                                  : state.last.reached  ? kTargetReached
                                                        : kTargetChasing;
+  const glm::vec3 effector =
+      creature ? state.scene.creature.tree->positions()[static_cast<std::size_t>(
+                     state.scene.creature.targets[state.scene.creature.primary].node)]
+               : p.back();
   lines_.clear();
-  const float cross = base * 2.6f;
-  for (const glm::vec3& axis : {glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, 1)}) {
-    lines_.push_back({state.target - axis * cross, glm::vec4(glm::vec3(target_color), 1.0f)});
-    lines_.push_back({state.target + axis * cross, glm::vec4(glm::vec3(target_color), 1.0f)});
-  }
+  spheres_.clear();
+  AddTargetMarker(state.target, target_color, base);
   if (!state.last.reached) {
-    lines_.push_back({chain.effector(), glm::vec4(1.0f, 1.0f, 1.0f, 0.5f)});
+    lines_.push_back({effector, glm::vec4(1.0f, 1.0f, 1.0f, 0.5f)});
     lines_.push_back({state.target, glm::vec4(1.0f, 1.0f, 1.0f, 0.5f)});
   }
-  // The target's drop line to the ground helps read its height.
-  lines_.push_back({state.target, glm::vec4(glm::vec3(target_color), 0.35f)});
-  lines_.push_back({glm::vec3(state.target.x, 0.0f, state.target.z),
-                    glm::vec4(glm::vec3(target_color), 0.35f)});
+  if (creature) {
+    // Every other effector's own target, in a cooler colour.
+    const CreatureScene& c = state.scene.creature;
+    for (std::size_t k = 0; k < c.targets.size(); ++k) {
+      if (static_cast<int>(k) == c.primary) continue;
+      const bool reached = c.distances[k] <= state.settings.tolerance;
+      AddTargetMarker(c.targets[k].position,
+                      reached ? glm::vec4(0.35f, 0.85f, 0.95f, 0.75f) : kTargetChasing, base);
+    }
+  }
   renderer.DrawLines(lines_, 1.5f, true);
   // Smaller than the effector: once reached, the ball hides inside it and only the
   // crosshair shows through; while chasing, it stands out on its own.
-  const SphereInstance target_ball{state.target, base * 0.7f, target_color};
-  renderer.DrawSpheres(std::span<const SphereInstance>(&target_ball, 1));
+  renderer.DrawSpheres(spheres_);
 
   if (state.step.active) DrawStepOverlay(state, renderer, base);
   if (state.race.active) DrawRacers(state, renderer, base);
@@ -236,12 +400,15 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
     renderer.DrawSpheres(spheres_);
   }
 
-  // The reach: a faint shell and its circle on the ground.
-  lines_.clear();
-  AddCircle(lines_, glm::vec3(chain.root().x, 0.002f, chain.root().z), reach, {1, 0, 0},
-            {0, 0, 1}, glm::vec4(0.35f, 0.62f, 0.98f, 0.45f), 128);
-  renderer.DrawLines(lines_, 1.0f, false);
-  renderer.DrawShell(chain.root(), reach, kReachColor);
+  // The reach: a faint shell and its circle on the ground (a chain's; a tree has one per
+  // effector, so none is drawn).
+  if (!creature) {
+    lines_.clear();
+    AddCircle(lines_, glm::vec3(chain.root().x, 0.002f, chain.root().z), reach, {1, 0, 0},
+              {0, 0, 1}, glm::vec4(0.35f, 0.62f, 0.98f, 0.45f), 128);
+    renderer.DrawLines(lines_, 1.0f, false);
+    renderer.DrawShell(chain.root(), reach, kReachColor);
+  }
 }
 
 }  // namespace fabrik

@@ -111,6 +111,39 @@ std::string StateLine(const AppState& s) {
     }
     j["race"] = std::move(race);
   }
+  j["scene"] = SceneName(s.scene.kind);
+  j["grab"] = s.scene.grab.kind == Grab::Kind::kPole           ? "pole"
+              : s.scene.grab.kind == Grab::Kind::kEffectorTarget ? "effector"
+              : s.scene.grab.kind == Grab::Kind::kTarget         ? "target"
+                                                                 : "none";
+  j["grab_index"] = s.scene.grab.index;
+  if (s.scene.kind == SceneKind::kArm) {
+    j["pole"] = Vec(s.scene.arm.pole);
+    j["use_pole"] = s.scene.arm.use_pole;
+    j["limited"] = s.scene.arm.last.limited;
+    j["joints_at_limit"] = s.scene.arm.last.joints_at_limit;
+    j["at_limit"] = s.scene.arm.at_limit;
+    j["max_violation"] = Num(s.scene.arm.last.max_violation);
+  }
+  if (s.scene.kind == SceneKind::kCreature && s.scene.creature.tree) {
+    const CreatureScene& c = s.scene.creature;
+    nlohmann::json effectors = nlohmann::json::array();
+    for (std::size_t k = 0; k < c.targets.size(); ++k) {
+      const auto node = static_cast<std::size_t>(c.targets[k].node);
+      effectors.push_back({{"node", c.targets[k].node},
+                           {"position", Vec(c.tree->positions()[node])},
+                           {"target", Vec(c.targets[k].position)},
+                           {"distance", Num(c.distances[k])},
+                           {"primary", static_cast<int>(k) == c.primary}});
+    }
+    j["effectors"] = std::move(effectors);
+    nlohmann::json parents = nlohmann::json::array();
+    for (std::size_t i = 0; i < c.tree->node_count(); ++i) parents.push_back(c.tree->parent(i));
+    j["parents"] = std::move(parents);
+    j["limited"] = c.last.limited;
+    j["joints_at_limit"] = c.last.joints_at_limit;
+    j["max_violation"] = Num(c.last.max_violation);
+  }
   j["console_open"] = s.console.open;
   if (!s.console.log.empty()) j["console_last"] = s.console.log.back().text;
   j["lengths"] = s.lengths;

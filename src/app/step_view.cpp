@@ -6,6 +6,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "app/systems.h"
 #include "ik/fabrik.h"
 
 namespace fabrik {
@@ -49,6 +50,10 @@ const char* PassName(PassKind kind) {
 void SetStepView(AppState& state, bool on) {
   StepState& s = state.step;
   if (on == s.active) return;
+  if (on && state.scene.kind != SceneKind::kChain) {
+    SetMessage(state, "the step view works on the chain scene ('scene chain')", true);
+    return;
+  }
   s.active = on;
   s.playing = false;
   if (on) {
@@ -164,6 +169,9 @@ std::string DescribeStep(const AppState& state) {
 }
 
 std::span<const glm::vec3> DisplayedPose(const AppState& state) {
+  if (state.scene.kind == SceneKind::kCreature && state.scene.creature.tree) {
+    return state.scene.creature.tree->positions();
+  }
   if (state.step.active && state.step.pose.size() == state.chain.joint_count()) {
     return state.step.pose;
   }
@@ -172,6 +180,10 @@ std::span<const glm::vec3> DisplayedPose(const AppState& state) {
 
 void SetRace(AppState& state, bool on) {
   RaceState& race = state.race;
+  if (on && state.scene.kind != SceneKind::kChain) {
+    SetMessage(state, "the race works on the chain scene ('scene chain')", true);
+    return;
+  }
   race.active = on;
   race.entries.clear();
   if (!on) return;

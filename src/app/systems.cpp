@@ -131,6 +131,15 @@ void UpdateTarget(AppState& state) {
 }
 
 void RunSolve(AppState& state) {
+  if (state.scene.kind != SceneKind::kChain) {
+    const auto start = std::chrono::steady_clock::now();
+    SolveScene(state);
+    state.solve_us = std::chrono::duration<double, std::micro>(
+                         std::chrono::steady_clock::now() - start).count();
+    state.iteration_history.Push(static_cast<float>(state.last.iterations));
+    state.solve_us_history.Push(static_cast<float>(state.solve_us));
+    return;
+  }
   if (state.step.active) {
     UpdateStepView(state);
     return;

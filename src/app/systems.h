@@ -30,6 +30,15 @@ class SceneDrawer {
   void RebuildGrid(float reach);
   void DrawStepOverlay(const AppState& state, Renderer& renderer, float base);
   void DrawRacers(const AppState& state, Renderer& renderer, float base);
+  void DrawChainBody(const AppState& state, Renderer& renderer, std::span<const glm::vec3> p,
+                     std::span<const float> len, float base);
+  void DrawCreature(const AppState& state, Renderer& renderer, float base);
+  void DrawArmExtras(const AppState& state, Renderer& renderer, float base);
+  void AddPlinth(const glm::vec3& root, float base);
+  void AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base);
+  void AddConstraintOutline(const JointConstraint& c, const Frame& parent, const glm::vec3& at,
+                            float radius, bool at_limit);
+  std::vector<Frame> frames_;
   float grid_reach_ = -1.0f;
   std::vector<LineVertex> grid_;
   std::vector<LineVertex> lines_;
