@@ -52,8 +52,8 @@ const char* ValidateConstraintsNoAlloc(const ChainConstraints& cs, std::size_t j
 // Backward pass: effector onto the target, then each joint towards the root. The frame of the
 // segment just placed is carried inwards (the inverse of the forward transport), so a child's
 // relative limit can be applied, mirrored, to its parent segment.
-void BackwardPass(std::span<glm::vec3> p, std::span<const float> len,
-                  const ChainConstraints& cs, const Frame& base, const glm::vec3& target) {
+void BackwardPass(std::span<glm::vec3> p, std::span<const float> len, const ChainConstraints& cs,
+                  const Frame& base, const glm::vec3& target) {
   const std::size_t n = p.size();
   // The last segment's frame in the current pose, to start the inward transport from.
   Frame child = base;
@@ -143,8 +143,7 @@ void UnfoldIfCollinear(std::span<glm::vec3> p, std::span<const float> len, const
   const glm::vec3 root = p[0];
   float total = 0.0f;
   for (float l : len) total += l;
-  const glm::vec3 axis =
-      SafeNormalize(target - root, SafeNormalize(p.back() - root, base.forward));
+  const glm::vec3 axis = SafeNormalize(target - root, SafeNormalize(p.back() - root, base.forward));
   if (!IsCollinearWith(p, axis, 1e-5f * total)) return;
   glm::vec3 side = AnyPerpendicular(axis);
   if (pole) {

@@ -321,10 +321,9 @@ Status ValidateChainConstraints(const ChainConstraints& constraints, std::size_t
   if (const char* e = ValidateBaseFrame(constraints.base)) return MakeError(e);
   const std::size_t limit = joint_count > 0 ? joint_count - 1 : 0;
   if (constraints.joints.size() > limit) {
-    return MakeError(std::to_string(constraints.joints.size()) +
-                     " constraints for a chain of " + std::to_string(joint_count) +
-                     " joints: only joints 0.." + std::to_string(limit == 0 ? 0 : limit - 1) +
-                     " have a segment to limit");
+    return MakeError(std::to_string(constraints.joints.size()) + " constraints for a chain of " +
+                     std::to_string(joint_count) + " joints: only joints 0.." +
+                     std::to_string(limit == 0 ? 0 : limit - 1) + " have a segment to limit");
   }
   for (std::size_t i = 0; i < constraints.joints.size(); ++i) {
     if (const char* e = ValidateJointConstraint(constraints.joints[i])) {
@@ -400,9 +399,12 @@ glm::vec3 HingeUnit(const glm::vec3& d, const Frame& parent, const HingeLimits& 
 
 glm::vec3 ConstrainUnit(const JointConstraint& c, const Frame& parent, const glm::vec3& d) {
   switch (c.type) {
-    case ConstraintType::kBall: return ConeUnit(d, parent, c.cone);
-    case ConstraintType::kHinge: return HingeUnit(d, parent, c.hinge);
-    case ConstraintType::kNone: break;
+    case ConstraintType::kBall:
+      return ConeUnit(d, parent, c.cone);
+    case ConstraintType::kHinge:
+      return HingeUnit(d, parent, c.hinge);
+    case ConstraintType::kNone:
+      break;
   }
   return d;
 }
@@ -431,8 +433,8 @@ float ViolationAngle(const JointConstraint& constraint, const Frame& parent,
   return r == d ? 0.0f : AngleBetween(d, r);
 }
 
-bool IsAtLimit(const JointConstraint& constraint, const Frame& parent,
-               const glm::vec3& direction, float epsilon) {
+bool IsAtLimit(const JointConstraint& constraint, const Frame& parent, const glm::vec3& direction,
+               float epsilon) {
   const glm::vec3 d = Unit(direction, parent.forward);
   const double eps = std::max(0.0f, std::isfinite(epsilon) ? epsilon : 0.0f);
   switch (constraint.type) {
@@ -509,8 +511,8 @@ const JointConstraint& ConstraintAt(const ChainConstraints& cs, std::size_t i) {
 
 }  // namespace
 
-float MaxConstraintViolation(std::span<const glm::vec3> joints,
-                             const ChainConstraints& constraints, int* worst_joint) {
+float MaxConstraintViolation(std::span<const glm::vec3> joints, const ChainConstraints& constraints,
+                             int* worst_joint) {
   float worst = 0.0f;
   int worst_index = -1;
   Frame f = MakeFrame(constraints.base);

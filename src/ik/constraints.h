@@ -201,8 +201,8 @@ float ViolationAngle(const JointConstraint& constraint, const Frame& parent,
 // a hinge, when it is off the plane by more than epsilon or within epsilon of min_angle or
 // max_angle (a hinge spanning the full circle has no limit angle). A fully locked joint (all
 // cone angles 0, or min_angle == max_angle) is therefore always at its limit.
-bool IsAtLimit(const JointConstraint& constraint, const Frame& parent,
-               const glm::vec3& direction, float epsilon = kAtLimitEpsilon);
+bool IsAtLimit(const JointConstraint& constraint, const Frame& parent, const glm::vec3& direction,
+               float epsilon = kAtLimitEpsilon);
 
 // The same limit seen from the child segment: when the frames are carried by parallel
 // transport, "child direction inside C relative to the parent frame" is equivalent to "parent
@@ -218,8 +218,8 @@ JointConstraint MirroredConstraint(const JointConstraint& constraint);
 
 // The largest ViolationAngle over all joints, radians; *worst_joint (if given) is its joint
 // index, or -1 when nothing is violated.
-float MaxConstraintViolation(std::span<const glm::vec3> joints,
-                             const ChainConstraints& constraints, int* worst_joint = nullptr);
+float MaxConstraintViolation(std::span<const glm::vec3> joints, const ChainConstraints& constraints,
+                             int* worst_joint = nullptr);
 
 // Writes 1 into at_limit[i] for every joint i at its limit (IsAtLimit), 0 otherwise, for the
 // first min(at_limit.size(), joints.size()) joints (the effector is always 0). Returns the

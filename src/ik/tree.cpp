@@ -34,8 +34,8 @@ void ComputeFrames(const Tree& tree, std::span<const glm::vec3> p, std::span<Fra
   frames[0] = MakeFrame(tree.base());
   for (std::size_t i = 1; i < p.size(); ++i) {
     const Frame& pf = frames[static_cast<std::size_t>(tree.parent(i))];
-    frames[i] = TransportFrame(pf, SafeNormalize(p[i] - p[static_cast<std::size_t>(tree.parent(i))],
-                                                 pf.forward));
+    frames[i] = TransportFrame(
+        pf, SafeNormalize(p[i] - p[static_cast<std::size_t>(tree.parent(i))], pf.forward));
   }
 }
 
@@ -64,9 +64,8 @@ int AtLimitWith(const Tree& tree, std::span<const Frame> frames, std::span<std::
     bool limited = false;
     if (i > 0) {
       const JointConstraint& c = tree.constraint(i);
-      limited = IsConstrained(c) &&
-                IsAtLimit(c, frames[static_cast<std::size_t>(tree.parent(i))],
-                          frames[i].forward, epsilon);
+      limited = IsConstrained(c) && IsAtLimit(c, frames[static_cast<std::size_t>(tree.parent(i))],
+                                              frames[i].forward, epsilon);
     }
     if (i < out.size()) out[i] = limited ? 1 : 0;
     count += limited ? 1 : 0;
@@ -126,8 +125,8 @@ void RestPose(const Tree& tree, std::span<glm::vec3> p, std::span<Frame> frames)
   for (std::size_t i = 1; i < p.size(); ++i) {
     const auto par = static_cast<std::size_t>(tree.parent(i));
     const JointConstraint& c = tree.constraint(i);
-    const glm::vec3 d =
-        IsConstrained(c) ? ConstrainDirection(c, frames[par], frames[par].forward) : frames[par].forward;
+    const glm::vec3 d = IsConstrained(c) ? ConstrainDirection(c, frames[par], frames[par].forward)
+                                         : frames[par].forward;
     p[i] = p[par] + d * tree.length(i);
     frames[i] = TransportFrame(frames[par], d);
   }
@@ -160,8 +159,9 @@ Result<Tree> Tree::Create(std::span<const TreeNodeSpec> nodes, const BaseFrame& 
     if (i == 0) {
       if (s.parent != -1) return MakeError("nodes[0] is the root: its parent must be -1");
       if (IsConstrained(s.constraint)) {
-        return MakeError("nodes[0] is the root: it has no segment to limit (constrain its "
-                         "children; their limits are measured against the base frame)");
+        return MakeError(
+            "nodes[0] is the root: it has no segment to limit (constrain its "
+            "children; their limits are measured against the base frame)");
       }
     } else {
       if (s.parent < 0 || static_cast<std::size_t>(s.parent) >= i) {
@@ -415,10 +415,10 @@ TreeSolveResult SolveTree(Tree& tree, std::span<const EffectorTarget> targets,
     }
   }
 
-
   r.max_distance = 0.0f;
   for (std::size_t k = 0; k < targets.size(); ++k) {
-    const float dist = RobustLength(p[static_cast<std::size_t>(targets[k].node)] - targets[k].position);
+    const float dist =
+        RobustLength(p[static_cast<std::size_t>(targets[k].node)] - targets[k].position);
     r.max_distance = std::max(r.max_distance, dist);
     if (k < outputs.distances.size()) outputs.distances[k] = dist;
   }
@@ -491,7 +491,8 @@ Result<Tree> BuildHand(const HandSpec& spec) {
     int at = from;
     for (int k = 0; k < spec.segments_per_finger; ++k) {
       if (k > 0) dir = Turn(dir, z, curl);
-      const glm::vec3 pos = nodes[static_cast<std::size_t>(at)].position + dir * spec.segment_length;
+      const glm::vec3 pos =
+          nodes[static_cast<std::size_t>(at)].position + dir * spec.segment_length;
       at = AddNode(nodes, at, pos, k == 0 ? base_joint : finger_joint);
     }
   };

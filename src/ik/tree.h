@@ -77,9 +77,9 @@ namespace fabrik {
 
 // One node as the caller describes it. Lengths are taken from the positions.
 struct TreeNodeSpec {
-  int parent = -1;            // -1 for node 0 only; otherwise 0 <= parent < this node's index
-  glm::vec3 position{0.0f};   // world space, finite
-  JointConstraint constraint; // limits the segment parent -> this node; kNone for the root
+  int parent = -1;             // -1 for node 0 only; otherwise 0 <= parent < this node's index
+  glm::vec3 position{0.0f};    // world space, finite
+  JointConstraint constraint;  // limits the segment parent -> this node; kNone for the root
 };
 
 // A target for one effector. `node` must be a leaf; each leaf at most once.
@@ -128,13 +128,13 @@ class Tree {
 
   // Solver scratch, sized once at creation so solves never allocate. Not part of the API.
   struct Scratch {
-    std::vector<glm::vec3> backward;   // where the backward pass put each node
-    std::vector<glm::dvec3> sum;       // weighted sum of the proposals for each node
-    std::vector<double> weight;        // total proposal weight per node
-    std::vector<Frame> frames;         // frame of each node's incoming segment (root: base)
-    std::vector<Frame> back_frames;    // the same during the backward pass
-    std::vector<int> target_of;        // index into the targets span, or -1
-    std::vector<glm::vec3> kept;       // the first attempt's pose while a retry runs
+    std::vector<glm::vec3> backward;  // where the backward pass put each node
+    std::vector<glm::dvec3> sum;      // weighted sum of the proposals for each node
+    std::vector<double> weight;       // total proposal weight per node
+    std::vector<Frame> frames;        // frame of each node's incoming segment (root: base)
+    std::vector<Frame> back_frames;   // the same during the backward pass
+    std::vector<int> target_of;       // index into the targets span, or -1
+    std::vector<glm::vec3> kept;      // the first attempt's pose while a retry runs
   };
   Scratch& scratch_for_solver() { return scratch_; }
 
@@ -178,8 +178,8 @@ struct TreeSolveResult {
 
 // Optional outputs of SolveTree; empty spans are skipped, short ones filled as far as they go.
 struct TreeSolveOutputs {
-  std::span<float> distances;          // distances[k] = |effector - target| for targets[k]
-  std::span<std::uint8_t> at_limit;    // per node: 1 at its limit (IsAtLimit), else 0
+  std::span<float> distances;        // distances[k] = |effector - target| for targets[k]
+  std::span<std::uint8_t> at_limit;  // per node: 1 at its limit (IsAtLimit), else 0
 };
 
 // Optional observer of a tree solve, for tests and teaching views. Callbacks run inside the
@@ -240,8 +240,8 @@ Result<Tree> BuildHand(const HandSpec& spec);
 // legs hang from the hips. Effectors: 3 = arms + head, 4 = arms + legs, 5 = arms + head + legs.
 struct CreatureSpec {
   glm::vec3 hips{0.0f};
-  int effectors = 5;  // 3..5
-  float scale = 1.0f; // > 0, multiplies every length
+  int effectors = 5;   // 3..5
+  float scale = 1.0f;  // > 0, multiplies every length
   // Add limits: spine and neck cones of 0.5 rad, arms and legs cones of 1.2 rad relative to
   // their parent segment, and wide cones (2.8 rad, the angular regime) where limbs leave the
   // root or the chest.

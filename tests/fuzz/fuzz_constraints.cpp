@@ -62,21 +62,32 @@ class Bytes {
   float Range(float lo, float hi) { return lo + (hi - lo) * static_cast<float>(Byte()) / 255.0f; }
   float Angle(float max) {
     switch (Byte() % 8) {
-      case 0: return 0.0f;
-      case 1: return max;
-      case 2: return kPi / 2.0f;
-      case 3: return Raw();  // anything: NaN, negative, huge (must be rejected, not crash)
-      default: return Range(0.0f, max);
+      case 0:
+        return 0.0f;
+      case 1:
+        return max;
+      case 2:
+        return kPi / 2.0f;
+      case 3:
+        return Raw();  // anything: NaN, negative, huge (must be rejected, not crash)
+      default:
+        return Range(0.0f, max);
     }
   }
   glm::vec3 Vec(float scale) {
     switch (Byte() % 10) {
-      case 0: return glm::vec3(0.0f);
-      case 1: return glm::vec3(0.0f, 1.0f, 0.0f);   // world up
-      case 2: return glm::vec3(0.0f, -1.0f, 0.0f);
-      case 3: return glm::vec3(1e-7f, 0.0f, 0.0f);  // tiny
-      case 4: return glm::vec3(Raw(), Raw(), Raw());
-      default: return glm::vec3(Range(-scale, scale), Range(-scale, scale), Range(-scale, scale));
+      case 0:
+        return glm::vec3(0.0f);
+      case 1:
+        return glm::vec3(0.0f, 1.0f, 0.0f);  // world up
+      case 2:
+        return glm::vec3(0.0f, -1.0f, 0.0f);
+      case 3:
+        return glm::vec3(1e-7f, 0.0f, 0.0f);  // tiny
+      case 4:
+        return glm::vec3(Raw(), Raw(), Raw());
+      default:
+        return glm::vec3(Range(-scale, scale), Range(-scale, scale), Range(-scale, scale));
     }
   }
   bool empty() const { return pos_ >= size_; }
@@ -89,9 +100,12 @@ class Bytes {
 
 JointConstraint MakeConstraint(Bytes& in) {
   switch (in.Byte() % 4) {
-    case 0: return {};
-    case 1: return JointConstraint::Ball(in.Angle(kPi), in.Angle(kPi), in.Angle(kPi), in.Angle(kPi));
-    case 2: return JointConstraint::Cone(in.Angle(kPi));
+    case 0:
+      return {};
+    case 1:
+      return JointConstraint::Ball(in.Angle(kPi), in.Angle(kPi), in.Angle(kPi), in.Angle(kPi));
+    case 2:
+      return JointConstraint::Cone(in.Angle(kPi));
     default: {
       const glm::vec3 axis = in.Vec(1.0f);
       const glm::vec3 ref = in.Byte() % 3 == 0 ? axis * 2.0f : in.Vec(1.0f);
@@ -159,7 +173,8 @@ void FuzzChain(Bytes& in) {
   const std::size_t count = in.Byte() % (chain.joint_count() + 1);  // may be one too many
   for (std::size_t i = 0; i < count; ++i) cs.joints.push_back(MakeConstraint(in));
 
-  glm::vec3 target = in.Byte() % 8 == 0 ? root : root + in.Vec(tame ? 2.0f * chain.total_length() : scale);
+  glm::vec3 target =
+      in.Byte() % 8 == 0 ? root : root + in.Vec(tame ? 2.0f * chain.total_length() : scale);
   if (in.Byte() % 8 == 0) target = chain.joints()[chain.joint_count() / 2];
   std::optional<glm::vec3> pole;
   if (in.Byte() % 3 == 0) pole = in.Byte() % 4 == 0 ? root : root + in.Vec(5.0f);
@@ -247,9 +262,15 @@ void FuzzTree(Bytes& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Bytes in(data, size);
   switch (in.Byte() % 3) {
-    case 0: FuzzProjections(in); break;
-    case 1: FuzzChain(in); break;
-    default: FuzzTree(in); break;
+    case 0:
+      FuzzProjections(in);
+      break;
+    case 1:
+      FuzzChain(in);
+      break;
+    default:
+      FuzzTree(in);
+      break;
   }
   return 0;
 }

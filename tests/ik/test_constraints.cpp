@@ -57,9 +57,7 @@ glm::vec3 Spherical(const Frame& f, float theta, float phi) {
 }
 
 // Frames in general position (not aligned with world axes).
-Frame RandomFrame(std::mt19937& rng) {
-  return MakeFrame({RandomUnit(rng), RandomUnit(rng)});
-}
+Frame RandomFrame(std::mt19937& rng) { return MakeFrame({RandomUnit(rng), RandomUnit(rng)}); }
 
 void ExpectOrthonormal(const Frame& f) {
   EXPECT_NEAR(glm::length(f.right), 1.0f, 1e-5f);
@@ -75,10 +73,14 @@ void ExpectOrthonormal(const Frame& f) {
 // A cone angle that is often one of the special values.
 float RandomConeAngle(std::mt19937& rng) {
   switch (std::uniform_int_distribution<int>(0, 5)(rng)) {
-    case 0: return 0.0f;
-    case 1: return kPi;
-    case 2: return kPi / 2.0f;
-    default: return Uniform(rng, 0.0f, kPi);
+    case 0:
+      return 0.0f;
+    case 1:
+      return kPi;
+    case 2:
+      return kPi / 2.0f;
+    default:
+      return Uniform(rng, 0.0f, kPi);
   }
 }
 
@@ -110,7 +112,8 @@ TEST(ConeConstraint, CircularConeKeepsAzimuthAndStopsAtTheRim) {
     const float half = Uniform(rng, 0.05f, 2.9f);
     const float phi = Uniform(rng, -kPi, kPi);
     const float theta = Uniform(rng, half + 0.01f, kPi - 0.01f);
-    const glm::vec3 r = ConstrainToCone(Spherical(f, theta, phi), f, JointConstraint::Cone(half).cone);
+    const glm::vec3 r =
+        ConstrainToCone(Spherical(f, theta, phi), f, JointConstraint::Cone(half).cone);
     EXPECT_NEAR(Angle(r, f.forward), half, 2e-4f) << "half " << half << " theta " << theta;
     EXPECT_LT(Angle(r, Spherical(f, half, phi)), 2e-4f);
   }
@@ -156,8 +159,8 @@ TEST(ConeConstraint, DirectlyOppositeGoesToTheWidestAxis) {
   // allowed through "up" (found by the fuzzer).
   const ConeLimits fan{kPi, 1.6f, 0.0f, 0.0f};
   const JointConstraint fan_ball{ConstraintType::kBall, fan, {}};
-  for (const glm::vec3& noise : {glm::vec3(0, -1e-6f, 0), glm::vec3(1e-7f, -3e-7f, 0),
-                                 glm::vec3(-2e-5f, 1e-6f, 0)}) {
+  for (const glm::vec3& noise :
+       {glm::vec3(0, -1e-6f, 0), glm::vec3(1e-7f, -3e-7f, 0), glm::vec3(-2e-5f, 1e-6f, 0)}) {
     const glm::vec3 d = glm::normalize(back + noise.x * f.right + noise.y * f.up);
     EXPECT_LT(Angle(ConstrainToCone(d, f, fan), back), 1e-4f);
     EXPECT_LT(ViolationAngle(fan_ball, f, d), 1e-4f);
@@ -255,10 +258,12 @@ TEST(ConeConstraint, WideAnglesUseAngularTerms) {
   const ConeLimits cone{2.0f, 0.3f, 1.8f, 1.8f};
   // 150 degrees towards up: clamped to 2.0 rad towards up.
   EXPECT_LT(Angle(ConstrainToCone(Spherical(f, 2.6f, kPi / 2.0f), f, cone),
-                  Spherical(f, 2.0f, kPi / 2.0f)), 1e-4f);
+                  Spherical(f, 2.0f, kPi / 2.0f)),
+            1e-4f);
   // 100 degrees towards down: clamped to 0.3 towards down.
   EXPECT_LT(Angle(ConstrainToCone(Spherical(f, 1.75f, -kPi / 2.0f), f, cone),
-                  Spherical(f, 0.3f, -kPi / 2.0f)), 1e-4f);
+                  Spherical(f, 0.3f, -kPi / 2.0f)),
+            1e-4f);
   // 1.7 rad towards right is inside the 1.8 rad limit: untouched.
   const glm::vec3 in = Spherical(f, 1.7f, 0.0f);
   EXPECT_LT(Angle(ConstrainToCone(in, f, cone), in), 1e-6f);
@@ -345,7 +350,8 @@ TEST(ConeConstraint, FramesStayContinuousThroughWorldUp) {
   }
   // A cone around a segment pointing along world +Y behaves like any other.
   const Frame along_y = TransportFrame(start, {0.0f, 1.0f, 0.0f});
-  const glm::vec3 r = ConstrainToCone({1.0f, 0.2f, 0.3f}, along_y, JointConstraint::Cone(0.5f).cone);
+  const glm::vec3 r =
+      ConstrainToCone({1.0f, 0.2f, 0.3f}, along_y, JointConstraint::Cone(0.5f).cone);
   EXPECT_NEAR(Angle(r, {0.0f, 1.0f, 0.0f}), 0.5f, 1e-4f);
 }
 
@@ -361,8 +367,8 @@ TEST(HingeConstraint, ClampsToTheNearerLimitAroundTheCircle) {
   const struct {
     float in;
     float out;
-  } cases[] = {{0.3f, 0.3f}, {-0.4f, -0.4f}, {2.0f, 1.0f}, {-1.0f, -0.5f},
-               {3.0f, 1.0f},  // 2.0 past max, 2.78 before min (around the back)
+  } cases[] = {{0.3f, 0.3f},   {-0.4f, -0.4f}, {2.0f, 1.0f},
+               {-1.0f, -0.5f}, {3.0f, 1.0f},  // 2.0 past max, 2.78 before min (around the back)
                {-2.5f, -0.5f}, {kPi, 1.0f}};
   for (const auto& c : cases) {
     EXPECT_LT(Angle(ConstrainToHinge(HingeDir(c.in), f, h), HingeDir(c.out)), 1e-5f) << c.in;
@@ -533,8 +539,8 @@ TEST(ConstraintDesc, ConvertsTheJsonShapes) {
 // ---- Constrained solve ----------------------------------------------------------------------
 
 // Checks every promise of the constrained solve about the pose.
-void ExpectChainInvariants(const Chain& chain, const glm::vec3& root,
-                           const ChainConstraints& cs, const char* what, int index) {
+void ExpectChainInvariants(const Chain& chain, const glm::vec3& root, const ChainConstraints& cs,
+                           const char* what, int index) {
   std::span<const glm::vec3> p = chain.joints();
   ASSERT_EQ(std::memcmp(&p[0], &root, sizeof(root)), 0) << what << " " << index << ": root moved";
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -552,7 +558,8 @@ void ExpectChainInvariants(const Chain& chain, const glm::vec3& root,
 
 JointConstraint RandomConstraint(std::mt19937& rng) {
   switch (std::uniform_int_distribution<int>(0, 4)(rng)) {
-    case 0: return {};
+    case 0:
+      return {};
     case 1:
     case 2: {
       JointConstraint c;
@@ -572,7 +579,8 @@ JointConstraint RandomConstraint(std::mt19937& rng) {
 
 Chain RandomChain(std::mt19937& rng, int joints, const glm::vec3& root) {
   std::vector<glm::vec3> p{root};
-  for (int i = 1; i < joints; ++i) p.push_back(p.back() + RandomUnit(rng) * Uniform(rng, 0.2f, 2.0f));
+  for (int i = 1; i < joints; ++i)
+    p.push_back(p.back() + RandomUnit(rng) * Uniform(rng, 0.2f, 2.0f));
   return Chain::FromJoints(p).value();
 }
 
@@ -746,9 +754,8 @@ TEST(ConstrainedSolve, TightJointIsReportedAtItsLimit) {
   SolveSettings settings;
   settings.max_iterations = 100;
   // Folding back towards the root needs far more than 0.2 rad at joint 1.
-  const ConstrainedSolveResult r =
-      SolveFabrikConstrained(chain, cs, {0.5f, 0.5f, 0.0f}, settings, std::nullopt, nullptr,
-                             at_limit);
+  const ConstrainedSolveResult r = SolveFabrikConstrained(chain, cs, {0.5f, 0.5f, 0.0f}, settings,
+                                                          std::nullopt, nullptr, at_limit);
   ASSERT_TRUE(r.base.ok);
   EXPECT_EQ(at_limit[1], 1);
   EXPECT_EQ(at_limit[0], 0);
@@ -790,15 +797,14 @@ TEST(ConstrainedSolve, RejectsBadInputAndLeavesTheChainAlone) {
     glm::vec3 target;
     std::optional<glm::vec3> pole;
     SolveSettings settings;
-  } cases[] = {{&bad_cone, {1, 1, 0}, std::nullopt, {}},
-               {&too_many, {1, 1, 0}, std::nullopt, {}},
-               {&bad_base, {1, 1, 0}, std::nullopt, {}},
-               {&bad_hinge, {1, 1, 0}, std::nullopt, {}},
-               {&fine, {nan, 1, 0}, std::nullopt, {}},
-               {&fine, {1, 1, 0}, glm::vec3(0, nan, 0), {}},
-               {&fine, {1, 1, 0}, std::nullopt, bad_settings}};
+  } cases[] = {
+      {&bad_cone, {1, 1, 0}, std::nullopt, {}},      {&too_many, {1, 1, 0}, std::nullopt, {}},
+      {&bad_base, {1, 1, 0}, std::nullopt, {}},      {&bad_hinge, {1, 1, 0}, std::nullopt, {}},
+      {&fine, {nan, 1, 0}, std::nullopt, {}},        {&fine, {1, 1, 0}, glm::vec3(0, nan, 0), {}},
+      {&fine, {1, 1, 0}, std::nullopt, bad_settings}};
   for (const auto& c : cases) {
-    const ConstrainedSolveResult r = SolveFabrikConstrained(chain, *c.cs, c.target, c.settings, c.pole);
+    const ConstrainedSolveResult r =
+        SolveFabrikConstrained(chain, *c.cs, c.target, c.settings, c.pole);
     EXPECT_FALSE(r.base.ok);
     EXPECT_NE(r.base.error, nullptr);
     EXPECT_EQ(std::memcmp(chain.joints().data(), before.data(), chain.joints().size_bytes()), 0);
@@ -895,7 +901,8 @@ TEST(PoleTarget, ThreeJointElbowLiesInThePolePlaneOnThePoleSide) {
     const glm::vec3 target = root + axis * dist;
     // A pole well off the root-target line.
     const glm::vec3 side = glm::normalize(glm::cross(axis, RandomUnit(rng)));
-    const glm::vec3 pole = root + axis * Uniform(rng, -2.0f, 4.0f) + side * Uniform(rng, 0.5f, 3.0f);
+    const glm::vec3 pole =
+        root + axis * Uniform(rng, -2.0f, 4.0f) + side * Uniform(rng, 0.5f, 3.0f);
     SolveSettings settings;
     settings.tolerance = 1e-5f;
     settings.max_iterations = 200;
@@ -950,8 +957,8 @@ TEST(PoleTarget, PoleNeverWinsAgainstALimit) {
     Chain chain = RandomChain(rng, 5, glm::vec3(0));
     ChainConstraints cs;
     cs.joints.assign(4, JointConstraint::Ball(0.4f, 0.1f, 0.3f, 0.6f));
-    const ConstrainedSolveResult r = SolveFabrikConstrained(
-        chain, cs, RandomUnit(rng) * 2.0f, {}, RandomUnit(rng) * 5.0f);
+    const ConstrainedSolveResult r =
+        SolveFabrikConstrained(chain, cs, RandomUnit(rng) * 2.0f, {}, RandomUnit(rng) * 5.0f);
     ASSERT_TRUE(r.base.ok);
     ExpectChainInvariants(chain, glm::vec3(0), cs, "pole+limits", c);
   }

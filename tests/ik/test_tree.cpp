@@ -68,7 +68,8 @@ void ExpectTreeInvariants(const Tree& tree, const glm::vec3& root, const char* w
   for (std::size_t i = 0; i < p.size(); ++i) {
     ASSERT_TRUE(Finite(p[i])) << what << " " << index << ": node " << i;
     if (i == 0) continue;
-    const double l = glm::length(glm::dvec3(p[i]) - glm::dvec3(p[static_cast<std::size_t>(tree.parent(i))]));
+    const double l =
+        glm::length(glm::dvec3(p[i]) - glm::dvec3(p[static_cast<std::size_t>(tree.parent(i))]));
     EXPECT_NEAR(l, tree.length(i), 1e-4 * tree.length(i)) << what << " " << index << ": node " << i;
   }
   int worst = -1;
@@ -114,7 +115,8 @@ TEST(TreeBuild, StructureOfATwoEffectorTree) {
   EXPECT_EQ(t.parent(5), 2);
   EXPECT_FLOAT_EQ(t.length(1), 1.0f);
   EXPECT_FLOAT_EQ(t.reach(2), 2.0f);
-  EXPECT_NEAR(t.reach(4), 2.0f + std::sqrt(0.25f + 0.64f) + std::sqrt(0.25f + 0.49f + 0.01f), 1e-5f);
+  EXPECT_NEAR(t.reach(4), 2.0f + std::sqrt(0.25f + 0.64f) + std::sqrt(0.25f + 0.49f + 0.01f),
+              1e-5f);
   EXPECT_EQ(t.Specs().size(), 7u);
 }
 
@@ -132,12 +134,12 @@ TEST(TreeBuild, CreateRejectsBadInput) {
             std::string::npos);
   EXPECT_NE(error_of({{-1, {0, 0, 0}, {}}, {0, {NAN, 0, 0}, {}}}).find("not finite"),
             std::string::npos);
-  EXPECT_NE(error_of({{-1, {0, 0, 0}, JointConstraint::Cone(1.0f)}, {0, {0, 1, 0}, {}}})
-                .find("root"),
-            std::string::npos);
-  EXPECT_NE(error_of({{-1, {0, 0, 0}, {}}, {0, {0, 1, 0}, JointConstraint::Cone(5.0f)}})
-                .find("nodes[1]"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of({{-1, {0, 0, 0}, JointConstraint::Cone(1.0f)}, {0, {0, 1, 0}, {}}}).find("root"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of({{-1, {0, 0, 0}, {}}, {0, {0, 1, 0}, JointConstraint::Cone(5.0f)}}).find("nodes[1]"),
+      std::string::npos);
   EXPECT_FALSE(Tree::Create(TwoEffectorTree().Specs(), {{0, 0, 0}, {0, 0, 1}}).ok());
 }
 
@@ -168,7 +170,8 @@ TEST(TreeBuild, HandsAndCreaturesHaveThreeToFiveEffectorsAndStartInsideTheirLimi
       Result<Tree> hand = BuildHand(hs);
       ASSERT_TRUE(hand.ok()) << hand.error();
       EXPECT_EQ(hand.value().effectors().size(), static_cast<std::size_t>(n));
-      EXPECT_EQ(hand.value().node_count(), 3u + static_cast<std::size_t>(n * hs.segments_per_finger));
+      EXPECT_EQ(hand.value().node_count(),
+                3u + static_cast<std::size_t>(n * hs.segments_per_finger));
       EXPECT_LT(TreeMaxConstraintViolation(hand.value()), 1e-5f);
       // Nested sub-bases: the thumb's at mid-palm, the fingers' at the knuckle.
       EXPECT_EQ(hand.value().children(1).size(), 2u);
@@ -228,7 +231,8 @@ class CentroidRecorder : public TreeObserver {
   }
   void OnHalfPass(PassKind kind, int iteration, std::span<const glm::vec3> positions) override {
     kinds.push_back(kind);
-    if (iteration == 1 && kind == PassKind::kBackward) backward.assign(positions.begin(), positions.end());
+    if (iteration == 1 && kind == PassKind::kBackward)
+      backward.assign(positions.begin(), positions.end());
   }
   std::map<int, std::vector<Proposal>> proposals;
   std::vector<glm::vec3> backward;
@@ -291,8 +295,8 @@ TEST(TreeSolve, ObserverSeesBackwardThenForward) {
   SolveSettings settings;
   settings.max_iterations = 5;
   settings.tolerance = 1e-7f;
-  const TreeSolveResult r =
-      SolveTree(t, std::vector<EffectorTarget>{{4, {-1, 2, 1}, 1}, {6, {1, 2, 1}, 1}}, settings, &rec);
+  const TreeSolveResult r = SolveTree(
+      t, std::vector<EffectorTarget>{{4, {-1, 2, 1}, 1}, {6, {1, 2, 1}, 1}}, settings, &rec);
   ASSERT_EQ(rec.kinds.size(), 2u * static_cast<std::size_t>(r.iterations));
   for (std::size_t i = 0; i < rec.kinds.size(); ++i) {
     EXPECT_EQ(rec.kinds[i], i % 2 == 0 ? PassKind::kBackward : PassKind::kForward);
@@ -380,12 +384,15 @@ Tree RandomTree(std::mt19937& rng, bool constrained) {
                  RandomUnit(rng) * Uniform(rng, 0.2f, 1.5f);
     if (constrained) {
       switch (rng() % 4) {
-        case 0: break;
+        case 0:
+          break;
         case 1:
           s.constraint = JointConstraint::Ball(Uniform(rng, 0.0f, kPi), Uniform(rng, 0.0f, kPi),
                                                Uniform(rng, 0.0f, kPi), Uniform(rng, 0.0f, kPi));
           break;
-        case 2: s.constraint = JointConstraint::Cone(rng() % 2 ? 0.0f : kPi); break;
+        case 2:
+          s.constraint = JointConstraint::Cone(rng() % 2 ? 0.0f : kPi);
+          break;
         default: {
           float lo = Uniform(rng, -kPi, kPi);
           float hi = Uniform(rng, -kPi, kPi);
@@ -411,9 +418,10 @@ TEST(TreeSolve, RandomTreesKeepLimitsLengthsAndRoot) {
     for (int e : t.effectors()) {
       if (rng() % 4 == 0 && !targets.empty()) continue;  // some effectors just follow
       const float weight = rng() % 5 == 0 ? 0.0f : Uniform(rng, 0.2f, 3.0f);
-      targets.push_back({e, root + RandomUnit(rng) * Uniform(rng, 0.0f, 1.3f) *
-                                       t.reach(static_cast<std::size_t>(e)),
-                         weight});
+      targets.push_back(
+          {e,
+           root + RandomUnit(rng) * Uniform(rng, 0.0f, 1.3f) * t.reach(static_cast<std::size_t>(e)),
+           weight});
     }
     SolveSettings settings;
     settings.tolerance = 1e-3f;
@@ -469,17 +477,20 @@ TEST(TreeSolve, SingleBranchTreeIsPlainFabrik) {
   std::mt19937 rng(54);
   for (int c = 0; c < 50; ++c) {
     std::vector<glm::vec3> joints{glm::vec3(0)};
-    for (int i = 0; i < 5; ++i) joints.push_back(joints.back() + RandomUnit(rng) * Uniform(rng, 0.3f, 1.0f));
+    for (int i = 0; i < 5; ++i)
+      joints.push_back(joints.back() + RandomUnit(rng) * Uniform(rng, 0.3f, 1.0f));
     Chain chain = Chain::FromJoints(joints).value();
     std::vector<TreeNodeSpec> specs;
-    for (std::size_t i = 0; i < joints.size(); ++i) specs.push_back({static_cast<int>(i) - 1, joints[i], {}});
+    for (std::size_t i = 0; i < joints.size(); ++i)
+      specs.push_back({static_cast<int>(i) - 1, joints[i], {}});
     Tree tree = MakeTree(specs);
     const glm::vec3 target = RandomUnit(rng) * Uniform(rng, 0.0f, 0.9f) * chain.total_length();
     SolveSettings settings;
     settings.tolerance = 1e-6f;
     settings.max_iterations = 1 + c % 5;  // short: both run the same number of iterations
     const SolveResult a = SolveFabrik(chain, target, settings);
-    const TreeSolveResult b = SolveTree(tree, std::vector<EffectorTarget>{{5, target, 1.0f}}, settings);
+    const TreeSolveResult b =
+        SolveTree(tree, std::vector<EffectorTarget>{{5, target, 1.0f}}, settings);
     ASSERT_TRUE(b.ok);
     if (a.iterations != b.iterations) continue;  // the tree stopped early for lack of progress
     for (std::size_t i = 0; i < joints.size(); ++i) {
@@ -517,10 +528,10 @@ TEST(TreeSolve, RejectsBadTargetsAndSettingsAndLeavesTheTreeAlone) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const std::vector<std::vector<EffectorTarget>> bad = {
       {},
-      {{2, {0, 1, 0}, 1}},                       // a sub-base, not a leaf
-      {{7, {0, 1, 0}, 1}},                       // no such node
+      {{2, {0, 1, 0}, 1}},  // a sub-base, not a leaf
+      {{7, {0, 1, 0}, 1}},  // no such node
       {{-1, {0, 1, 0}, 1}},
-      {{4, {0, 1, 0}, 1}, {4, {0, 2, 0}, 1}},    // twice
+      {{4, {0, 1, 0}, 1}, {4, {0, 2, 0}, 1}},  // twice
       {{4, {nan, 1, 0}, 1}},
       {{4, {0, 1, 0}, -1}},
       {{4, {0, 1, 0}, nan}}};
@@ -539,8 +550,8 @@ TEST(TreeSolve, UnreachableTargetsAreReportedAndStretchedFor) {
   Tree t = TwoEffectorTree();
   SolveSettings settings;
   settings.max_iterations = 100;
-  const TreeSolveResult r = SolveTree(
-      t, std::vector<EffectorTarget>{{4, {-20, 0, 0}, 1}, {6, {20, 0, 0}, 1}}, settings);
+  const TreeSolveResult r =
+      SolveTree(t, std::vector<EffectorTarget>{{4, {-20, 0, 0}, 1}, {6, {20, 0, 0}, 1}}, settings);
   ASSERT_TRUE(r.ok);
   EXPECT_FALSE(r.reachable);
   EXPECT_FALSE(r.reached);
@@ -560,9 +571,9 @@ TEST(TreeSolve, LockedTreeIsFlaggedLimited) {
   std::vector<std::uint8_t> at_limit(t.node_count());
   SolveSettings settings;
   settings.max_iterations = 100;
-  const TreeSolveResult r = SolveTree(
-      t, std::vector<EffectorTarget>{{4, {-2.0f, 0.5f, 0}, 1}, {6, {2.0f, 0.5f, 0}, 1}}, settings,
-      nullptr, {{}, at_limit});
+  const TreeSolveResult r =
+      SolveTree(t, std::vector<EffectorTarget>{{4, {-2.0f, 0.5f, 0}, 1}, {6, {2.0f, 0.5f, 0}, 1}},
+                settings, nullptr, {{}, at_limit});
   ASSERT_TRUE(r.ok);
   EXPECT_TRUE(r.reachable);
   EXPECT_FALSE(r.reached);
@@ -586,7 +597,8 @@ TEST(TreeSolve, CollinearTreeUnfolds) {
 
 TEST(TreeSolve, AlreadySolvedTreeRunsNoIteration) {
   Tree t = TwoEffectorTree();
-  const TreeSolveResult r = SolveTree(t, TargetsAt(t, {t.positions().begin(), t.positions().end()}), {});
+  const TreeSolveResult r =
+      SolveTree(t, TargetsAt(t, {t.positions().begin(), t.positions().end()}), {});
   EXPECT_EQ(r.iterations, 0);
   EXPECT_TRUE(r.reached);
 }
