@@ -48,8 +48,8 @@
 // projection is degenerate, is taken as angle 0), then clamped to the nearer limit measured
 // around the circle. The axis and reference are given in the parent frame (HingeSpace::kParent)
 // or in world space (HingeSpace::kWorld, for a world-fixed hinge). A reference that is not
-// perpendicular to the axis is made so (its component along the axis is dropped); one parallel
-// to the axis is replaced by AnyPerpendicular(axis).
+// perpendicular to the axis is made so (its component along the axis is dropped); a zero one,
+// or one within 1e-4 rad of the axis line, is replaced by AnyPerpendicular(axis).
 //
 // Failure behaviour: ValidateJointConstraint / ValidateChainConstraints reject bad parameters
 // with a message; the constrained solvers validate first and leave the chain untouched on
