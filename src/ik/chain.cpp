@@ -34,14 +34,20 @@ bool FitsInFloat(const glm::vec3& root, float total_length) {
 constexpr const char* kTooLarge =
     "chain too large for single precision: |root| + 2 x total length must stay below 3.4e38";
 
+// Below FLT_MIN a length is subnormal: it has too few significant bits to be kept.
+constexpr const char* kTooShort =
+    "segment shorter than 1.2e-38, too short for single precision";
+
 }  // namespace
 
 void Chain::ComputeTotals() {
   total_length_ = 0.0f;
   max_length_ = 0.0f;
+  min_length_ = lengths_.empty() ? 0.0f : lengths_.front();
   for (float l : lengths_) {
     total_length_ += l;
     max_length_ = std::max(max_length_, l);
+    min_length_ = std::min(min_length_, l);
   }
 }
 
@@ -63,6 +69,10 @@ Result<Chain> Chain::FromJoints(std::vector<glm::vec3> joints) {
                        std::to_string(i - 1) + "]: zero-length segment");
     }
     if (!(length <= double(std::numeric_limits<float>::max()))) return MakeError(kTooLarge);
+    if (length < double(std::numeric_limits<float>::min())) {
+      return MakeError("joints[" + std::to_string(i) + "] is too close to joints[" +
+                       std::to_string(i - 1) + "]: " + kTooShort);
+    }
     chain.lengths_.push_back(static_cast<float>(length));
   }
   chain.joints_ = std::move(joints);
@@ -91,6 +101,9 @@ Result<Chain> Chain::Straight(glm::vec3 root, glm::vec3 direction,
     const float l = lengths[i];
     if (!std::isfinite(l) || !(l > 0.0f)) {
       return MakeError("segment length " + std::to_string(i) + " must be finite and > 0");
+    }
+    if (l < std::numeric_limits<float>::min()) {
+      return MakeError("segment length " + std::to_string(i) + ": " + kTooShort);
     }
     chain.lengths_.push_back(l);
     chain.joints_.push_back(chain.joints_.back() + direction * l);

@@ -30,7 +30,8 @@ class Chain {
   // (message e.g. "joints[2] coincides with joints[1]: zero-length segment"), or a chain too
   // large for single precision (max |root coordinate| + 2 x total length above FLT_MAX, the
   // room a solver needs: a backward pass hangs the chain from a target up to total_length
-  // away). Lengths are measured in double, so segments of any finite size are measured right.
+  // away), or a segment shorter than FLT_MIN (1.2e-38; subnormal lengths cannot be kept).
+  // Lengths are measured in double, so segments of any finite size are measured right.
   static Result<Chain> FromJoints(std::vector<glm::vec3> joints);
 
   // A straight chain from `root` along `direction` (normalised here; must be non-zero and
@@ -47,8 +48,9 @@ class Chain {
   std::span<const float> lengths() const { return lengths_; }
   // Sum of the segment lengths: the distance from the root beyond which nothing is reachable.
   float total_length() const { return total_length_; }
-  // The largest single segment length.
+  // The largest and the smallest single segment length.
   float max_length() const { return max_length_; }
+  float min_length() const { return min_length_; }
 
   const glm::vec3& root() const { return joints_.front(); }
   const glm::vec3& effector() const { return joints_.back(); }
@@ -71,6 +73,7 @@ class Chain {
   std::vector<float> lengths_;
   float total_length_ = 0.0f;
   float max_length_ = 0.0f;
+  float min_length_ = 0.0f;
 };
 
 }  // namespace fabrik

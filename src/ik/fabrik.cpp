@@ -16,19 +16,28 @@ constexpr float kFloatMax = std::numeric_limits<float>::max();
 // may have overflowed, below it the square is (or is near) subnormal and its square root
 // loses bits, which would show up as segment-length error. Everything outside takes the
 // double-precision path, which is exact enough for any pair of float points.
+// The fast reach also scales by len / |d|, which must stay a normal float: neither overflow
+// (a huge segment reaching from very close points) nor become subnormal (a tiny segment
+// reaching from far away, losing most of its bits). With 1e-15 < |d| < 1e15 that holds for
+// every len in [1e-15, 1e15]; chains with a segment outside take the careful path for every
+// reach.
 constexpr float kMinFastSq = 1e-30f;
 constexpr float kMaxFastSq = 1e30f;
+constexpr float kMinFastLength = 1e-15f;
+constexpr float kMaxFastLength = 1e15f;
 
 bool IsFinite(const glm::vec3& p) {
   return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
 }
 
-// |a - b| computed in double: never overflows for float inputs, then saturated to FLT_MAX so
-// a finite input always gives a finite answer.
-float Distance(const glm::vec3& a, const glm::vec3& b) {
-  const double d = glm::length(glm::dvec3(a) - glm::dvec3(b));
-  return static_cast<float>(std::min(d, static_cast<double>(kFloatMax)));
+// |a - b| computed in double: never overflows for float inputs.
+double DistanceD(const glm::vec3& a, const glm::vec3& b) {
+  return glm::length(glm::dvec3(a) - glm::dvec3(b));
 }
+
+// A double distance as the float SolveResult reports: saturated to FLT_MAX, so a finite input
+// always gives a finite answer.
+float Saturate(double d) { return static_cast<float>(std::min(d, static_cast<double>(kFloatMax))); }
 
 // The effector's distance to the target, checked once per iteration. The float fast path is
 // the common case; the double fallback covers squares that overflowed or went subnormal, so
@@ -37,7 +46,7 @@ float EffectorDistance(const glm::vec3& effector, const glm::vec3& target) {
   const glm::vec3 miss = effector - target;
   const float sq = glm::dot(miss, miss);
   if (sq > kMinFastSq && sq < kMaxFastSq) return std::sqrt(sq);
-  return Distance(effector, target);
+  return Saturate(DistanceD(effector, target));
 }
 
 // The careful form of one reach: the point at distance `length` from `anchor` on the ray
@@ -133,15 +142,19 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
   const glm::vec3 root = p[0];
   if (observer) observer->OnBegin(p, target);
 
-  // In double (via Distance): the float difference may overflow for far targets.
-  result.reachable = Distance(target, root) <= chain.total_length();
+  // In double: the float difference may overflow for far targets.
+  const double root_distance = DistanceD(target, root);
+  result.reachable = root_distance <= chain.total_length();
 
   if (!result.reachable) {
     StraightenTowards(chain, target);
     result.iterations = 1;
     if (observer) observer->OnHalfPass(PassKind::kStraighten, 1, p);
-    result.distance = Distance(p[n - 1], target);
-    result.reached = result.distance <= settings.tolerance;
+    // `reached` agrees with the reported distance, except that a saturated one (the true
+    // distance is beyond FLT_MAX) is never within any tolerance.
+    const double distance = DistanceD(p[n - 1], target);
+    result.distance = Saturate(distance);
+    result.reached = distance <= kFloatMax && result.distance <= settings.tolerance;
     return result;
   }
 
@@ -167,8 +180,12 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
     // 4..100 joints in 2-4 iterations on average, where small nudges (0.1-0.6 rad) or
     // bending the whole chain into an arc first took 5-25.
     const float total = chain.total_length();
-    const bool can_trap = Distance(target, root) < total - settings.tolerance;
+    const bool can_trap = root_distance < total - settings.tolerance;
     const float on_line_eps = 1e-5f * total;
+    // Folding the length condition into the lower bound keeps one comparison pair per reach.
+    const bool fast_lengths =
+        chain.max_length() <= kMaxFastLength && chain.min_length() >= kMinFastLength;
+    const float min_fast_sq = fast_lengths ? kMinFastSq : std::numeric_limits<float>::infinity();
     const glm::vec3 sideways = AnyPerpendicular(axis);
 
     for (int iteration = 1;; ++iteration) {
@@ -183,7 +200,7 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
       for (std::size_t i = next; i-- > 0;) {
         const glm::vec3 d = p[i] - p[i + 1];
         const float sq = glm::dot(d, d);
-        if (sq > kMinFastSq && sq < kMaxFastSq) [[likely]] {
+        if (sq > min_fast_sq && sq < kMaxFastSq) [[likely]] {
           p[i] = p[i + 1] + d * (len[i] / std::sqrt(sq));
         } else {
           // Coincident (or extreme) points: keep going the way the previous reach went.
@@ -199,7 +216,7 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
       for (std::size_t i = 1; i < n; ++i) {
         const glm::vec3 d = p[i] - p[i - 1];
         const float sq = glm::dot(d, d);
-        if (sq > kMinFastSq && sq < kMaxFastSq) [[likely]] {
+        if (sq > min_fast_sq && sq < kMaxFastSq) [[likely]] {
           p[i] = p[i - 1] + d * (len[i - 1] / std::sqrt(sq));
         } else {
           const glm::vec3 previous = i >= 2 ? p[i - 1] - p[i - 2] : outward;

@@ -16,7 +16,9 @@
 //     max_iterations is reached. reached tells which.
 // Always: the root does not move (bitwise), every segment keeps its length (to float rounding
 // of the joint coordinates), and no joint, nor the distance, becomes NaN or inf, whatever the
-// geometry or magnitude (any finite target; distance saturates at FLT_MAX). Degenerate cases:
+// geometry or magnitude (any finite target; the reported distance saturates at FLT_MAX, and
+// reached is distance <= tolerance except that a saturated distance never is). Degenerate
+// cases:
 //   * a joint landing on the point it reaches from: the reach continues in the direction of
 //     the previous reach (the first reach of a pass: along the root-target line).
 //   * a chain lying entirely on the line through the root and the target (e.g. a straight

@@ -201,6 +201,32 @@ TEST(FabrikExtreme, HugeAndTinySegments) {
   }
 }
 
+// Found by the fuzzer: a reach whose two points are very close (here the root and a target
+// 6e-8 from it) on a chain whose segment is huge; len / |d| overflowed float and the joint
+// became NaN. Such reaches now take the careful (double) path.
+TEST(FabrikExtreme, HugeSegmentReachingFromVeryClosePoints) {
+  for (int joints : {2, 3}) {
+    std::vector<glm::vec3> pose = {{-1, 1, -1}, {-1, -4.3e37f, -1}};
+    if (joints == 3) pose.emplace_back(-1, 1, -1);
+    Chain chain = MustMake(pose);
+    const SolveResult r =
+        SolveFabrik(chain, glm::vec3(-1, 0.99999994f, -1), Settings(1e-30f, 64));
+    SCOPED_TRACE(std::to_string(joints) + " joints");
+    ExpectIntact(chain, glm::vec3(-1, 1, -1), r);
+  }
+}
+
+// Also found by the fuzzer: a tiny segment (3e-30) reaching towards a point far away
+// scaled by len / |d| = 3e-43, a subnormal float with few bits left, and lost 0.3% of its
+// length.
+TEST(FabrikExtreme, TinySegmentNextToAHugeOne) {
+  const float a = 0x1.4484cp-100f, b = 0x1.c037p+44f;
+  Chain chain = MustMake({{-a, -a, -a}, {a, a, a}, {-b, -b, -b}});
+  const glm::vec3 target(0x1.6c52fcp+7f, 0x1.7323bp+6f, 0x1.a2c1cep+7f);
+  const SolveResult r = SolveFabrik(chain, target, Settings(0x1.a50824p+7f, 1));
+  ExpectIntact(chain, glm::vec3(-a, -a, -a), r);
+}
+
 // A huge root with a chain that still fits: coordinates near 1e37.
 TEST(FabrikExtreme, ChainFarFromTheOrigin) {
   const glm::vec3 root(1e37f, -1e37f, 1e37f);
@@ -272,6 +298,13 @@ TEST(ChainFromJoints, RejectsInf) {
 TEST(ChainFromJoints, RejectsChainsTooLargeForFloat) {
   ExpectChainError(Chain::FromJoints({{-kMax, 0, 0}, {kMax, 0, 0}}), "too large");
   ExpectChainError(Chain::FromJoints({{3e38f, 0, 0}, {3e38f, 1e38f, 0}}), "too large");
+}
+TEST(ChainFromJoints, RejectsSubnormalSegments) {
+  ExpectChainError(Chain::FromJoints({{0, 0, 0}, {1e-39f, 0, 0}}),
+                   "joints[1] is too close to joints[0]");
+  ExpectChainError(Chain::Straight({0, 0, 0}, {1, 0, 0}, std::vector<float>{1.0f, 1e-40f}),
+                   "too short");
+  EXPECT_TRUE(Chain::FromJoints({{0, 0, 0}, {1e-37f, 0, 0}}).ok());
 }
 TEST(ChainFromJoints, MeasuresLongSegmentsRight) {
   // 1e20 squared overflows float; the length must still come out right.
