@@ -136,7 +136,9 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             return true;
           },
           [&](const cmd::Joints& c) {
-            std::vector<float> lengths = state.lengths;
+            // Build on a change already requested this frame (a script's "joints" and
+            // "length" lines at the same time both count).
+            std::vector<float> lengths = PendingOrCurrentLengths(state);
             lengths.resize(static_cast<std::size_t>(c.count - 1), state.uniform_length);
             if (!RequestLengths(state, std::move(lengths))) return Fail(state, state.message);
             ConsolePrint(state, "joints " + std::to_string(c.count));
@@ -145,7 +147,8 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
           [&](const cmd::Length& c) {
             state.uniform_length = c.length;
             RequestLengths(state,
-                           UniformLengths(static_cast<int>(state.lengths.size()), c.length));
+                           UniformLengths(static_cast<int>(PendingOrCurrentLengths(state).size()),
+                                          c.length));
             ConsolePrint(state, Fmt("every segment %.4g long", c.length));
             return true;
           },

@@ -48,6 +48,10 @@ void SetMode(AppState& state, TargetMode mode) {
   state.source_target = state.target;
 }
 
+const std::vector<float>& PendingOrCurrentLengths(const AppState& state) {
+  return state.pending_lengths ? *state.pending_lengths : state.lengths;
+}
+
 bool RequestLengths(AppState& state, std::vector<float> lengths) {
   if (lengths.empty() || static_cast<int>(lengths.size()) + 1 > kMaxJoints) {
     SetMessage(state, "joint count must be from 2 to " + std::to_string(kMaxJoints), true);

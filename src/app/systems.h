@@ -69,5 +69,7 @@ void SetMode(AppState& state, TargetMode mode);
 // Requests new segment lengths (validated; on error sets state.message and changes nothing).
 bool RequestLengths(AppState& state, std::vector<float> lengths);
 void SetMessage(AppState& state, std::string text, bool is_error);
+// The lengths the chain will have next frame: a pending request's, else the current ones.
+const std::vector<float>& PendingOrCurrentLengths(const AppState& state);
 
 }  // namespace fabrik

@@ -98,11 +98,13 @@ class Modes(unittest.TestCase):
                     "at 0.2 target 2 3 0          # jump the scripted target\n"
                     "at 0.5 target -2 3 1 over 1  # glide for a second\n"
                     "at 2.0 moe 0.02\n"
-                    "at 2.0 iterations 17\n")
+                    "at 2.0 iterations 17\n"
+                    "at 2.5 joints 12\n"
+                    "at 2.5 length 0.4   # both lines of one step count\n")
         state = os.path.join(d, "s.jsonl")
         dt = 0.05
         code, _, err = run_demo(FAST + ["--script", script, "--fixed-dt", str(dt), "--frames",
-                                        "60", "--state-out", state])
+                                        "70", "--state-out", state])
         self.assertEqual(code, 0, err)
         states = read_states(state)
         by_time = {round(s["script"]["time"], 6): s for s in states}
@@ -122,7 +124,10 @@ class Modes(unittest.TestCase):
         self.assertAlmostEqual(before["tolerance"], 0.01, places=6)
         self.assertAlmostEqual(after["tolerance"], 0.02, places=6)
         self.assertEqual(after["max_iterations"], 17)
-        self.assertTrue(states[-1]["script"]["finished"])
+        last = states[-1]
+        self.assertTrue(last["script"]["finished"])
+        self.assertEqual(len(last["joints"]), 12)
+        self.assertEqual(last["lengths"], [0.4000000059604645] * 11)
 
     def test_typed_console_commands(self):
         with LiveDemo(FAST + ["--fixed-dt", "0.02"]) as demo:
