@@ -25,9 +25,9 @@ double DistanceD(const glm::vec3& a, const glm::vec3& b) {
 // chain from a target that is itself up to total_length away), so the chain must fit in float
 // with that margin or a solve could overflow to inf.
 bool FitsInFloat(const glm::vec3& root, float total_length) {
-  const double extent = std::max({std::fabs(double(root.x)), std::fabs(double(root.y)),
-                                  std::fabs(double(root.z))}) +
-                        2.0 * double(total_length);
+  const double extent =
+      std::max({std::fabs(double(root.x)), std::fabs(double(root.y)), std::fabs(double(root.z))}) +
+      2.0 * double(total_length);
   return extent <= double(std::numeric_limits<float>::max());
 }
 
@@ -35,8 +35,7 @@ constexpr const char* kTooLarge =
     "chain too large for single precision: |root| + 2 x total length must stay below 3.4e38";
 
 // Below FLT_MIN a length is subnormal: it has too few significant bits to be kept.
-constexpr const char* kTooShort =
-    "segment shorter than 1.2e-38, too short for single precision";
+constexpr const char* kTooShort = "segment shorter than 1.2e-38, too short for single precision";
 
 }  // namespace
 
@@ -83,8 +82,7 @@ Result<Chain> Chain::FromJoints(std::vector<glm::vec3> joints) {
   return chain;
 }
 
-Result<Chain> Chain::Straight(glm::vec3 root, glm::vec3 direction,
-                              std::span<const float> lengths) {
+Result<Chain> Chain::Straight(glm::vec3 root, glm::vec3 direction, std::span<const float> lengths) {
   if (lengths.empty()) return MakeError("a chain needs at least 1 segment");
   if (!IsFinite(root)) return MakeError("root is not finite");
   // Normalised in double: glm::length in float overflows for components beyond ~1.8e19 and

@@ -39,14 +39,14 @@ double DistanceD(const glm::vec3& a, const glm::vec3& b) {
 // always gives a finite answer.
 float Saturate(double d) { return static_cast<float>(std::min(d, static_cast<double>(kFloatMax))); }
 
-// The effector's distance to the target, checked once per iteration. The float fast path is
-// the common case; the double fallback covers squares that overflowed or went subnormal, so
-// the loop's stopping test and the reported distance are the same number.
-float EffectorDistance(const glm::vec3& effector, const glm::vec3& target) {
-  const glm::vec3 miss = effector - target;
-  const float sq = glm::dot(miss, miss);
+// |a - b| as a float (saturated), cheaply: the float fast path is the common case; the
+// double fallback covers squares that overflowed or went subnormal. Used for the stopping
+// test, so the loop's test and the reported distance are the same number.
+float FastDistance(const glm::vec3& a, const glm::vec3& b) {
+  const glm::vec3 d = a - b;
+  const float sq = glm::dot(d, d);
   if (sq > kMinFastSq && sq < kMaxFastSq) return std::sqrt(sq);
-  return Saturate(DistanceD(effector, target));
+  return Saturate(DistanceD(a, b));
 }
 
 // The careful form of one reach: the point at distance `length` from `anchor` on the ray
@@ -142,8 +142,8 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
   const glm::vec3 root = p[0];
   if (observer) observer->OnBegin(p, target);
 
-  // In double: the float difference may overflow for far targets.
-  const double root_distance = DistanceD(target, root);
+  // Saturated rather than overflowed for far targets (then > total, as it should be).
+  const float root_distance = FastDistance(target, root);
   result.reachable = root_distance <= chain.total_length();
 
   if (!result.reachable) {
@@ -158,10 +158,12 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
     return result;
   }
 
-  float distance = EffectorDistance(p[n - 1], target);
+  float distance = FastDistance(p[n - 1], target);
   if (distance > settings.tolerance) {
-    const glm::vec3 axis =
-        SafeNormalize(target - root, SafeNormalize(p[n - 1] - root, glm::vec3(0, 1, 0)));
+    // The root -> target direction; for a target on the root, the root -> effector one.
+    const glm::vec3 up(0.0f, 1.0f, 0.0f);
+    const glm::vec3 axis = root_distance > 0.0f ? SafeNormalize(target - root, up)
+                                                : SafeNormalize(p[n - 1] - root, up);
     // Fallback directions for reaches whose two points coincide, used only when the previous
     // segment cannot supply one: towards the root going backward, away from it going forward.
     const glm::vec3 inward = -axis;
@@ -186,7 +188,6 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
     const bool fast_lengths =
         chain.max_length() <= kMaxFastLength && chain.min_length() >= kMinFastLength;
     const float min_fast_sq = fast_lengths ? kMinFastSq : std::numeric_limits<float>::infinity();
-    const glm::vec3 sideways = AnyPerpendicular(axis);
 
     for (int iteration = 1;; ++iteration) {
       // Backward pass: effector onto the target, then each joint i slides along the line to
@@ -194,7 +195,7 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
       p[n - 1] = target;
       std::size_t next = n - 1;  // joints below `next` are still to be reached
       if (can_trap && IsCollinearWith(p, axis, on_line_eps)) {
-        p[n - 2] = target + sideways * len[n - 2];
+        p[n - 2] = target + AnyPerpendicular(axis) * len[n - 2];
         next = n - 2;
       }
       for (std::size_t i = next; i-- > 0;) {
@@ -226,7 +227,7 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
       result.iterations = iteration;
       if (observer) observer->OnHalfPass(PassKind::kForward, iteration, p);
 
-      distance = EffectorDistance(p[n - 1], target);
+      distance = FastDistance(p[n - 1], target);
       // Written so that iteration never passes max_iterations (no overflow at INT_MAX).
       if (distance <= settings.tolerance || iteration >= settings.max_iterations) break;
     }

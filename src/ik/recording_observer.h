@@ -44,9 +44,9 @@ class RecordingObserver final : public SolveObserver {
   // One recorded half-pass.
   struct HalfPass {
     PassKind kind;
-    int iteration;                       // as the solver numbered it, from 1
-    float distance;                      // |effector - target| after this half-pass
-    std::span<const glm::vec3> joints;   // the pose after it; valid until the next solve
+    int iteration;                      // as the solver numbered it, from 1
+    float distance;                     // |effector - target| after this half-pass
+    std::span<const glm::vec3> joints;  // the pose after it; valid until the next solve
   };
 
   // Which joint a reach moved, and where that reach sits in the recording.

@@ -161,8 +161,8 @@ Result<SolveRequest> ParseRequest(std::string_view line, json* id) {
   }
   if (n < 1.0) return MakeError("max_iterations must be >= 1, got " + iterations->dump());
   if (n > static_cast<double>(kMaxIterationsLimit)) {
-    return MakeError("max_iterations must be <= " + std::to_string(kMaxIterationsLimit) +
-                     ", got " + iterations->dump());
+    return MakeError("max_iterations must be <= " + std::to_string(kMaxIterationsLimit) + ", got " +
+                     iterations->dump());
   }
   out.settings.max_iterations = static_cast<int>(n);
 

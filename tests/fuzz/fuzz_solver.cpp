@@ -80,23 +80,29 @@ double DistanceD(const glm::vec3& a, const glm::vec3& b) {
 
 // One float of any kind the solver might meet.
 float Value(FuzzedDataProvider& in) {
+  // clang-format off
   static constexpr float kSpecial[] = {0.0f,    -0.0f,  1.0f,   -1.0f,  0.5f,    1e-30f,
                                        -1e-30f, 1e-40f, kTiny,  1e30f,  -1e30f,  1e19f,
                                        kMax,    -kMax,  3e38f,  1e-7f,  1e7f,    -1e7f,
                                        std::numeric_limits<float>::quiet_NaN(),
                                        std::numeric_limits<float>::infinity(),
                                        -std::numeric_limits<float>::infinity()};
+  // clang-format on
   switch (in.ConsumeIntegralInRange<int>(0, 4)) {
-    case 0: return static_cast<float>(in.ConsumeIntegralInRange<int>(-4, 4));
-    case 1: return in.ConsumeFloatingPointInRange<float>(-10.0f, 10.0f);
-    case 2: return in.PickValueInArray(kSpecial);
+    case 0:
+      return static_cast<float>(in.ConsumeIntegralInRange<int>(-4, 4));
+    case 1:
+      return in.ConsumeFloatingPointInRange<float>(-10.0f, 10.0f);
+    case 2:
+      return in.PickValueInArray(kSpecial);
     case 3: {
       const auto bits = in.ConsumeIntegral<std::uint32_t>();
       float f;
       std::memcpy(&f, &bits, sizeof f);
       return f;
     }
-    default: return in.ConsumeFloatingPointInRange<float>(-1000.0f, 1000.0f);
+    default:
+      return in.ConsumeFloatingPointInRange<float>(-1000.0f, 1000.0f);
   }
 }
 
@@ -107,26 +113,34 @@ glm::vec3 Point(FuzzedDataProvider& in) { return {Value(in), Value(in), Value(in
 glm::vec3 NextJoint(FuzzedDataProvider& in, const std::vector<glm::vec3>& joints) {
   const glm::vec3 last = joints.back();
   switch (in.ConsumeIntegralInRange<int>(0, 4)) {
-    case 0: return Point(in);
-    case 1: return last;  // coincident: must be rejected
+    case 0:
+      return Point(in);
+    case 1:
+      return last;  // coincident: must be rejected
     case 2: {
       const glm::vec3 before = joints.size() >= 2 ? joints[joints.size() - 2] : glm::vec3(0.0f);
       return last + (last - before) * Value(in);  // collinear
     }
-    case 3: return last + Point(in) * 1e-3f;
-    default: return last + glm::vec3(1.0f, 0.0f, 0.0f) * std::fabs(Value(in));
+    case 3:
+      return last + Point(in) * 1e-3f;
+    default:
+      return last + glm::vec3(1.0f, 0.0f, 0.0f) * std::fabs(Value(in));
   }
 }
 
 glm::vec3 Target(FuzzedDataProvider& in, const Chain& chain) {
   const auto joints = chain.joints();
   switch (in.ConsumeIntegralInRange<int>(0, 4)) {
-    case 0: return Point(in);
-    case 1: return joints[in.ConsumeIntegralInRange<std::size_t>(0, joints.size() - 1)];
+    case 0:
+      return Point(in);
+    case 1:
+      return joints[in.ConsumeIntegralInRange<std::size_t>(0, joints.size() - 1)];
     case 2:  // on the line through the root and the effector (the trap), at any distance
       return chain.root() + (chain.effector() - chain.root()) * Value(in);
-    case 3: return chain.root() + Point(in) * 1e-3f;
-    default: return chain.root() + (Point(in) - chain.root()) * 0.25f;
+    case 3:
+      return chain.root() + Point(in) * 1e-3f;
+    default:
+      return chain.root() + (Point(in) - chain.root()) * 0.25f;
   }
 }
 
@@ -154,12 +168,12 @@ void CheckSolved(const Chain& chain, const glm::vec3& root, const glm::vec3& tar
   }
   const double actual = DistanceD(chain.effector(), target);
   const double reported = r.distance;
-  FUZZ_CHECK(std::fabs(actual - reported) <= 1e-6 * actual + 1e-30 ||
-                 (reported == kMax && actual >= kMax),
-             "reported distance %.9g, actual %.9g", reported, actual);
+  FUZZ_CHECK(
+      std::fabs(actual - reported) <= 1e-6 * actual + 1e-30 || (reported == kMax && actual >= kMax),
+      "reported distance %.9g, actual %.9g", reported, actual);
   // A saturated distance (FLT_MAX) says nothing about the tolerance; the exact one does.
-  FUZZ_CHECK(r.reached == (reported < kMax ? reported <= settings.tolerance
-                                           : actual <= settings.tolerance),
+  FUZZ_CHECK(r.reached ==
+                 (reported < kMax ? reported <= settings.tolerance : actual <= settings.tolerance),
              "reached flag %d, distance %.9g, tolerance %.9g", r.reached, actual,
              double(settings.tolerance));
   if (r.reached) {
@@ -210,13 +224,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<glm::vec3> before(chain.joints().begin(), chain.joints().end());
     const SolveResult r =
         fabrik::SolveFabrik(chain, target, settings, record ? &recorder : nullptr);
-    g_case = Case{before, {chain.joints().begin(), chain.joints().end()}, target,
-                  settings.tolerance, settings.max_iterations};
+    g_case = Case{before,
+                  {chain.joints().begin(), chain.joints().end()},
+                  target,
+                  settings.tolerance,
+                  settings.max_iterations};
     if (fabrik::ValidateSolveInput(target, settings) != nullptr) {
       FUZZ_CHECK(!r.ok && r.error != nullptr, "invalid input accepted");
-      FUZZ_CHECK(std::memcmp(before.data(), chain.joints().data(),
-                             before.size() * sizeof(glm::vec3)) == 0,
-                 "rejected solve changed the chain");
+      FUZZ_CHECK(
+          std::memcmp(before.data(), chain.joints().data(), before.size() * sizeof(glm::vec3)) == 0,
+          "rejected solve changed the chain");
       continue;
     }
     CheckSolved(chain, before[0], target, settings, r);
@@ -224,17 +241,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (record && recorder.recorded() && !recorder.truncated() && recorder.reach_count() > 0) {
       std::vector<glm::vec3> replay(chain.joint_count());
       FUZZ_CHECK(recorder.PoseAfterReach(recorder.reach_count() - 1, replay), "replay");
-      FUZZ_CHECK(std::memcmp(replay.data(), chain.joints().data(),
-                             replay.size() * sizeof(glm::vec3)) == 0,
-                 "replay does not end at the solved pose");
+      FUZZ_CHECK(
+          std::memcmp(replay.data(), chain.joints().data(), replay.size() * sizeof(glm::vec3)) == 0,
+          "replay does not end at the solved pose");
     }
   }
 
   // SetPose with the original joints: must restore them exactly (it keeps the lengths).
   const fabrik::Status restored = chain.SetPose(joints);
   FUZZ_CHECK(restored.ok(), "original pose rejected: %s", restored.error().c_str());
-  FUZZ_CHECK(std::memcmp(joints.data(), chain.joints().data(),
-                         joints.size() * sizeof(glm::vec3)) == 0,
-             "SetPose did not restore the pose");
+  FUZZ_CHECK(
+      std::memcmp(joints.data(), chain.joints().data(), joints.size() * sizeof(glm::vec3)) == 0,
+      "SetPose did not restore the pose");
   return 0;
 }

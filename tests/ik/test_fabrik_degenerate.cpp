@@ -167,9 +167,9 @@ TEST(FabrikInvalid, ZeroMaxIterations) {
 
 // Far beyond the reach, up to the largest float: laid straight at the target, finite.
 TEST(FabrikExtreme, HugeFiniteTargets) {
-  const glm::vec3 targets[] = {{1e30f, 0, 0},       {-1e30f, 1e30f, 1e30f},
-                               {kMax, kMax, kMax},  {-kMax, kMax, -kMax},
-                               {0, 0, 1e38f},       {3e19f, -3e19f, 3e19f}};
+  const glm::vec3 targets[] = {{1e30f, 0, 0},      {-1e30f, 1e30f, 1e30f},
+                               {kMax, kMax, kMax}, {-kMax, kMax, -kMax},
+                               {0, 0, 1e38f},      {3e19f, -3e19f, 3e19f}};
   for (const glm::vec3& target : targets) {
     Chain chain = MustMake({{1, 2, 3}, {1, 3, 3}, {2, 3, 3}, {2, 3, 5}});
     const SolveResult r = SolveFabrik(chain, target, Settings(0.01f, 10));
@@ -209,8 +209,7 @@ TEST(FabrikExtreme, HugeSegmentReachingFromVeryClosePoints) {
     std::vector<glm::vec3> pose = {{-1, 1, -1}, {-1, -4.3e37f, -1}};
     if (joints == 3) pose.emplace_back(-1, 1, -1);
     Chain chain = MustMake(pose);
-    const SolveResult r =
-        SolveFabrik(chain, glm::vec3(-1, 0.99999994f, -1), Settings(1e-30f, 64));
+    const SolveResult r = SolveFabrik(chain, glm::vec3(-1, 0.99999994f, -1), Settings(1e-30f, 64));
     SCOPED_TRACE(std::to_string(joints) + " joints");
     ExpectIntact(chain, glm::vec3(-1, 1, -1), r);
   }

@@ -63,8 +63,7 @@ std::string CheckSolve(const Chain& chain, const glm::vec3& root_before, const g
   const double root_distance = DistanceD(target, root_before);
   const double total = chain.total_length();
   // Exactly at the boundary float rounding may decide either way.
-  if (std::fabs(root_distance - total) > 1e-6 * total &&
-      r.reachable != (root_distance <= total)) {
+  if (std::fabs(root_distance - total) > 1e-6 * total && r.reachable != (root_distance <= total)) {
     return "reachable flag wrong";
   }
   if (!r.reachable) {
@@ -95,15 +94,20 @@ glm::vec3 RandomTarget(std::mt19937& rng, const Chain& chain, int kind) {
   const float total = chain.total_length();
   const glm::vec3 root = chain.root();
   switch (kind) {
-    case 0: return root + RandomUnit(rng) * total * std::cbrt(u(rng));     // inside, uniform
-    case 1: return root + RandomUnit(rng) * total * (0.95f + 0.05f * u(rng));  // near the rim
-    case 2: return root + RandomUnit(rng) * total * (1.0001f + 2.0f * u(rng));  // outside
-    case 3: {                                                           // on a current joint
+    case 0:
+      return root + RandomUnit(rng) * total * std::cbrt(u(rng));  // inside, uniform
+    case 1:
+      return root + RandomUnit(rng) * total * (0.95f + 0.05f * u(rng));  // near the rim
+    case 2:
+      return root + RandomUnit(rng) * total * (1.0001f + 2.0f * u(rng));  // outside
+    case 3: {                                                             // on a current joint
       std::uniform_int_distribution<std::size_t> j(0, chain.joint_count() - 1);
       return chain.joints()[j(rng)];
     }
-    case 4: return root + RandomUnit(rng) * total * (1e3f + 1e6f * u(rng));  // far outside
-    default: return root;
+    case 4:
+      return root + RandomUnit(rng) * total * (1e3f + 1e6f * u(rng));  // far outside
+    default:
+      return root;
   }
 }
 
@@ -131,8 +135,8 @@ TEST(FabrikInvariants, RandomChainsAndTargets) {
       const glm::vec3 root = chain.root();
       const SolveResult r = SolveFabrik(chain, target, settings);  // warm start from last pose
       const std::string violation = CheckSolve(chain, root, target, settings, r);
-      ASSERT_EQ(violation, "") << "chain " << c << " (" << n << " joints), target " << t
-                               << " (" << target.x << ", " << target.y << ", " << target.z
+      ASSERT_EQ(violation, "") << "chain " << c << " (" << n << " joints), target " << t << " ("
+                               << target.x << ", " << target.y << ", " << target.z
                                << "), tolerance " << settings.tolerance << ", cap "
                                << settings.max_iterations;
       ++solves;
@@ -141,8 +145,10 @@ TEST(FabrikInvariants, RandomChainsAndTargets) {
       worst_length_error = std::max(worst_length_error, MaxRelativeLengthError(chain));
     }
   }
-  std::printf("[ stats    ] %d solves, %d reached, %d out of reach; worst relative length "
-              "error %.3g\n", solves, reached, unreachable, worst_length_error);
+  std::printf(
+      "[ stats    ] %d solves, %d reached, %d out of reach; worst relative length "
+      "error %.3g\n",
+      solves, reached, unreachable, worst_length_error);
   // The generator must exercise both branches, or the checks above prove little.
   EXPECT_GT(reached, solves / 4);
   EXPECT_GT(unreachable, solves / 10);
@@ -203,13 +209,14 @@ TEST(FabrikInvariants, LongChain) {
     settings.max_iterations = 100;
     const glm::vec3 root = chain.root();
     const SolveResult r = SolveFabrik(chain, target, settings);
-    EXPECT_EQ(CheckSolve(chain, root, target, settings, r, std::max(kLengthTolerance,
-                                                                      rounding_bound)),
-              "");
-    std::printf("[ stats    ] 10,000 joints: target at %.0f%% of reach: %d iterations, "
-                "distance %.3g, worst relative length error %.3g (bound %.3g)\n",
-                100.0 * glm::length(target) / total, r.iterations, r.distance,
-                MaxRelativeLengthError(chain), rounding_bound);
+    EXPECT_EQ(
+        CheckSolve(chain, root, target, settings, r, std::max(kLengthTolerance, rounding_bound)),
+        "");
+    std::printf(
+        "[ stats    ] 10,000 joints: target at %.0f%% of reach: %d iterations, "
+        "distance %.3g, worst relative length error %.3g (bound %.3g)\n",
+        100.0 * glm::length(target) / total, r.iterations, r.distance,
+        MaxRelativeLengthError(chain), rounding_bound);
   }
 }
 

@@ -32,8 +32,8 @@
 #include <string>
 #include <vector>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "fabrik_test_util.h"
 #include "ik/fabrik.h"
@@ -116,8 +116,8 @@ IterationStats Track(const std::vector<float>& lengths, float tolerance, double 
 }
 
 void Print(const char* label, const IterationStats& s) {
-  std::printf("[ stats    ] %-30s %6d solves, max %2d, mean %.2f; iterations:solves%s\n",
-              label, s.solves, s.max, s.mean, s.Histogram().c_str());
+  std::printf("[ stats    ] %-30s %6d solves, max %2d, mean %.2f; iterations:solves%s\n", label,
+              s.solves, s.max, s.mean, s.Histogram().c_str());
 }
 
 TEST(FabrikSeedClaims, EqualSegmentsToleranceOneHundredth) {
@@ -169,9 +169,10 @@ TEST(FabrikSeedClaims, UnequalSegmentsMeasured) {
     ++s.solves;
   }
   s.mean = sum / s.solves;
-  std::printf("[ stats    ] 1,2,3,1 random jumps inside the reach: %d solves, max %d, mean %.2f;"
-              " histogram (50 = 50 or more):%s\n",
-              s.solves, s.max, s.mean, s.Histogram().c_str());
+  std::printf(
+      "[ stats    ] 1,2,3,1 random jumps inside the reach: %d solves, max %d, mean %.2f;"
+      " histogram (50 = 50 or more):%s\n",
+      s.solves, s.max, s.mean, s.Histogram().c_str());
 }
 
 // How the counts grow with the step per solve (printed, not asserted).

@@ -1,0 +1,365 @@
+// bench_fabrik: SolveFabrik against a deliberately plain reference loop.
+//
+// For 5, 10, 20, 50, 100 and 1000 joints (segments of 1 world unit, root at the origin):
+//   * cold: random targets uniform in the ball of the chain's reach; every solve starts from
+//     the same pose (straight up, +Y), tolerance 1e-3, cap 100 iterations;
+//   * warm: the target follows a smooth closed curve (distance from the root between 40% and
+//     80% of the reach), advancing 0.5% of the reach per solve; every solve starts from the
+//     last one's result (tracking), same tolerance and cap.
+// Each case runs twice: "library" (SolveFabrik) and "plain", the textbook loop of Aristidou
+// & Lasenby's algorithm 1 on a float array: r = |p(i+1) - p(i)|, l = d(i) / r,
+// p = (1 - l) a + l b, with no guards at all. Both see the same start poses and targets, so
+// they do the same iterations (up to rounding; the iteration counters show it).
+//
+// Counters: solves/s; time per joint update (one reach; a FABRIK iteration makes 2 x (n - 1));
+// iterations per solve; the share of solves that hit the cap. After the runs a summary
+// table prints the library/plain time ratio for every case, then iteration statistics of
+// the cold solves by target distance (share hitting the cap per band), for comparison with
+// the figures quoted for plain FABRIK (10 equal joints, tolerance 1e-3, cap 100: about 21
+// iterations on average, about 7% of solves hitting the cap, nearly all with targets beyond
+// 90% of the reach).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+
+#include "ik/chain.h"
+#include "ik/fabrik.h"
+
+namespace {
+
+constexpr float kTolerance = 1e-3f;
+constexpr int kCap = 100;
+constexpr int kJointCounts[] = {5, 10, 20, 50, 100, 1000};
+constexpr std::size_t kTargetCount = 4096;
+
+// ---------------------------------------------------------------- the plain reference loop
+
+// Joints as x, y, z triples; d[i] = |p(i+1) - p(i)|. Returns the iterations run.
+int PlainFabrik(float* p, const float* d, int n, float total, const float t[3], float tol,
+                int cap) {
+  const float bx = p[0], by = p[1], bz = p[2];
+  const float dist =
+      std::sqrt((t[0] - bx) * (t[0] - bx) + (t[1] - by) * (t[1] - by) + (t[2] - bz) * (t[2] - bz));
+  if (dist > total) {
+    for (int i = 0; i < n - 1; ++i) {
+      float* a = p + 3 * i;
+      const float r = std::sqrt((t[0] - a[0]) * (t[0] - a[0]) + (t[1] - a[1]) * (t[1] - a[1]) +
+                                (t[2] - a[2]) * (t[2] - a[2]));
+      const float l = d[i] / r;
+      a[3] = (1 - l) * a[0] + l * t[0];
+      a[4] = (1 - l) * a[1] + l * t[1];
+      a[5] = (1 - l) * a[2] + l * t[2];
+    }
+    return 1;
+  }
+  float* e = p + 3 * (n - 1);
+  float dif = std::sqrt((e[0] - t[0]) * (e[0] - t[0]) + (e[1] - t[1]) * (e[1] - t[1]) +
+                        (e[2] - t[2]) * (e[2] - t[2]));
+  int iterations = 0;
+  while (dif > tol && iterations < cap) {
+    ++iterations;
+    e[0] = t[0];
+    e[1] = t[1];
+    e[2] = t[2];
+    for (int i = n - 2; i >= 0; --i) {
+      float* a = p + 3 * i;
+      float* b = a + 3;
+      const float r = std::sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
+                                (b[2] - a[2]) * (b[2] - a[2]));
+      const float l = d[i] / r;
+      a[0] = (1 - l) * b[0] + l * a[0];
+      a[1] = (1 - l) * b[1] + l * a[1];
+      a[2] = (1 - l) * b[2] + l * a[2];
+    }
+    p[0] = bx;
+    p[1] = by;
+    p[2] = bz;
+    for (int i = 0; i < n - 1; ++i) {
+      float* a = p + 3 * i;
+      float* b = a + 3;
+      const float r = std::sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
+                                (b[2] - a[2]) * (b[2] - a[2]));
+      const float l = d[i] / r;
+      b[0] = (1 - l) * a[0] + l * b[0];
+      b[1] = (1 - l) * a[1] + l * b[1];
+      b[2] = (1 - l) * a[2] + l * b[2];
+    }
+    dif = std::sqrt((e[0] - t[0]) * (e[0] - t[0]) + (e[1] - t[1]) * (e[1] - t[1]) +
+                    (e[2] - t[2]) * (e[2] - t[2]));
+  }
+  return iterations;
+}
+
+// ---------------------------------------------------------------- shared inputs
+
+fabrik::Chain StartChain(int joints) {
+  const std::vector<float> lengths(joints - 1, 1.0f);
+  return std::move(fabrik::Chain::Straight(glm::vec3(0.0f), glm::vec3(0, 1, 0), lengths)).value();
+}
+
+std::vector<glm::vec3> ColdTargets(float reach) {
+  std::mt19937 rng(2011);
+  std::normal_distribution<float> g(0.0f, 1.0f);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<glm::vec3> targets;
+  while (targets.size() < kTargetCount) {
+    const glm::vec3 v(g(rng), g(rng), g(rng));
+    const float l = glm::length(v);
+    if (l < 1e-3f) continue;
+    targets.push_back(v / l * reach * std::cbrt(u(rng)));  // uniform in the ball
+  }
+  return targets;
+}
+
+glm::vec3 Curve(double t, double reach) {
+  const double r = reach * (0.6 + 0.2 * std::sin(3.0 * t));
+  const double phi = 0.5 * std::sin(2.0 * t);
+  return glm::vec3(
+      r * glm::dvec3(std::cos(t) * std::cos(phi), std::sin(phi), std::sin(t) * std::cos(phi)));
+}
+
+// One closed loop of the curve, `step` apart in arc length.
+std::vector<glm::vec3> WarmTargets(float reach) {
+  const double step = 0.005 * reach, dt = 1e-5;
+  std::vector<glm::vec3> targets;
+  glm::dvec3 previous(Curve(0.0, reach));
+  double travelled = 0.0;
+  for (double t = dt; t < 6.283185307179586; t += dt) {
+    const glm::dvec3 p(Curve(t, reach));
+    travelled += glm::length(p - previous);
+    previous = p;
+    if (travelled >= step) {
+      targets.emplace_back(p);
+      travelled = 0.0;
+    }
+  }
+  return targets;
+}
+
+struct Case {
+  int joints;
+  bool warm;
+};
+
+// ---------------------------------------------------------------- benchmarks
+
+void Report(benchmark::State& state, int joints, long long iterations, long long capped) {
+  const double solves = static_cast<double>(state.iterations());
+  const double updates = 2.0 * (joints - 1) * static_cast<double>(iterations);
+  state.counters["solves/s"] = benchmark::Counter(solves, benchmark::Counter::kIsRate);
+  // Inverted rate: seconds per update, printed with an SI prefix (e.g. "1.5ns").
+  state.counters["per_update"] =
+      benchmark::Counter(updates, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["iter/solve"] = iterations / solves;
+  state.counters["cap_hit"] = capped / solves;
+}
+
+void BM_Library(benchmark::State& state, Case c) {
+  fabrik::Chain chain = StartChain(c.joints);
+  const std::vector<glm::vec3> start(chain.joints().begin(), chain.joints().end());
+  const std::vector<glm::vec3> targets =
+      c.warm ? WarmTargets(chain.total_length()) : ColdTargets(chain.total_length());
+  fabrik::SolveSettings settings;
+  settings.tolerance = kTolerance;
+  settings.max_iterations = kCap;
+  std::size_t next = 0;
+  long long iterations = 0, capped = 0;
+  for (auto _ : state) {
+    // Cold: back to the start pose. Writing through pose_for_solver() is the same plain copy
+    // the reference loop makes (SetPose would also re-measure every length).
+    if (!c.warm) std::copy(start.begin(), start.end(), chain.pose_for_solver().begin());
+    const fabrik::SolveResult r = fabrik::SolveFabrik(chain, targets[next], settings);
+    benchmark::DoNotOptimize(r);
+    benchmark::ClobberMemory();
+    iterations += r.iterations;
+    capped += !r.reached && r.iterations == kCap;
+    if (++next == targets.size()) next = 0;
+  }
+  Report(state, c.joints, iterations, capped);
+}
+
+void BM_Plain(benchmark::State& state, Case c) {
+  const fabrik::Chain chain = StartChain(c.joints);
+  std::vector<float> start, lengths(chain.lengths().begin(), chain.lengths().end());
+  for (const glm::vec3& p : chain.joints()) start.insert(start.end(), {p.x, p.y, p.z});
+  std::vector<float> pose = start;
+  const std::vector<glm::vec3> targets =
+      c.warm ? WarmTargets(chain.total_length()) : ColdTargets(chain.total_length());
+  std::size_t next = 0;
+  long long iterations = 0, capped = 0;
+  for (auto _ : state) {
+    if (!c.warm) std::copy(start.begin(), start.end(), pose.begin());
+    const float t[3] = {targets[next].x, targets[next].y, targets[next].z};
+    const int it = PlainFabrik(pose.data(), lengths.data(), c.joints, chain.total_length(), t,
+                               kTolerance, kCap);
+    benchmark::DoNotOptimize(it);
+    benchmark::ClobberMemory();
+    iterations += it;
+    const float* e = pose.data() + 3 * (c.joints - 1);
+    const float dx = e[0] - t[0], dy = e[1] - t[1], dz = e[2] - t[2];
+    capped += it == kCap && std::sqrt(dx * dx + dy * dy + dz * dz) > kTolerance;
+    if (++next == targets.size()) next = 0;
+  }
+  Report(state, c.joints, iterations, capped);
+}
+
+std::string Name(const char* impl, Case c) {
+  return std::string(c.warm ? "warm" : "cold") + "/" + impl + "/joints:" + std::to_string(c.joints);
+}
+
+// ---------------------------------------------------------------- summary
+
+// Keeps every run's results for the summary, while printing as usual.
+class Collector : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.run_type != Run::RT_Iteration && run.aggregate_name != "mean") continue;
+      results_[run.benchmark_name()] = run;
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  const Run* Find(const std::string& prefix) const {
+    for (const auto& [name, run] : results_) {
+      if (name.rfind(prefix, 0) == 0) return &run;
+    }
+    return nullptr;
+  }
+
+ private:
+  std::map<std::string, Run> results_;
+};
+
+double Counter(const benchmark::BenchmarkReporter::Run& run, const char* name) {
+  const auto it = run.counters.find(name);
+  return it == run.counters.end() ? 0.0 : it->second.value;
+}
+
+void PrintRatios(const Collector& collector) {
+  std::printf(
+      "\nLibrary against the plain loop (time per solve; ratio > 1.10 would be a "
+      "failure)\n");
+  std::printf("%-6s %6s | %12s %12s | %10s %10s | %9s %9s | %6s\n", "mode", "joints",
+              "lib solves/s", "plain sol/s", "lib ns/upd", "plain ns/u", "lib iter", "plain it",
+              "ratio");
+  for (bool warm : {false, true}) {
+    for (int joints : kJointCounts) {
+      const Case c{joints, warm};
+      const auto* lib = collector.Find(Name("library", c));
+      const auto* plain = collector.Find(Name("plain", c));
+      if (lib == nullptr || plain == nullptr) continue;
+      const double ratio = lib->GetAdjustedRealTime() / plain->GetAdjustedRealTime();
+      std::printf("%-6s %6d | %12.0f %12.0f | %10.2f %10.2f | %9.2f %9.2f | %6.3f%s\n",
+                  warm ? "warm" : "cold", joints, Counter(*lib, "solves/s"),
+                  Counter(*plain, "solves/s"), Counter(*lib, "per_update") * 1e9,
+                  Counter(*plain, "per_update") * 1e9, Counter(*lib, "iter/solve"),
+                  Counter(*plain, "iter/solve"), ratio, ratio > 1.10 ? "  SLOWER" : "");
+    }
+  }
+}
+
+// Iterations and cap hits of cold solves, by how far the target is (fraction of the reach).
+void PrintColdStatistics() {
+  constexpr double kBands[] = {0.0, 0.5, 0.8, 0.9, 0.95, 0.99, 1.0};
+  constexpr int kBandCount = 6;
+  std::printf(
+      "\nCold solves (start straight up, targets uniform in the reach ball, tolerance "
+      "%g, cap %d)\n",
+      kTolerance, kCap);
+  std::printf(
+      "%6s %7s | %9s %9s | %8s %8s | cap-hit share by target distance (%% of reach):"
+      "\n",
+      "joints", "targets", "lib mean", "plain", "lib cap", "plain");
+  std::printf("%6s %7s | %9s %9s | %8s %8s |", "", "", "iter", "iter", "hit", "hit");
+  for (int b = 0; b < kBandCount; ++b) {
+    std::printf(" %3.0f-%-3.0f", 100 * kBands[b], 100 * kBands[b + 1]);
+  }
+  std::printf("  (library; share of targets in band)\n");
+  for (int joints : kJointCounts) {
+    fabrik::Chain chain = StartChain(joints);
+    const std::vector<glm::vec3> start(chain.joints().begin(), chain.joints().end());
+    std::vector<float> flat_start, lengths(chain.lengths().begin(), chain.lengths().end());
+    for (const glm::vec3& p : start) flat_start.insert(flat_start.end(), {p.x, p.y, p.z});
+    std::vector<float> flat = flat_start;
+    const float reach = chain.total_length();
+    const std::vector<glm::vec3> targets = ColdTargets(reach);
+    const std::size_t count = joints >= 1000 ? 512 : targets.size();
+    fabrik::SolveSettings settings;
+    settings.tolerance = kTolerance;
+    settings.max_iterations = kCap;
+    long long lib_iterations = 0, plain_iterations = 0, lib_capped = 0, plain_capped = 0;
+    int in_band[kBandCount] = {}, capped_in_band[kBandCount] = {};
+    for (std::size_t i = 0; i < count; ++i) {
+      std::copy(start.begin(), start.end(), chain.pose_for_solver().begin());
+      const fabrik::SolveResult r = fabrik::SolveFabrik(chain, targets[i], settings);
+      std::copy(flat_start.begin(), flat_start.end(), flat.begin());
+      const float t[3] = {targets[i].x, targets[i].y, targets[i].z};
+      const int it = PlainFabrik(flat.data(), lengths.data(), joints, reach, t, kTolerance, kCap);
+      const float* e = flat.data() + 3 * (joints - 1);
+      const float miss = std::sqrt((e[0] - t[0]) * (e[0] - t[0]) + (e[1] - t[1]) * (e[1] - t[1]) +
+                                   (e[2] - t[2]) * (e[2] - t[2]));
+      const bool lib_cap = !r.reached && r.iterations == kCap;
+      lib_iterations += r.iterations;
+      plain_iterations += it;
+      lib_capped += lib_cap;
+      plain_capped += it == kCap && miss > kTolerance;
+      const double fraction = glm::length(targets[i]) / reach;
+      int band = 0;
+      while (band + 1 < kBandCount && fraction >= kBands[band + 1]) ++band;
+      ++in_band[band];
+      capped_in_band[band] += lib_cap;
+    }
+    const double n = static_cast<double>(count);
+    std::printf("%6d %7zu | %9.2f %9.2f | %7.2f%% %7.2f%% |", joints, count, lib_iterations / n,
+                plain_iterations / n, 100 * lib_capped / n, 100 * plain_capped / n);
+    for (int b = 0; b < kBandCount; ++b) {
+      if (in_band[b] == 0) {
+        std::printf("     -  ");
+      } else {
+        std::printf(" %6.1f%%", 100.0 * capped_in_band[b] / in_band[b]);
+      }
+    }
+    std::printf("  (");
+    for (int b = 0; b < kBandCount; ++b) {
+      std::printf("%s%.1f%%", b ? " " : "", 100.0 * in_band[b] / n);
+    }
+    std::printf(")\n");
+    if (lib_capped > 0) {
+      int beyond_90 = 0;
+      for (int b = 3; b < kBandCount; ++b) beyond_90 += capped_in_band[b];
+      std::printf(
+          "%6s %7s   of the library's cap hits, %.0f%% had the target beyond 90%% of the "
+          "reach\n",
+          "", "", 100.0 * beyond_90 / lib_capped);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (bool warm : {false, true}) {
+    for (int joints : kJointCounts) {
+      const Case c{joints, warm};
+      benchmark::RegisterBenchmark(Name("library", c).c_str(), BM_Library, c);
+      benchmark::RegisterBenchmark(Name("plain", c).c_str(), BM_Plain, c);
+    }
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  Collector collector;
+  benchmark::RunSpecifiedBenchmarks(&collector);
+  PrintRatios(collector);
+  PrintColdStatistics();
+  benchmark::Shutdown();
+  return 0;
+}
