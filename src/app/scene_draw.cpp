@@ -174,7 +174,7 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
   for (std::size_t i = 0; i < p.size(); ++i) {
     // Joint size follows the shorter neighbouring segment so short links stay readable.
     const float local = std::min(i > 0 ? len[i - 1] : len[0], i < len.size() ? len[i] : len.back());
-    const float r = std::clamp(local * 0.16f, base * 0.35f, base * 1.2f);
+    const float r = std::clamp(local * 0.16f, base * 0.6f, base * 1.2f);
     glm::vec4 color = kJointColor;
     if (i == 0) color = kRootColor;
     // (The arm's pedestal, joint 0, is rigid: always "at its limit", never worth a colour.)
@@ -183,7 +183,7 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
     spheres_.push_back({p[i], i + 1 == p.size() ? std::max(r, base) * 1.15f : r, color});
   }
   for (std::size_t i = 0; i < len.size() && i + 1 < p.size(); ++i) {
-    const float r = std::clamp(len[i] * 0.13f, base * 0.3f, base * 0.9f);
+    const float r = std::clamp(len[i] * 0.13f, base * 0.45f, base * 0.9f);
     bones_.push_back({p[i], r, p[i + 1], r * 0.55f, kBoneColor});
   }
   AddPlinth(p[0], base);
@@ -329,7 +329,8 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
   std::span<const float> len = chain.lengths();
   const float reach = chain.total_length();
   const float mean_len = reach / static_cast<float>(len.size());
-  const float base = std::clamp(mean_len * 0.15f, 0.01f, 50.0f);
+  // Sizes follow the segments, but never so thin that a long chain of short links vanishes.
+  const float base = std::clamp(std::max(mean_len * 0.15f, reach * 0.012f), 0.01f, 50.0f);
 
   renderer.SetCamera(state.view.view, state.view.projection, state.view.camera.eye());
 

@@ -49,6 +49,13 @@ std::vector<MeshVertex> SphereTriangles(int rings, int sectors) {
   return tris;
 }
 
+// A unit square in the XZ plane, for the ground shadows (the shader fades it to a disc).
+std::vector<MeshVertex> QuadTriangles() {
+  const glm::vec3 n(0.0f, 1.0f, 0.0f);
+  const MeshVertex a{{-1, 0, -1}, n}, b{{1, 0, -1}, n}, c{{1, 0, 1}, n}, d{{-1, 0, 1}, n};
+  return {a, b, c, a, c, d};
+}
+
 // A unit cylinder along +y from 0 to 1, radius 1, without caps (the joint spheres cover them).
 std::vector<MeshVertex> CylinderTriangles(int sectors) {
   std::vector<MeshVertex> tris;
@@ -75,8 +82,12 @@ struct Renderer::Impl {
   ShaderProgram mesh_shader;
   ShaderProgram line_shader;
   ShaderProgram background_shader;
-  Mesh sphere;
+  Mesh sphere;       // smooth, for a few large spheres
+  Mesh sphere_low;   // coarse, for many small ones: vertex work stays flat as chains grow
+  Mesh sphere_min;   // coarser still, for thousands
   Mesh cylinder;
+  Mesh cylinder_low;
+  Mesh quad;
   GLuint instance_vbo = 0;
   GLuint line_vao = 0;
   GLuint line_vbo = 0;
@@ -116,7 +127,8 @@ struct Renderer::Impl {
 Renderer::Renderer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Renderer::~Renderer() {
-  for (Mesh* m : {&impl_->sphere, &impl_->cylinder}) {
+  for (Mesh* m : {&impl_->sphere, &impl_->sphere_low, &impl_->sphere_min, &impl_->cylinder,
+                  &impl_->cylinder_low, &impl_->quad}) {
     glDeleteVertexArrays(1, &m->vao);
     glDeleteBuffers(1, &m->vbo);
   }
@@ -141,7 +153,11 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::string& shader_dir
 
   glGenBuffers(1, &impl->instance_vbo);
   impl->sphere = impl->MakeMesh(SphereTriangles(16, 24));
-  impl->cylinder = impl->MakeMesh(CylinderTriangles(20));
+  impl->sphere_low = impl->MakeMesh(SphereTriangles(6, 10));
+  impl->sphere_min = impl->MakeMesh(SphereTriangles(4, 6));
+  impl->cylinder = impl->MakeMesh(CylinderTriangles(16));
+  impl->cylinder_low = impl->MakeMesh(CylinderTriangles(6));
+  impl->quad = impl->MakeMesh(QuadTriangles());
 
   glGenVertexArrays(1, &impl->line_vao);
   glGenBuffers(1, &impl->line_vbo);
@@ -185,7 +201,18 @@ void Renderer::SetCamera(const glm::mat4& view, const glm::mat4& projection,
 
 void Renderer::DrawMeshInstances(int kind, const void* data, std::size_t count, bool shell) {
   if (count == 0) return;
-  const Mesh& mesh = (kind == 1) ? impl_->cylinder : impl_->sphere;
+  // Level of detail by count: dozens of spheres get the smooth mesh, hundreds the coarse
+  // one (they are small on screen then), so the vertex work per frame stays nearly flat.
+  const Mesh* mesh = &impl_->sphere;
+  if (kind == 1) {
+    mesh = count > 300 ? &impl_->cylinder_low : &impl_->cylinder;
+  } else if (kind == 2) {
+    mesh = &impl_->quad;
+  } else if (!shell && count > 300) {
+    mesh = &impl_->sphere_min;
+  } else if (!shell && count > 48) {
+    mesh = &impl_->sphere_low;
+  }
   glBindBuffer(GL_ARRAY_BUFFER, impl_->instance_vbo);
   // Orphan then fill: the driver need not wait for last frame's draws to finish.
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(count * sizeof(GpuInstance)), nullptr,
@@ -196,8 +223,8 @@ void Renderer::DrawMeshInstances(int kind, const void* data, std::size_t count, 
   impl_->mesh_shader.Set("u_eye", impl_->eye);
   impl_->mesh_shader.Set("u_kind", kind);
   impl_->mesh_shader.Set("u_shell", shell ? 1 : 0);
-  glBindVertexArray(mesh.vao);
-  glDrawArraysInstanced(GL_TRIANGLES, 0, mesh.count, static_cast<GLsizei>(count));
+  glBindVertexArray(mesh->vao);
+  glDrawArraysInstanced(GL_TRIANGLES, 0, mesh->count, static_cast<GLsizei>(count));
   glBindVertexArray(0);
   ++draw_calls_;
 }
