@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "ik/chain.h"
+#include "tools/solve_extended.h"
 
 namespace fabrik::tools {
 namespace {
@@ -25,6 +26,32 @@ std::string WithoutExceptionId(const char* what) {
     if (close != std::string_view::npos) s.remove_prefix(close + 2);
   }
   return std::string(s);
+}
+
+const json* Field(const json& object, const char* name) {
+  const auto it = object.find(name);
+  return it == object.end() ? nullptr : &*it;
+}
+
+std::string KnownSolvers() {
+  std::string names;
+  for (SolverKind kind : AllSolvers()) {
+    if (!names.empty()) names += ", ";
+    names += SolverName(kind);
+  }
+  return names;
+}
+
+}  // namespace
+
+// The shortest decimal that reads back as `f`, as the double JSON will print: 0.1f becomes
+// 0.1 rather than 0.10000000149011612.
+double Shortest(float f) {
+  char buffer[64];
+  const auto written = std::to_chars(buffer, buffer + sizeof buffer, f);
+  double d = static_cast<double>(f);
+  if (written.ec == std::errc()) std::from_chars(buffer, written.ptr, d);
+  return d;
 }
 
 // A JSON number that must be finite in single precision; `where` names it in errors.
@@ -57,30 +84,6 @@ Result<glm::vec3> ReadPoint(const json& value, const std::string& where) {
   return p;
 }
 
-const json* Field(const json& object, const char* name) {
-  const auto it = object.find(name);
-  return it == object.end() ? nullptr : &*it;
-}
-
-std::string KnownSolvers() {
-  std::string names;
-  for (SolverKind kind : AllSolvers()) {
-    if (!names.empty()) names += ", ";
-    names += SolverName(kind);
-  }
-  return names;
-}
-
-// The shortest decimal that reads back as `f`, as the double JSON will print: 0.1f becomes
-// 0.1 rather than 0.10000000149011612.
-double Shortest(float f) {
-  char buffer[64];
-  const auto written = std::to_chars(buffer, buffer + sizeof buffer, f);
-  double d = static_cast<double>(f);
-  if (written.ec == std::errc()) std::from_chars(buffer, written.ptr, d);
-  return d;
-}
-
 json PointJson(const glm::vec3& p) {
   return json::array({Shortest(p.x), Shortest(p.y), Shortest(p.z)});
 }
@@ -90,8 +93,6 @@ json ErrorResponse(const std::string& message, const json& id) {
   if (!id.is_null()) response["id"] = id;
   return response;
 }
-
-}  // namespace
 
 Result<SolveRequest> ParseRequest(std::string_view line, json* id) {
   json request;
@@ -182,6 +183,8 @@ Result<SolveRequest> ParseRequest(std::string_view line, json* id) {
 
 std::optional<std::string> HandleLine(std::string_view line) {
   if (line.find_first_not_of(" \t\r\n") == std::string_view::npos) return std::nullopt;
+  // Trees ("nodes") and constrained chains ("constraints", "pole", "base"): solve_extended.cpp.
+  if (std::optional<std::string> extended = HandleExtendedLine(line)) return extended;
 
   json id;
   Result<SolveRequest> parsed = ParseRequest(line, &id);

@@ -54,6 +54,16 @@ struct SolveRequest {
 // object that had one (so even a rejected request can be matched to its answer).
 Result<SolveRequest> ParseRequest(std::string_view line, nlohmann::ordered_json* id = nullptr);
 
+// Shared by the request readers (solve_request.cpp, solve_extended.cpp):
+// A JSON number that must be finite in single precision; `where` names it in errors.
+Result<float> ReadFloat(const nlohmann::ordered_json& value, const std::string& where);
+// [x, y, z] of such numbers.
+Result<glm::vec3> ReadPoint(const nlohmann::ordered_json& value, const std::string& where);
+// The shortest decimal that reads back as `f` (0.1f is written 0.1).
+double Shortest(float f);
+nlohmann::ordered_json PointJson(const glm::vec3& p);
+nlohmann::ordered_json ErrorResponse(const std::string& message, const nlohmann::ordered_json& id);
+
 // Handles one input line end to end. Returns the response line (without newline), or
 // nothing for a blank line (empty or only whitespace), which gets no response.
 std::optional<std::string> HandleLine(std::string_view line);
