@@ -228,9 +228,11 @@ class Collector : public benchmark::ConsoleReporter {
     }
     ConsoleReporter::ReportRuns(runs);
   }
-  const Run* Find(const std::string& prefix) const {
-    for (const auto& [name, run] : results_) {
-      if (name.rfind(prefix, 0) == 0) return &run;
+  // The run named `name`, or the mean of its repetitions when there were several.
+  const Run* Find(const std::string& name) const {
+    for (const std::string& key : {name + "_mean", name}) {
+      const auto it = results_.find(key);
+      if (it != results_.end()) return &it->second;
     }
     return nullptr;
   }
