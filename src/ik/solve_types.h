@@ -25,8 +25,8 @@ struct SolveResult {
   bool ok = true;
   // Static text naming what was rejected, or nullptr when ok. Never allocated.
   const char* error = nullptr;
-  // Iterations run (0 when the effector already was within tolerance, or the target was out
-  // of reach and the chain was laid straight).
+  // Iterations run: 0 when the effector already was within tolerance; 1 when the target was
+  // out of reach and the chain was laid straight (the straightening pass).
   int iterations = 0;
   // |effector - target| after the solve, world units.
   float distance = 0.0f;
