@@ -235,8 +235,10 @@ void SceneSection(AppState& state) {
     if (arm.last.limited) {
       ImGui::TextColored(kWarn, "reachable, but the limits hold the arm back");
     }
-    ImGui::TextColored(kDim, "joints at their limit: %d (red); drag the violet pole",
-                       arm.last.joints_at_limit);
+    // Joint 0 is the rigid pedestal, always "at its limit": not worth counting.
+    int at_limit = 0;
+    for (std::size_t i = 1; i < arm.at_limit.size(); ++i) at_limit += arm.at_limit[i] ? 1 : 0;
+    ImGui::TextColored(kDim, "joints at their limit: %d (red); drag the violet pole", at_limit);
   } else if (scene.kind == SceneKind::kCreature && scene.creature.tree) {
     CreatureScene& c = scene.creature;
     if (ImGui::BeginTable("effectors", 4, ImGuiTableFlags_SizingStretchProp)) {

@@ -95,6 +95,8 @@ void SetScene(AppState& state, SceneKind kind) {
       scene.arm.constraints = ArmConstraints();
       scene.arm.pole = glm::vec3(1.5f, 5.0f, 1.0f);
       scene.arm.at_limit.assign(state.chain.joint_count(), 0);
+      // Limits cost iterations: give the constrained solve room to settle.
+      state.settings.max_iterations = std::max(state.settings.max_iterations, 30);
       state.target = state.source_target = glm::vec3(2.2f, 2.2f, 1.2f);
       break;
     }
@@ -158,12 +160,22 @@ void SolveScene(AppState& state) {
   SceneState& scene = state.scene;
   if (scene.kind == SceneKind::kArm) {
     ArmScene& arm = scene.arm;
-    if (arm.turntable) AimTurntable(arm, state.chain.root(), state.target);
+    std::optional<glm::vec3> pole;
+    if (arm.use_pole) pole = arm.pole;
+    if (arm.turntable) {
+      AimTurntable(arm, state.chain.root(), state.target);
+      // The hinges pitch in the turntable's plane, so only the pole's place in that plane
+      // matters (above or below the arm, in front or behind): project it there, or the pole
+      // would pull the elbow off the plane and fight the hinges.
+      if (pole) {
+        const glm::vec3 right = glm::cross(arm.constraints.base.up, arm.constraints.base.forward);
+        const glm::vec3 rel = *pole - state.chain.root();
+        pole = *pole - right * glm::dot(rel, right);
+      }
+    }
     arm.at_limit.resize(state.chain.joint_count());
     arm.last = SolveFabrikConstrained(state.chain, arm.constraints, state.target, state.settings,
-                                      arm.use_pole ? std::optional<glm::vec3>(arm.pole)
-                                                   : std::nullopt,
-                                      nullptr, arm.at_limit);
+                                      pole, nullptr, arm.at_limit);
     if (!arm.last.base.ok) {
       SetMessage(state, std::string("solve rejected: ") + arm.last.base.error, true);
       return;
