@@ -33,23 +33,13 @@ glm::quat TurnTowards(const glm::vec3& from, const glm::vec3& to, float max_angl
 SolveResult SolveCcd(Chain& chain, const glm::vec3& target, const SolveSettings& settings,
                      SolveObserver* observer, const CcdOptions& options) {
   SolveResult result;
-  if (const char* error = ValidateSolveInput(target, settings)) {
-    result.ok = false;
-    result.error = error;
-    return result;
-  }
+  const bool iterate = BeginSolve(chain, target, settings, observer, result);
+  if (!result.ok) return result;
   std::span<glm::vec3> p = chain.pose_for_solver();
   std::span<const float> len = chain.lengths();
   const std::size_t n = p.size();
   const glm::vec3 root = p[0];
-  if (observer) observer->OnBegin(p, target);
-
-  result.reachable = SafeDistance(target, root) <= chain.total_length();
-  if (!result.reachable) {
-    StraightenTowards(chain, target);
-    result.iterations = 1;
-    if (observer) observer->OnHalfPass(PassKind::kStraighten, 1, p);
-  } else if (SafeDistance(p[n - 1], target) > settings.tolerance) {
+  if (iterate) {
     const float max_angle = (options.max_joint_angle > 0.0f && options.max_joint_angle <= kPi)
                                 ? options.max_joint_angle
                                 : kPi;

@@ -29,23 +29,13 @@ SolveResult SolveJacobian(Method method, Chain& chain, const glm::vec3& target,
                           const SolveSettings& settings, SolveObserver* observer,
                           const JacobianOptions& options) {
   SolveResult result;
-  if (const char* error = ValidateSolveInput(target, settings)) {
-    result.ok = false;
-    result.error = error;
-    return result;
-  }
+  const bool iterate = BeginSolve(chain, target, settings, observer, result);
+  if (!result.ok) return result;
   std::span<glm::vec3> p = chain.pose_for_solver();
   std::span<const float> len = chain.lengths();
   const std::size_t n = p.size();
   const glm::vec3 root = p[0];
-  if (observer) observer->OnBegin(p, target);
-
-  result.reachable = SafeDistance(target, root) <= chain.total_length();
-  if (!result.reachable) {
-    StraightenTowards(chain, target);
-    result.iterations = 1;
-    if (observer) observer->OnHalfPass(PassKind::kStraighten, 1, p);
-  } else if (SafeDistance(p[n - 1], target) > settings.tolerance) {
+  if (iterate) {
     const JacobianOptions defaults;
     // Everything below is computed in units of the chain's total length, so J J^T neither
     // overflows for huge chains nor underflows for tiny ones. The rotations are unit-free and

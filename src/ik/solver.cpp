@@ -94,4 +94,23 @@ float SafeDistance(const glm::vec3& a, const glm::vec3& b) {
   return static_cast<float>(std::min(length, static_cast<double>(FLT_MAX)));
 }
 
+bool BeginSolve(Chain& chain, const glm::vec3& target, const SolveSettings& settings,
+                SolveObserver* observer, SolveResult& result) {
+  if (const char* error = ValidateSolveInput(target, settings)) {
+    result.ok = false;
+    result.error = error;
+    return false;
+  }
+  std::span<glm::vec3> p = chain.pose_for_solver();
+  if (observer) observer->OnBegin(p, target);
+  result.reachable = SafeDistance(target, p.front()) <= chain.total_length();
+  if (!result.reachable) {
+    StraightenTowards(chain, target);
+    result.iterations = 1;
+    if (observer) observer->OnHalfPass(PassKind::kStraighten, 1, p);
+    return false;
+  }
+  return SafeDistance(p.back(), target) > settings.tolerance;
+}
+
 }  // namespace fabrik

@@ -72,4 +72,13 @@ bool JointsOnLine(std::span<const glm::vec3> joints, const glm::vec3& axis, floa
 // finite even for targets near the float range. For reach tests and reported distances.
 float SafeDistance(const glm::vec3& a, const glm::vec3& b);
 
+// The start CCD and the Jacobian solvers share: validates the input (on error sets
+// result.ok = false and result.error, leaves the chain untouched and returns false), calls
+// observer->OnBegin, sets result.reachable, and lays the chain straight towards an
+// out-of-reach target (result.iterations = 1, observer->OnHalfPass(kStraighten)). Returns
+// true when the solver should iterate: the target is reachable and the effector is farther
+// from it than the tolerance.
+bool BeginSolve(Chain& chain, const glm::vec3& target, const SolveSettings& settings,
+                SolveObserver* observer, SolveResult& result);
+
 }  // namespace fabrik
