@@ -57,6 +57,14 @@ inline double MaxDistanceFromLine(std::span<const glm::vec3> joints, const glm::
   return worst;
 }
 
+inline bool Finite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+inline float Uniform(std::mt19937& rng, float lo, float hi) {
+  return std::uniform_real_distribution<float>(lo, hi)(rng);
+}
+
 inline glm::vec3 RandomUnit(std::mt19937& rng) {
   std::normal_distribution<float> g(0.0f, 1.0f);
   for (;;) {

@@ -15,6 +15,7 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
+#include "fabrik_test_util.h"
 #include "ik/chain.h"
 #include "ik/constrained_fabrik.h"
 #include "ik/constraints.h"
@@ -32,22 +33,9 @@ float Angle(const glm::vec3& a, const glm::vec3& b) {
   return std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b));
 }
 
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
-glm::vec3 RandomUnit(std::mt19937& rng) {
-  std::normal_distribution<float> g(0.0f, 1.0f);
-  for (;;) {
-    const glm::vec3 v(g(rng), g(rng), g(rng));
-    const float l = glm::length(v);
-    if (l > 1e-3f) return v / l;
-  }
-}
-
-float Uniform(std::mt19937& rng, float lo, float hi) {
-  return std::uniform_real_distribution<float>(lo, hi)(rng);
-}
+using testing::Finite;
+using testing::RandomUnit;
+using testing::Uniform;
 
 // The direction at `theta` from frame.forward, azimuth `phi` measured from frame.right
 // towards frame.up.

@@ -14,6 +14,7 @@
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
+#include "fabrik_test_util.h"
 #include "ik/chain.h"
 #include "ik/constraints.h"
 #include "ik/constraints_desc.h"
@@ -26,22 +27,9 @@ namespace {
 constexpr float kPi = std::numbers::pi_v<float>;
 constexpr float kLimitSlack = 1e-3f;
 
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
-glm::vec3 RandomUnit(std::mt19937& rng) {
-  std::normal_distribution<float> g(0.0f, 1.0f);
-  for (;;) {
-    const glm::vec3 v(g(rng), g(rng), g(rng));
-    const float l = glm::length(v);
-    if (l > 1e-3f) return v / l;
-  }
-}
-
-float Uniform(std::mt19937& rng, float lo, float hi) {
-  return std::uniform_real_distribution<float>(lo, hi)(rng);
-}
+using testing::Finite;
+using testing::RandomUnit;
+using testing::Uniform;
 
 Tree MakeTree(const std::vector<TreeNodeSpec>& specs, const BaseFrame& base = {}) {
   Result<Tree> t = Tree::Create(specs, base);
