@@ -1,0 +1,136 @@
+// The panel's scene section: the scene selector, the robot arm's pole and per-joint
+// constraint editor, the creature's effector table.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include <glm/geometric.hpp>
+
+#include "app/commands.h"
+#include "app/panel_widgets.h"
+#include "app/step_view.h"
+#include "app/systems.h"
+
+namespace fabrik::panel {
+namespace {
+
+void ConstraintEditor(JointConstraint& c, bool allow_world) {
+  int type = static_cast<int>(c.type);
+  const char* types[] = {"none", "ball (elliptical cone)", "hinge"};
+  if (ImGui::Combo("type", &type, types, 3)) {
+    JointConstraint next;
+    if (type == 1) next = JointConstraint::Ball(0.8f, 0.8f, 0.8f, 0.8f);
+    if (type == 2) next = JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -1.5f, 1.5f);
+    c = next;
+  }
+  if (c.type == ConstraintType::kBall) {
+    ImGui::SliderAngle("up", &c.cone.up, 0.0f, 180.0f);
+    ImGui::SliderAngle("down", &c.cone.down, 0.0f, 180.0f);
+    ImGui::SliderAngle("left", &c.cone.left, 0.0f, 180.0f);
+    ImGui::SliderAngle("right", &c.cone.right, 0.0f, 180.0f);
+  } else if (c.type == ConstraintType::kHinge) {
+    ImGui::SliderAngle("clockwise limit", &c.hinge.min_angle, -180.0f, 180.0f);
+    ImGui::SliderAngle("anticlockwise", &c.hinge.max_angle, -180.0f, 180.0f);
+    if (c.hinge.max_angle < c.hinge.min_angle) c.hinge.max_angle = c.hinge.min_angle;
+    float axis[3] = {c.hinge.axis.x, c.hinge.axis.y, c.hinge.axis.z};
+    if (ImGui::DragFloat3("axis", axis, 0.01f, -1.0f, 1.0f)) {
+      const glm::vec3 a(axis[0], axis[1], axis[2]);
+      if (glm::dot(a, a) > 1e-6f) c.hinge.axis = a;  // a zero axis is refused
+    }
+    if (allow_world) {
+      int space = c.hinge.space == HingeSpace::kWorld ? 1 : 0;
+      const char* spaces[] = {"relative to the parent", "fixed in the world"};
+      if (ImGui::Combo("axis space", &space, spaces, 2)) {
+        c.hinge.space = space == 1 ? HingeSpace::kWorld : HingeSpace::kParent;
+      }
+    }
+  }
+}
+
+// A readable name for a creature effector, from where it sits on the rest pose.
+const char* EffectorLabel(const Tree& tree, int node) {
+  const glm::vec3 p = tree.positions()[static_cast<std::size_t>(node)];
+  const glm::vec3 root = tree.root();
+  const float side = p.x - root.x;
+  const float scale = tree.total_length() / 16.0f;
+  if (p.y < root.y - scale) return side < 0.0f ? "left foot" : "right foot";
+  if (std::fabs(side) < scale) return "head";
+  return side < 0.0f ? "left hand" : "right hand";
+}
+
+}  // namespace
+
+void SceneSection(AppState& state) {
+  SectionHeader("SCENE");
+  SceneState& scene = state.scene;
+  int kind = static_cast<int>(scene.kind);
+  const char* names[] = {"chain", "robot arm (hinges, pole)", "creature (5 effectors)"};
+  if (ImGui::Combo("scene", &kind, names, 3) && kind != static_cast<int>(scene.kind)) {
+    RunConsoleLine(state, std::string("scene ") + SceneName(static_cast<SceneKind>(kind)));
+  }
+  if (scene.kind == SceneKind::kArm) {
+    ArmScene& arm = scene.arm;
+    ImGui::Checkbox("turntable faces the target", &arm.turntable);
+    ImGui::Checkbox("pole (violet) picks the elbow side", &arm.use_pole);
+    if (arm.use_pole) {
+      float pole[3] = {arm.pole.x, arm.pole.y, arm.pole.z};
+      if (ImGui::DragFloat3("pole", pole, 0.02f, -100.0f, 100.0f)) {
+        arm.pole = glm::vec3(pole[0], pole[1], pole[2]);
+      }
+    }
+    const int n = static_cast<int>(arm.constraints.joints.size());
+    ImGui::SliderInt("joint", &arm.selected_joint, 0, std::max(0, n - 1));
+    arm.selected_joint = std::clamp(arm.selected_joint, 0, std::max(0, n - 1));
+    if (n > 0) {
+      ImGui::PushID("arm_joint");
+      JointConstraint edited = arm.constraints.joints[static_cast<std::size_t>(arm.selected_joint)];
+      ConstraintEditor(edited, true);
+      if (ValidateJointConstraint(edited) == nullptr) {
+        arm.constraints.joints[static_cast<std::size_t>(arm.selected_joint)] = edited;
+      }
+      ImGui::PopID();
+    }
+    if (arm.last.limited) {
+      ImGui::TextColored(kWarn, "reachable, but the limits hold the arm back");
+    }
+    // Joint 0 is the rigid pedestal, always "at its limit": not worth counting.
+    int at_limit = 0;
+    for (std::size_t i = 1; i < arm.at_limit.size(); ++i) at_limit += arm.at_limit[i] ? 1 : 0;
+    ImGui::TextColored(kDim, "joints at their limit: %d (red); drag the violet pole", at_limit);
+  } else if (scene.kind == SceneKind::kCreature && scene.creature.tree) {
+    CreatureScene& c = scene.creature;
+    if (ImGui::BeginTable("effectors", 4, ImGuiTableFlags_SizingStretchProp)) {
+      ImGui::TableSetupColumn("effector");
+      ImGui::TableSetupColumn("driven");
+      ImGui::TableSetupColumn("distance");
+      ImGui::TableSetupColumn("weight");
+      ImGui::TableHeadersRow();
+      for (std::size_t k = 0; k < c.targets.size(); ++k) {
+        ImGui::PushID(static_cast<int>(k));
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::Text("%s", EffectorLabel(*c.tree, c.targets[k].node));
+        ImGui::TableSetColumnIndex(1);
+        if (ImGui::RadioButton("##primary", c.primary == static_cast<int>(k))) {
+          c.primary = static_cast<int>(k);
+          state.target = state.source_target = c.targets[k].position;
+        }
+        ImGui::TableSetColumnIndex(2);
+        ImGui::TextColored(c.distances[k] <= state.settings.tolerance ? kGood : kWarn, "%.3f",
+                           c.distances[k]);
+        ImGui::TableSetColumnIndex(3);
+        ImGui::SetNextItemWidth(-1);
+        ImGui::SliderFloat("##w", &c.targets[k].weight, 0.0f, 5.0f, "%.1f");
+        ImGui::PopID();
+      }
+      ImGui::EndTable();
+    }
+    ImGui::TextColored(kDim, "'driven': the effector the modes move. Drag any effector or target.");
+    if (c.last.limited) ImGui::TextColored(kWarn, "the limits hold the creature back");
+  }
+}
+
+}  // namespace fabrik::panel
