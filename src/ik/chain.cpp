@@ -1,4 +1,5 @@
 #include "ik/chain.h"
+#include "ik/vec_util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,9 +12,6 @@
 namespace fabrik {
 namespace {
 
-bool IsFinite(const glm::vec3& p) {
-  return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
-}
 
 // |a - b| in double: exact enough and never overflows for float inputs, where glm::length in
 // float squares the components and overflows (to inf) once they pass ~1.8e19.

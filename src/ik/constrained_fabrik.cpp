@@ -1,4 +1,5 @@
 #include "ik/constrained_fabrik.h"
+#include "ik/vec_util.h"
 
 #include <algorithm>
 #include <array>
@@ -15,16 +16,7 @@ namespace {
 // kept on the stack meanwhile).
 constexpr std::size_t kRestartMaxJoints = 64;
 
-bool IsFinite(const glm::vec3& p) {
-  return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
-}
 
-// |v| without overflow for any finite v.
-float RobustLength(const glm::vec3& v) {
-  const float scale = std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
-  if (!(scale > 0.0f) || !std::isfinite(scale)) return scale > 0.0f ? scale : 0.0f;
-  return scale * glm::length(v / scale);
-}
 
 const JointConstraint& ConstraintAt(const ChainConstraints& cs, std::size_t i) {
   static const JointConstraint kFree{};

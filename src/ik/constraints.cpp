@@ -1,4 +1,5 @@
 #include "ik/constraints.h"
+#include "ik/vec_util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,9 +18,6 @@ constexpr double kPi = std::numbers::pi;
 // Parameters may overshoot pi by this much (a user typing 3.1416) and are then clamped.
 constexpr float kAngleSlack = 1e-3f;
 
-bool IsFinite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
 
 // SafeNormalize, also for vectors with a NaN among finite components (which it does not
 // catch): any non-finite input gives the fallback.

@@ -1,4 +1,5 @@
 #include "ik/fabrik.h"
+#include "ik/vec_util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,9 +27,6 @@ constexpr float kMaxFastSq = 1e30f;
 constexpr float kMinFastLength = 1e-15f;
 constexpr float kMaxFastLength = 1e15f;
 
-bool IsFinite(const glm::vec3& p) {
-  return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
-}
 
 // |a - b| computed in double: never overflows for float inputs.
 double DistanceD(const glm::vec3& a, const glm::vec3& b) {

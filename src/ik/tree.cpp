@@ -1,4 +1,5 @@
 #include "ik/tree.h"
+#include "ik/vec_util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,15 +12,7 @@
 namespace fabrik {
 namespace {
 
-bool IsFinite(const glm::vec3& p) {
-  return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
-}
 
-float RobustLength(const glm::vec3& v) {
-  const float scale = std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
-  if (!(scale > 0.0f) || !std::isfinite(scale)) return scale > 0.0f ? scale : 0.0f;
-  return scale * glm::length(v / scale);
-}
 
 std::string NodeLabel(std::size_t i) { return "nodes[" + std::to_string(i) + "]"; }
 
