@@ -13,16 +13,14 @@
 #include <filesystem>
 #include <memory>
 
-#include "app/commands.h"
 #include "app/data_dir.h"
-#include "app/state_writer.h"
+#include "app/key_deferral.h"
 #include "app/systems.h"
-#include "ik/chain_rebuild.h"
-#include "ik/fabrik.h"
+#include "app/ui_state.h"
+#include "core/startup.h"
+#include "core/state_writer.h"
 #include "render/renderer.h"
 #include "render/window.h"
-#include "targets/script.h"
-#include "targets/spline_file.h"
 
 namespace fabrik {
 namespace {
@@ -30,32 +28,6 @@ namespace {
 int Fail(int code, const std::string& message) {
   std::fprintf(stderr, "fabrik-demo: %s\n", message.c_str());
   return code;
-}
-
-// The chain at start: rising from the origin, then bent once towards a pleasant target so
-// the first frame shows a curved arm rather than a stick.
-Result<Chain> InitialChain(const std::vector<float>& lengths, glm::vec3& target) {
-  auto chain = Chain::Straight(glm::vec3(0.0f), glm::vec3(0.0f, 1.0f, 0.0f), lengths);
-  if (!chain) return chain;
-  const float reach = chain.value().total_length();
-  target = glm::vec3(0.45f, 0.5f, 0.25f) * reach;
-  SolveSettings settings;
-  settings.tolerance = 1e-4f * reach;
-  settings.max_iterations = 200;
-  (void)SolveFabrik(chain.value(), target, settings);
-  return chain;
-}
-
-std::vector<std::string> ListTextFiles(const std::string& data_dir, const std::string& folder) {
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(data_dir + "/" + folder, ec)) {
-    if (entry.path().extension() == ".txt") {
-      files.push_back(folder + "/" + entry.path().filename().string());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 void SetUpImGui(GLFWwindow* window, float content_scale) {
@@ -84,6 +56,23 @@ void SetUpImGui(GLFWwindow* window, float content_scale) {
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 
+StartOptions ToStartOptions(const Options& o) {
+  StartOptions start;
+  start.mode = o.mode;
+  start.spline_path = o.spline_path;
+  start.script_path = o.script_path;
+  start.joints = o.joints;
+  start.lengths = o.lengths;
+  start.length = o.length;
+  start.moe = o.moe;
+  start.max_iterations = o.max_iterations;
+  start.fixed_dt = o.fixed_dt;
+  start.scene = o.scene;
+  start.solver = o.solver;
+  start.exec = o.exec;
+  return start;
+}
+
 }  // namespace
 
 int RunApp(const Options& options) {
@@ -92,57 +81,12 @@ int RunApp(const Options& options) {
   if (!data_dir) {
     return Fail(1, "cannot find the shaders/ folder (set FABRIK_DATA_DIR to the project folder)");
   }
-  const auto solver = ParseSolverKind(options.solver);
-  if (!solver) return Fail(2, "--solver: unknown or unavailable solver '" + options.solver + "'");
-  std::vector<float> lengths = options.lengths.empty()
-                                   ? UniformLengths(options.joints - 1, options.length)
-                                   : options.lengths;
-  glm::vec3 start_target(0.0f);
-  auto chain = InitialChain(lengths, start_target);
-  if (!chain) return Fail(2, chain.error());
-
-  AppState state(std::move(chain).value());
-  state.options = options;
-  state.data_dir = *data_dir;
-  state.lengths = lengths;
-  state.uniform_length = options.length;
-  state.settings.tolerance = options.moe;
-  state.settings.max_iterations = options.max_iterations;
-  state.solver = *solver;
-  state.mode = options.mode;
-  state.target = state.source_target = start_target;
-  state.view.camera.SetHome(HomeFor(state.chain));
-  state.view.camera.Reset();
-  state.command_context.search_roots = {state.data_dir};
-  state.spline_files = ListTextFiles(state.data_dir, "assets/splines");
-  state.script_files = ListTextFiles(state.data_dir, "assets/scripts");
-
-  // Start-up files: a file that cannot be read or parsed is a bad option (exit 2).
-  if (!options.spline_path.empty()) {
-    auto spline = LoadSplineFile(ResolveDataPath(options.spline_path,
-                                                 state.command_context.search_roots));
-    if (!spline) return Fail(2, spline.error());
-    UseSpline(state, std::move(spline).value(), options.spline_path);
-  }
-  if (!options.script_path.empty()) {
-    auto script = LoadScriptFile(ResolveDataPath(options.script_path,
-                                                 state.command_context.search_roots),
-                                 state.command_context);
-    if (!script) return Fail(2, script.error());
-    UseScript(state, std::make_shared<const Script>(std::move(script).value()),
-              options.script_path);
-  }
-  if (state.mode == TargetMode::kSpline && state.spline.follower.has_spline()) {
-    // Start on the curve: no glide from the default pose's target.
-    state.target = state.source_target = state.spline.follower.position();
-  }
-  if (options.scene != "chain") SetScene(state, *ParseScene(options.scene));
-  ConsolePrint(state, "FABRIK console. Type 'help' for the commands; ` closes.");
-  for (const std::string& line : options.exec) {
-    if (!RunConsoleLine(state, line, CommandSource::kStartup)) {
-      return Fail(2, "--exec '" + line + "': " + state.console.log.back().text);
-    }
-  }
+  auto started = StartApp(ToStartOptions(options), *data_dir);
+  if (!started) return Fail(2, started.error());
+  std::unique_ptr<AppState> owned = std::move(started).value();
+  AppState& state = *owned;
+  CommandQueue queue;
+  UiState ui;
 
   std::unique_ptr<StateWriter> writer;
   if (!options.state_out_path.empty()) {
@@ -168,8 +112,12 @@ int RunApp(const Options& options) {
   glfwGetWindowContentScale(window->handle(), &scale_x, &scale_y);
   const float content_scale = std::clamp(scale_x, 1.0f, 4.0f);
   SetUpImGui(window->handle(), content_scale);
-  InstallKeyDeferral(window->handle());
-  state.view.panel_width = 340.0f * content_scale;
+  KeyDeferral keys(window->handle());
+  const float panel_width = 340.0f * content_scale;
+  // The first frame's view matrices, before any input is read.
+  (void)ApplyCommand(state,
+                     app::Viewport{window->window_size(), window->framebuffer_size(), panel_width},
+                     CommandSource::kQuiet);
 
   SceneDrawer scene;
   auto last = std::chrono::steady_clock::now();
@@ -180,31 +128,22 @@ int RunApp(const Options& options) {
     const float real_dt = first ? 1.0f / 60.0f : std::chrono::duration<float>(now - last).count();
     last = now;
     first = false;
-    FrameTiming& t = state.timing;
-    t.real_dt = real_dt;
-    t.dt = options.fixed_dt > 0.0 ? static_cast<float>(options.fixed_dt)
-                                  : std::clamp(real_dt, 0.0f, 0.1f);
-    t.time += t.dt;
-    if (real_dt > 0.0f) {
-      const float fps = 1.0f / real_dt;
-      t.fps = t.fps == 0.0f ? fps : t.fps + (fps - t.fps) * 0.1f;
-      t.frame_ms = 1000.0f / t.fps;
-    }
-    state.fps_history.Push(t.fps);
+    BeginFrame(state, real_dt);
 
-    // 1. input
-    ReplayHeldKeyReleases(window->handle());
+    // 1. input: read only, everything enqueued
+    keys.BeginFrame();
     glfwPollEvents();
-    state.view.window_size = window->window_size();
-    state.view.framebuffer_size = window->framebuffer_size();
+    if (window->window_size() != state.view.window_size ||
+        window->framebuffer_size() != state.view.framebuffer_size) {
+      queue.Push(app::Viewport{window->window_size(), window->framebuffer_size(), panel_width});
+    }
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    HandleConsoleKey(state);
-    UpdateViewMatrices(state);
-    HandleInput(state);
-    // 2. settings
-    ApplyPending(state);
+    HandleConsoleKey(ui.console);
+    HandleInput(state, queue);
+    // 2. apply commands (the queue, then the running script's)
+    ApplyCommands(state, queue);
     // 3. target
     UpdateTarget(state);
     // 4. solve
@@ -213,16 +152,18 @@ int RunApp(const Options& options) {
     UpdateViewMatrices(state);
     renderer->BeginFrame(state.view.framebuffer_size);
     scene.Draw(state, *renderer);
-    state.draw_calls = renderer->draw_calls();
-    // 6. panel
-    DrawPanel(state);
-    DrawConsole(state);
+    ui.report.draw_calls = renderer->draw_calls();
+    // 6. panel (its changes are enqueued for the next frame's apply step)
+    DrawPanel(state, ui, queue);
+    DrawConsole(state, ui.console, queue);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     // 7. output
-    if (writer) writer->Write(state);
-    ++t.frame;
-    const bool last_frame = options.frames > 0 && t.frame >= options.frames;
+    ui.report.console_open = ui.console.open;
+    if (writer) writer->Write(state, ui.report);
+    EndFrame(state);
+    const long frame = state.timing.frame;
+    const bool last_frame = options.frames > 0 && frame >= options.frames;
     if (last_frame && !options.screenshot_path.empty()) {
       const auto pixels = renderer->ReadPixels(state.view.framebuffer_size);
       const Status written = WritePng(options.screenshot_path, pixels, state.view.framebuffer_size);

@@ -6,15 +6,23 @@
 #include <algorithm>
 #include <cstring>
 
-#include "app/commands.h"
 #include "app/systems.h"
 
 namespace fabrik {
 namespace {
 
+// What the input line's callback needs: the state to complete against, the console's UI
+// state and the queue for the list of completions.
+struct CallbackContext {
+  const AppState* state;
+  ConsoleUi* console;
+  CommandQueue* queue;
+};
+
 int InputCallback(ImGuiInputTextCallbackData* data) {
-  auto* state = static_cast<AppState*>(data->UserData);
-  ConsoleState& console = state->console;
+  auto* context = static_cast<CallbackContext*>(data->UserData);
+  const AppState* state = context->state;
+  ConsoleUi& console = *context->console;
   if (data->EventFlag == ImGuiInputTextFlags_CallbackCompletion) {
     const std::string prefix(data->Buf, static_cast<std::size_t>(data->CursorPos));
     const std::vector<std::string> options = CompleteCommand(prefix, state->command_context);
@@ -27,7 +35,7 @@ int InputCallback(ImGuiInputTextCallbackData* data) {
     if (options.size() > 1) {
       std::string list;
       for (const std::string& o : options) list += (list.empty() ? "" : "   ") + o;
-      ConsolePrint(*state, list);
+      context->queue->Push(app::Print{list});
     }
   } else if (data->EventFlag == ImGuiInputTextFlags_CallbackHistory) {
     const int n = static_cast<int>(console.history.size());
@@ -51,10 +59,9 @@ int InputCallback(ImGuiInputTextCallbackData* data) {
 
 // Called right after ImGui::NewFrame, before any widget: the backtick toggles the console
 // and is removed from the typed characters so it never lands in the input line.
-void HandleConsoleKey(AppState& state) {
+void HandleConsoleKey(ConsoleUi& console) {
   ImGuiIO& io = ImGui::GetIO();
   if (ImGui::IsKeyPressed(GLFW_KEY_GRAVE_ACCENT, false)) {
-    ConsoleState& console = state.console;
     // Closing only when the console already has the keyboard: a backtick pressed while the
     // console is open but unfocused focuses it instead.
     if (console.open && io.WantTextInput) {
@@ -74,8 +81,7 @@ void HandleConsoleKey(AppState& state) {
   }
 }
 
-void DrawConsole(AppState& state) {
-  ConsoleState& console = state.console;
+void DrawConsole(const AppState& state, ConsoleUi& console, CommandQueue& queue) {
   if (!console.open) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float left = state.view.panel_width + 20.0f;
@@ -93,7 +99,7 @@ void DrawConsole(AppState& state) {
   }
   const float footer = ImGui::GetStyle().ItemSpacing.y + ImGui::GetFrameHeightWithSpacing();
   ImGui::BeginChild("log", ImVec2(0, -footer), false, ImGuiWindowFlags_HorizontalScrollbar);
-  for (const ConsoleLine& line : console.log) {
+  for (const ConsoleLine& line : state.console.log) {
     ImVec4 color(0.85f, 0.87f, 0.90f, 1.0f);
     if (line.kind == ConsoleLine::Kind::kInput) color = ImVec4(0.55f, 0.75f, 1.0f, 1.0f);
     if (line.kind == ConsoleLine::Kind::kError) color = ImVec4(1.0f, 0.45f, 0.40f, 1.0f);
@@ -101,9 +107,9 @@ void DrawConsole(AppState& state) {
     ImGui::TextUnformatted(line.text.c_str());
     ImGui::PopStyleColor();
   }
-  if (console.scroll_to_bottom) {
+  if (console.printed_seen != state.console.printed) {
     ImGui::SetScrollHereY(1.0f);
-    console.scroll_to_bottom = false;
+    console.printed_seen = state.console.printed;
   }
   ImGui::EndChild();
   ImGui::Separator();
@@ -111,8 +117,9 @@ void DrawConsole(AppState& state) {
   const ImGuiInputTextFlags flags = ImGuiInputTextFlags_EnterReturnsTrue |
                                     ImGuiInputTextFlags_CallbackCompletion |
                                     ImGuiInputTextFlags_CallbackHistory;
+  CallbackContext context{&state, &console, &queue};
   if (ImGui::InputText("##input", console.input, sizeof(console.input), flags, InputCallback,
-                       &state)) {
+                       &context)) {
     const std::string line = console.input;
     console.input[0] = '\0';
     console.history_pos = -1;
@@ -120,7 +127,7 @@ void DrawConsole(AppState& state) {
       if (console.history.empty() || console.history.back() != line) {
         console.history.push_back(line);
       }
-      RunConsoleLine(state, line);
+      queue.Push(app::Line{line}, CommandSource::kConsole);
     }
     console.focus_input = true;  // keep typing: the input keeps the keyboard after Enter
   }

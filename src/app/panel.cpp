@@ -1,12 +1,11 @@
-// Step 6 of the frame: the control panel. Widgets never change the chain directly; they
-// request changes (pending_*) that the next frame applies at its settings step.
+// Step 6 of the frame: the control panel. Widgets never change the state; they enqueue
+// commands that the next frame applies at its apply step (core/frame.h).
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "app/commands.h"
 #include "app/panel_widgets.h"
 #include "app/systems.h"
 #include "ik/chain_rebuild.h"
@@ -20,14 +19,14 @@ using panel::kGood;
 using panel::kWarn;
 using panel::SectionHeader;
 
-void ModeSelector(AppState& state) {
+void ModeSelector(const AppState& state, CommandQueue& queue) {
   SectionHeader("TARGET MODE");
   const TargetMode modes[] = {TargetMode::kDrag, TargetMode::kSpline, TargetMode::kConsole,
                               TargetMode::kScript};
   const char* labels[] = {"Drag", "Spline", "Console", "Script"};
   for (int i = 0; i < 4; ++i) {
     if (i > 0) ImGui::SameLine();
-    if (ImGui::RadioButton(labels[i], state.mode == modes[i])) state.pending_mode = modes[i];
+    if (ImGui::RadioButton(labels[i], state.mode == modes[i])) queue.Push(Command(cmd::Mode{modes[i]}));
   }
   ImGui::PushStyleColor(ImGuiCol_Text, kDim);
   switch (state.mode) {
@@ -50,8 +49,17 @@ void ModeSelector(AppState& state) {
 }
 
 // File picker + path field + button. Returns true when the user asked to load `input`.
-bool FilePicker(const char* id, const std::vector<std::string>& files, int& picked,
-                char* input, std::size_t input_size, const char* button) {
+bool FilePicker(const char* id, const std::vector<std::string>& files, const std::string& loaded,
+                PickerUi& ui, const char* button) {
+  int& picked = ui.picked;
+  char* input = ui.path;
+  const std::size_t input_size = sizeof(ui.path);
+  if (ui.shown != loaded) {  // something else loaded a file: show it
+    ui.shown = loaded;
+    std::snprintf(ui.path, sizeof(ui.path), "%s", loaded.c_str());
+    const auto it = std::find(files.begin(), files.end(), loaded);
+    ui.picked = it == files.end() ? -1 : static_cast<int>(it - files.begin());
+  }
   ImGui::PushID(id);
   bool load = false;
   const char* preview = picked >= 0 && picked < static_cast<int>(files.size())
@@ -74,18 +82,23 @@ bool FilePicker(const char* id, const std::vector<std::string>& files, int& pick
   return load;
 }
 
-void SplineSection(AppState& state) {
-  SplineState& sp = state.spline;
+// A load line for a path, quoted so that spaces survive (README "The console and script
+// language": "double quotes" make one word).
+std::string LoadLine(const char* verb, const char* path) {
+  return std::string(verb) + " \"" + path + "\"";
+}
+
+void SplineSection(const AppState& state, UiState& ui, CommandQueue& queue) {
+  const SplineState& sp = state.spline;
   if (!ImGui::CollapsingHeader("Spline follow", state.mode == TargetMode::kSpline
                                                     ? ImGuiTreeNodeFlags_DefaultOpen
                                                     : 0)) {
     return;
   }
-  if (FilePicker("spline", state.spline_files, sp.picked, sp.path_input, sizeof(sp.path_input),
-                 "Load")) {
-    RunConsoleLine(state, "spline load \"" + std::string(sp.path_input) + "\"");
+  if (FilePicker("spline", state.spline_files, sp.path, ui.spline, "Load")) {
+    queue.Push(app::Line{LoadLine("spline load", ui.spline.path)}, CommandSource::kConsole);
   }
-  SplineFollower& f = sp.follower;
+  const SplineFollower& f = sp.follower;
   if (!f.has_spline()) {
     ImGui::TextColored(kDim, "no spline loaded");
     return;
@@ -94,46 +107,56 @@ void SplineSection(AppState& state) {
                      static_cast<int>(f.spline().points().size()),
                      f.spline().closed() ? "closed" : "open", f.spline().length());
   if (ImGui::Button(f.playing() ? "Pause##spline" : "Play##spline")) {
-    f.playing() ? f.Pause() : f.Play();
+    queue.Push(Command(
+        cmd::SplinePlayback{f.playing() ? cmd::Playback::kPause : cmd::Playback::kPlay}));
   }
   ImGui::SameLine();
-  if (ImGui::Button("Restart##spline")) f.Restart();
+  if (ImGui::Button("Restart##spline")) {
+    queue.Push(Command(cmd::SplinePlayback{cmd::Playback::kRestart}));
+  }
   ImGui::SameLine();
   int end = f.end_behavior() == EndBehavior::kLoop ? 0 : 1;
-  if (ImGui::RadioButton("loop", &end, 0)) f.SetEndBehavior(EndBehavior::kLoop);
+  if (ImGui::RadioButton("loop", &end, 0)) {
+    queue.Push(Command(cmd::SplineEnd{EndBehavior::kLoop}));
+  }
   ImGui::SameLine();
-  if (ImGui::RadioButton("ping-pong", &end, 1)) f.SetEndBehavior(EndBehavior::kPingPong);
+  if (ImGui::RadioButton("ping-pong", &end, 1)) {
+    queue.Push(Command(cmd::SplineEnd{EndBehavior::kPingPong}));
+  }
   float speed = f.speed();
   if (ImGui::SliderFloat("speed", &speed, 0.05f, 20.0f, "%.2f u/s",
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-    (void)f.SetSpeed(speed);
+    queue.Push(Command(cmd::SplineSpeed{speed}));
   }
   ImGui::ProgressBar(static_cast<float>(f.progress()), ImVec2(-1, 0));
 }
 
-void ScriptSection(AppState& state) {
-  ScriptState& sc = state.script;
+void ScriptSection(const AppState& state, UiState& ui, CommandQueue& queue) {
+  const ScriptState& sc = state.script;
   if (!ImGui::CollapsingHeader("Script", state.mode == TargetMode::kScript
                                              ? ImGuiTreeNodeFlags_DefaultOpen
                                              : 0)) {
     return;
   }
-  if (FilePicker("script", state.script_files, sc.picked, sc.path_input, sizeof(sc.path_input),
-                 "Run")) {
-    RunConsoleLine(state, "script run \"" + std::string(sc.path_input) + "\"");
+  if (FilePicker("script", state.script_files, sc.path, ui.script, "Run")) {
+    queue.Push(app::Line{LoadLine("script run", ui.script.path)}, CommandSource::kConsole);
   }
-  ScriptPlayer& p = sc.player;
+  const ScriptPlayer& p = sc.player;
+  // The buttons act as their console lines would, echo included.
+  auto playback = [&](cmd::Playback action) {
+    queue.Push(Command(cmd::ScriptPlayback{action}), CommandSource::kConsole);
+  };
   if (!p.has_script()) {
     ImGui::TextColored(kDim, "no script loaded");
     return;
   }
   if (ImGui::Button(p.playing() ? "Pause##script" : "Play##script")) {
-    RunConsoleLine(state, p.playing() ? "script pause" : "script play");
+    playback(p.playing() ? cmd::Playback::kPause : cmd::Playback::kPlay);
   }
   ImGui::SameLine();
-  if (ImGui::Button("Restart##script")) RunConsoleLine(state, "script restart");
+  if (ImGui::Button("Restart##script")) playback(cmd::Playback::kRestart);
   ImGui::SameLine();
-  if (ImGui::Button("Stop##script")) RunConsoleLine(state, "script stop");
+  if (ImGui::Button("Stop##script")) playback(cmd::Playback::kStop);
   const double duration = std::max(p.duration(), 1e-9);
   char overlay[64];
   std::snprintf(overlay, sizeof(overlay), "%.1f / %.1f s", p.time(), p.duration());
@@ -149,7 +172,7 @@ void ScriptSection(AppState& state) {
   }
 }
 
-void ChainEditor(AppState& state) {
+void ChainEditor(const AppState& state, CommandQueue& queue) {
   if (state.scene.kind != SceneKind::kChain) return;
   SectionHeader("CHAIN");
   int joints = static_cast<int>(state.lengths.size()) + 1;
@@ -157,9 +180,7 @@ void ChainEditor(AppState& state) {
   int edit = shown;
   if (ImGui::SliderInt("joints", &edit, 2, kPanelMaxJoints, "%d", ImGuiSliderFlags_AlwaysClamp) &&
       edit != shown) {
-    std::vector<float> lengths = state.lengths;
-    lengths.resize(static_cast<std::size_t>(edit - 1), state.uniform_length);
-    RequestLengths(state, std::move(lengths));
+    queue.Push(Command(cmd::Joints{edit}));
   }
   if (joints > kPanelMaxJoints) {
     ImGui::TextColored(kDim, "(%d joints from the command line)", joints);
@@ -167,8 +188,7 @@ void ChainEditor(AppState& state) {
   float uniform = state.uniform_length;
   if (ImGui::SliderFloat("segment length", &uniform, 0.05f, 5.0f, "%.2f",
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-    state.uniform_length = uniform;
-    RequestLengths(state, UniformLengths(static_cast<int>(state.lengths.size()), uniform));
+    queue.Push(Command(cmd::Length{uniform}));
   }
   if (ImGui::TreeNode("per-segment lengths")) {
     std::vector<float> lengths = state.lengths;
@@ -180,13 +200,13 @@ void ChainEditor(AppState& state) {
       changed |= ImGui::DragFloat(label, &lengths[i], 0.01f, 0.05f, 20.0f, "%.3f",
                                   ImGuiSliderFlags_AlwaysClamp);
     }
-    if (changed) RequestLengths(state, std::move(lengths));
+    if (changed) queue.Push(Command(cmd::Lengths{std::move(lengths)}));
     ImGui::TreePop();
   }
   ImGui::TextColored(kDim, "reach %.3f", state.chain.total_length());
 }
 
-void SolverEditor(AppState& state) {
+void SolverEditor(const AppState& state, CommandQueue& queue) {
   SectionHeader("SOLVER");
   const char* current = SolverName(state.solver);
   if (state.scene.kind != SceneKind::kChain) {
@@ -195,23 +215,25 @@ void SolverEditor(AppState& state) {
                                  : "FABRIK for trees (centroid of the sub-bases)");
   } else if (ImGui::BeginCombo("solver", current)) {
     for (SolverKind kind : AllSolvers()) {
-      if (ImGui::Selectable(SolverName(kind), kind == state.solver)) state.solver = kind;
+      if (ImGui::Selectable(SolverName(kind), kind == state.solver)) {
+        queue.Push(Command(cmd::Solver{SolverName(kind)}));
+      }
     }
     ImGui::EndCombo();
   }
   float moe = state.settings.tolerance;
   if (ImGui::SliderFloat("margin of error", &moe, 1e-4f, 1.0f, "%.4f",
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-    state.settings.tolerance = moe;
+    queue.Push(Command(cmd::Moe{moe}));
   }
   int cap = state.settings.max_iterations;
   if (ImGui::SliderInt("iteration cap", &cap, 1, 1000, "%d",
                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-    state.settings.max_iterations = cap;
+    queue.Push(Command(cmd::Iterations{cap}));
   }
 }
 
-void Readouts(AppState& state) {
+void Readouts(const AppState& state, const UiState& ui) {
   SectionHeader("THIS FRAME");
   if (ImGui::BeginTable("readouts", 2, ImGuiTableFlags_SizingStretchProp)) {
     auto row = [](const char* name, const ImVec4* color, const char* fmt, auto... args) {
@@ -235,7 +257,7 @@ void Readouts(AppState& state) {
     const ImVec4& reached_color = state.last.reached ? kGood : kWarn;
     row("reached", &reached_color, "%s", state.last.reached ? "within margin" : "not yet");
     row("target", nullptr, "%.2f  %.2f  %.2f", state.target.x, state.target.y, state.target.z);
-    row("draw calls", nullptr, "%d", state.draw_calls);
+    row("draw calls", nullptr, "%d", ui.report.draw_calls);
     ImGui::EndTable();
   }
   const float width = ImGui::GetContentRegionAvail().x;
@@ -254,9 +276,9 @@ void Readouts(AppState& state) {
                    std::max(1.0f, state.fps_history.max() * 1.1f), ImVec2(width, 44));
 }
 
-void CameraSection(AppState& state) {
+void CameraSection(CommandQueue& queue) {
   SectionHeader("CAMERA");
-  if (ImGui::Button("Reset camera (R)")) state.pending_camera_reset = true;
+  if (ImGui::Button("Reset camera (R)")) queue.Push(Command(cmd::CameraReset{}));
   ImGui::PushStyleColor(ImGuiCol_Text, kDim);
   ImGui::TextWrapped(
       "Right drag: orbit   Middle or Shift+right drag: pan   Wheel: zoom   "
@@ -265,7 +287,7 @@ void CameraSection(AppState& state) {
 }
 
 }  // namespace
-void DrawPanel(AppState& state) {
+void DrawPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
   panel::StepCaption(state);
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + 10, viewport->Pos.y + 10), ImGuiCond_Always);
@@ -276,16 +298,16 @@ void DrawPanel(AppState& state) {
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
   if (ImGui::Begin("FABRIK inverse kinematics", nullptr, flags)) {
     ImGui::PushItemWidth(-120);
-    ModeSelector(state);
-    panel::SceneSection(state);
-    SplineSection(state);
-    ScriptSection(state);
-    ChainEditor(state);
-    SolverEditor(state);
-    panel::StepSection(state);
-    panel::RaceSection(state);
-    Readouts(state);
-    CameraSection(state);
+    ModeSelector(state, queue);
+    panel::SceneSection(state, ui, queue);
+    SplineSection(state, ui, queue);
+    ScriptSection(state, ui, queue);
+    ChainEditor(state, queue);
+    SolverEditor(state, queue);
+    panel::StepSection(state, queue);
+    panel::RaceSection(state, queue);
+    Readouts(state, ui);
+    CameraSection(queue);
     ImGui::PopItemWidth();
     if (!state.message.empty()) {
       ImGui::Spacing();

@@ -9,45 +9,52 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/commands.h"
 #include "app/panel_widgets.h"
-#include "app/step_view.h"
+#include "core/step_view.h"
 #include "app/systems.h"
 
 namespace fabrik::panel {
 namespace {
 
-void ConstraintEditor(JointConstraint& c, bool allow_world) {
+// Edits `c` in place; returns true when a widget changed it.
+bool ConstraintEditor(JointConstraint& c, bool allow_world) {
+  bool changed = false;
   int type = static_cast<int>(c.type);
   const char* types[] = {"none", "ball (elliptical cone)", "hinge"};
   if (ImGui::Combo("type", &type, types, 3)) {
+    changed = true;
     JointConstraint next;
     if (type == 1) next = JointConstraint::Ball(0.8f, 0.8f, 0.8f, 0.8f);
     if (type == 2) next = JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -1.5f, 1.5f);
     c = next;
   }
   if (c.type == ConstraintType::kBall) {
-    ImGui::SliderAngle("up", &c.cone.up, 0.0f, 180.0f);
-    ImGui::SliderAngle("down", &c.cone.down, 0.0f, 180.0f);
-    ImGui::SliderAngle("left", &c.cone.left, 0.0f, 180.0f);
-    ImGui::SliderAngle("right", &c.cone.right, 0.0f, 180.0f);
+    changed |= ImGui::SliderAngle("up", &c.cone.up, 0.0f, 180.0f);
+    changed |= ImGui::SliderAngle("down", &c.cone.down, 0.0f, 180.0f);
+    changed |= ImGui::SliderAngle("left", &c.cone.left, 0.0f, 180.0f);
+    changed |= ImGui::SliderAngle("right", &c.cone.right, 0.0f, 180.0f);
   } else if (c.type == ConstraintType::kHinge) {
-    ImGui::SliderAngle("clockwise limit", &c.hinge.min_angle, -180.0f, 180.0f);
-    ImGui::SliderAngle("anticlockwise", &c.hinge.max_angle, -180.0f, 180.0f);
+    changed |= ImGui::SliderAngle("clockwise limit", &c.hinge.min_angle, -180.0f, 180.0f);
+    changed |= ImGui::SliderAngle("anticlockwise", &c.hinge.max_angle, -180.0f, 180.0f);
     if (c.hinge.max_angle < c.hinge.min_angle) c.hinge.max_angle = c.hinge.min_angle;
     float axis[3] = {c.hinge.axis.x, c.hinge.axis.y, c.hinge.axis.z};
     if (ImGui::DragFloat3("axis", axis, 0.01f, -1.0f, 1.0f)) {
       const glm::vec3 a(axis[0], axis[1], axis[2]);
-      if (glm::dot(a, a) > 1e-6f) c.hinge.axis = a;  // a zero axis is refused
+      if (glm::dot(a, a) > 1e-6f) {  // a zero axis is refused
+        c.hinge.axis = a;
+        changed = true;
+      }
     }
     if (allow_world) {
       int space = c.hinge.space == HingeSpace::kWorld ? 1 : 0;
       const char* spaces[] = {"relative to the parent", "fixed in the world"};
       if (ImGui::Combo("axis space", &space, spaces, 2)) {
         c.hinge.space = space == 1 ? HingeSpace::kWorld : HingeSpace::kParent;
+        changed = true;
       }
     }
   }
+  return changed;
 }
 
 // A readable name for a creature effector, from where it sits on the rest pose.
@@ -63,34 +70,37 @@ const char* EffectorLabel(const Tree& tree, int node) {
 
 }  // namespace
 
-void SceneSection(AppState& state) {
+void SceneSection(const AppState& state, UiState& ui, CommandQueue& queue) {
   SectionHeader("SCENE");
-  SceneState& scene = state.scene;
+  const SceneState& scene = state.scene;
   int kind = static_cast<int>(scene.kind);
   const char* names[] = {"chain", "robot arm (hinges, pole)", "creature (5 effectors)"};
   if (ImGui::Combo("scene", &kind, names, 3) && kind != static_cast<int>(scene.kind)) {
-    RunConsoleLine(state, std::string("scene ") + SceneName(static_cast<SceneKind>(kind)));
+    // As the console line would, echo included.
+    queue.Push(Command(cmd::Scene{SceneName(static_cast<SceneKind>(kind))}),
+               CommandSource::kConsole);
   }
   if (scene.kind == SceneKind::kArm) {
-    ArmScene& arm = scene.arm;
-    ImGui::Checkbox("turntable faces the target", &arm.turntable);
-    ImGui::Checkbox("pole (violet) picks the elbow side", &arm.use_pole);
+    const ArmScene& arm = scene.arm;
+    app::ArmOptions options{arm.turntable, arm.use_pole, arm.pole};
+    bool changed = ImGui::Checkbox("turntable faces the target", &options.turntable);
+    changed |= ImGui::Checkbox("pole (violet) picks the elbow side", &options.use_pole);
     if (arm.use_pole) {
       float pole[3] = {arm.pole.x, arm.pole.y, arm.pole.z};
       if (ImGui::DragFloat3("pole", pole, 0.02f, -100.0f, 100.0f)) {
-        arm.pole = glm::vec3(pole[0], pole[1], pole[2]);
+        options.pole = glm::vec3(pole[0], pole[1], pole[2]);
+        changed = true;
       }
     }
+    if (changed) queue.Push(options);
     const int n = static_cast<int>(arm.constraints.joints.size());
-    ImGui::SliderInt("joint", &arm.selected_joint, 0, std::max(0, n - 1));
-    arm.selected_joint = std::clamp(arm.selected_joint, 0, std::max(0, n - 1));
+    ImGui::SliderInt("joint", &ui.arm_joint, 0, std::max(0, n - 1));
+    ui.arm_joint = std::clamp(ui.arm_joint, 0, std::max(0, n - 1));
     if (n > 0) {
       ImGui::PushID("arm_joint");
-      JointConstraint edited = arm.constraints.joints[static_cast<std::size_t>(arm.selected_joint)];
-      ConstraintEditor(edited, true);
-      if (ValidateJointConstraint(edited) == nullptr) {
-        arm.constraints.joints[static_cast<std::size_t>(arm.selected_joint)] = edited;
-      }
+      JointConstraint edited = arm.constraints.joints[static_cast<std::size_t>(ui.arm_joint)];
+      // The apply step refuses a constraint ValidateJointConstraint rejects.
+      if (ConstraintEditor(edited, true)) queue.Push(app::ArmConstraint{ui.arm_joint, edited});
       ImGui::PopID();
     }
     if (arm.last.limited) {
@@ -101,7 +111,7 @@ void SceneSection(AppState& state) {
     for (std::size_t i = 1; i < arm.at_limit.size(); ++i) at_limit += arm.at_limit[i] ? 1 : 0;
     ImGui::TextColored(kDim, "joints at their limit: %d (red); drag the violet pole", at_limit);
   } else if (scene.kind == SceneKind::kCreature && scene.creature.tree) {
-    CreatureScene& c = scene.creature;
+    const CreatureScene& c = scene.creature;
     if (ImGui::BeginTable("effectors", 4, ImGuiTableFlags_SizingStretchProp)) {
       ImGui::TableSetupColumn("effector");
       ImGui::TableSetupColumn("driven");
@@ -115,15 +125,17 @@ void SceneSection(AppState& state) {
         ImGui::Text("%s", EffectorLabel(*c.tree, c.targets[k].node));
         ImGui::TableSetColumnIndex(1);
         if (ImGui::RadioButton("##primary", c.primary == static_cast<int>(k))) {
-          c.primary = static_cast<int>(k);
-          state.target = state.source_target = c.targets[k].position;
+          queue.Push(app::CreaturePrimary{static_cast<int>(k)});
         }
         ImGui::TableSetColumnIndex(2);
         ImGui::TextColored(c.distances[k] <= state.settings.tolerance ? kGood : kWarn, "%.3f",
                            c.distances[k]);
         ImGui::TableSetColumnIndex(3);
         ImGui::SetNextItemWidth(-1);
-        ImGui::SliderFloat("##w", &c.targets[k].weight, 0.0f, 5.0f, "%.1f");
+        float weight = c.targets[k].weight;
+        if (ImGui::SliderFloat("##w", &weight, 0.0f, 5.0f, "%.1f")) {
+          queue.Push(app::EffectorWeight{static_cast<int>(k), weight});
+        }
         ImGui::PopID();
       }
       ImGui::EndTable();

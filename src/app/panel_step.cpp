@@ -8,21 +8,23 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/commands.h"
 #include "app/panel_widgets.h"
-#include "app/step_view.h"
+#include "core/step_view.h"
 #include "app/systems.h"
 
 namespace fabrik::panel {
 
-void StepSection(AppState& state) {
-  StepState& s = state.step;
+void StepSection(const AppState& state, CommandQueue& queue) {
+  const StepState& s = state.step;
+  auto step = [&](cmd::StepAction action) { queue.Push(Command(cmd::Step{action, 1})); };
   if (!ImGui::CollapsingHeader("Step through a solve (P)",
                                s.active ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
     return;
   }
   bool active = s.active;
-  if (ImGui::Checkbox("pause and step", &active)) SetStepView(state, active);
+  if (ImGui::Checkbox("pause and step", &active)) {
+    step(active ? cmd::StepAction::kOn : cmd::StepAction::kOff);
+  }
   if (!s.active) {
     ImGui::TextColored(kDim, "Freezes the target and replays one solve reach by reach.");
     return;
@@ -31,26 +33,31 @@ void StepSection(AppState& state) {
   ImGui::SameLine();
   ImGui::TextColored(kDim, "step %zu / %zu", s.step, r.reach_count());
   // |<  <<  <  >  >>  >|   iteration, half-pass and reach steps, both ways.
-  if (ImGui::Button("|<")) StepToStart(state);
+  if (ImGui::Button("|<")) step(cmd::StepAction::kStart);
   ImGui::SameLine();
-  if (ImGui::Button("-it")) StepIteration(state, -1);
+  if (ImGui::Button("-it")) queue.Push(app::StepIterationBack{});
   ImGui::SameLine();
-  if (ImGui::Button("-pass")) StepHalfPass(state, -1);
+  if (ImGui::Button("-pass")) step(cmd::StepAction::kBack);
   ImGui::SameLine();
-  if (ImGui::Button("-1")) StepBy(state, -1);
+  if (ImGui::Button("-1")) step(cmd::StepAction::kPrev);
   ImGui::SameLine();
-  if (ImGui::Button("+1")) StepBy(state, +1);
+  if (ImGui::Button("+1")) step(cmd::StepAction::kNext);
   ImGui::SameLine();
-  if (ImGui::Button("+pass")) StepHalfPass(state, +1);
+  if (ImGui::Button("+pass")) step(cmd::StepAction::kPass);
   ImGui::SameLine();
-  if (ImGui::Button("+it")) StepIteration(state, +1);
+  if (ImGui::Button("+it")) step(cmd::StepAction::kIteration);
   ImGui::SameLine();
-  if (ImGui::Button(">|")) StepToEnd(state);
-  if (ImGui::Button(s.playing ? "Pause##step" : "Play##step")) s.playing = !s.playing;
+  if (ImGui::Button(">|")) step(cmd::StepAction::kEnd);
+  if (ImGui::Button(s.playing ? "Pause##step" : "Play##step")) {
+    step(s.playing ? cmd::StepAction::kPause : cmd::StepAction::kPlay);
+  }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
-  ImGui::SliderFloat("##rate", &s.reaches_per_second, 0.5f, 60.0f, "%.1f reaches/s",
-                     ImGuiSliderFlags_Logarithmic);
+  float rate = s.reaches_per_second;
+  if (ImGui::SliderFloat("##rate", &rate, 0.5f, 60.0f, "%.1f reaches/s",
+                         ImGuiSliderFlags_Logarithmic)) {
+    queue.Push(app::StepRate{rate});
+  }
   ImGui::TextWrapped("%s", DescribeStep(state).c_str());
   // Distance to the target after each iteration of the recorded solve.
   if (r.recorded() && ImGui::BeginTable("iterations", 3, ImGuiTableFlags_BordersInnerH |
@@ -81,14 +88,16 @@ void StepSection(AppState& state) {
   ImGui::TextColored(kDim, "Home/End, Space play.");
 }
 
-void RaceSection(AppState& state) {
-  RaceState& race = state.race;
+void RaceSection(const AppState& state, CommandQueue& queue) {
+  const RaceState& race = state.race;
   if (!ImGui::CollapsingHeader("Race the solvers", race.active ? ImGuiTreeNodeFlags_DefaultOpen
                                                                : 0)) {
     return;
   }
   bool active = race.active;
-  if (ImGui::Checkbox("run every solver on the same target", &active)) SetRace(state, active);
+  if (ImGui::Checkbox("run every solver on the same target", &active)) {
+    queue.Push(Command(cmd::Race{active}));
+  }
   if (!race.active) return;
   if (ImGui::BeginTable("race", 4, ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("solver");
@@ -127,7 +136,7 @@ void RaceSection(AppState& state) {
 }
 
 // A caption over the scene while stepping: what the reach on screen does.
-void StepCaption(AppState& state) {
+void StepCaption(const AppState& state) {
   if (!state.step.active) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float left = state.view.panel_width + 20.0f;

@@ -4,7 +4,8 @@
 
 #include <imgui.h>
 
-#include "app/app_state.h"
+#include "app/ui_state.h"
+#include "core/app_state.h"
 
 namespace fabrik::panel {
 
@@ -23,10 +24,10 @@ inline void SectionHeader(const char* text) {
 }
 
 // panel_scene.cpp: the scene selector, the arm's constraint editor, the creature's effectors.
-void SceneSection(AppState& state);
+void SceneSection(const AppState& state, UiState& ui, CommandQueue& queue);
 // panel_step.cpp: the step-through view's controls and caption, and the solver race.
-void StepSection(AppState& state);
-void RaceSection(AppState& state);
-void StepCaption(AppState& state);
+void StepSection(const AppState& state, CommandQueue& queue);
+void RaceSection(const AppState& state, CommandQueue& queue);
+void StepCaption(const AppState& state);
 
 }  // namespace fabrik::panel

@@ -5,7 +5,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/step_view.h"
+#include "core/step_view.h"
 #include "app/systems.h"
 
 namespace fabrik {

@@ -1,22 +1,14 @@
-// systems.h - the steps of one frame, each a function of the AppState.
-//
-// Frame order (app.cpp runs them in exactly this order):
-//   1. input      HandleInput: camera orbit/pan/zoom, drag grab/move/release, keys
-//   2. settings   ApplyPending: chain rebuilds, mode switches, camera reset
-//   3. target     UpdateTarget: the active source moves the target (with blending)
-//   4. solve      RunSolve: the selected solver on the chain, timed
-//   5. render     DrawScene: the 3D scene from the state
-//   6. panel      DrawPanel: the ImGui control panel (its changes become pending requests)
-//   7. output     state line, screenshot, swap
+// systems.h - the shell's parts of a frame (window, input, renderer, ImGui panel). They read
+// the AppState and enqueue AppCommands (core/app_command.h); they never write the state.
+// The frame order is in core/frame.h.
 #pragma once
 
 #include <span>
 #include <string>
 
-#include "app/app_state.h"
+#include "app/ui_state.h"
+#include "core/frame.h"
 #include "render/renderer.h"
-
-struct GLFWwindow;
 
 namespace fabrik {
 
@@ -46,30 +38,13 @@ class SceneDrawer {
   std::vector<BoneInstance> bones_;
 };
 
-void HandleInput(AppState& state);
-// Key taps shorter than a frame (input.cpp): install after ImGui's GLFW backend, and call
-// ReplayHeldKeyReleases before each glfwPollEvents.
-void InstallKeyDeferral(GLFWwindow* window);
-void ReplayHeldKeyReleases(GLFWwindow* window);
-void ApplyPending(AppState& state);
-void UpdateTarget(AppState& state);
-void RunSolve(AppState& state);
-void DrawPanel(AppState& state);
+// Step 1: camera, drag and keys, read through ImGui's IO, enqueued as commands.
+void HandleInput(const AppState& state, CommandQueue& queue);
+// Step 6: the ImGui control panel; its changes are enqueued.
+void DrawPanel(const AppState& state, UiState& ui, CommandQueue& queue);
 // The console panel (console.cpp): HandleConsoleKey right after ImGui::NewFrame, DrawConsole
-// with the other panels.
-void HandleConsoleKey(AppState& state);
-void DrawConsole(AppState& state);
-
-// Recomputes view and projection for the current window size and panel width.
-void UpdateViewMatrices(AppState& state);
-// Where the camera should look to frame the whole chain's reach.
-OrbitCamera::Home HomeFor(const Chain& chain);
-// Switches the target mode; the target blends from where it is to the new source.
-void SetMode(AppState& state, TargetMode mode);
-// Requests new segment lengths (validated; on error sets state.message and changes nothing).
-bool RequestLengths(AppState& state, std::vector<float> lengths);
-void SetMessage(AppState& state, std::string text, bool is_error);
-// The lengths the chain will have next frame: a pending request's, else the current ones.
-const std::vector<float>& PendingOrCurrentLengths(const AppState& state);
+// with the other panels. Typed lines are enqueued as app::Line.
+void HandleConsoleKey(ConsoleUi& console);
+void DrawConsole(const AppState& state, ConsoleUi& console, CommandQueue& queue);
 
 }  // namespace fabrik

@@ -1,4 +1,4 @@
-#include "app/step_view.h"
+#include "core/step_view.h"
 
 #include <algorithm>
 #include <chrono>
@@ -6,7 +6,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/systems.h"
+#include "core/frame.h"
 #include "ik/fabrik.h"
 
 namespace fabrik {

@@ -1,14 +1,20 @@
-// state_writer.h - the per-frame JSON Lines stream of --state-out (contract section 1).
+// state_writer.h - the per-frame JSON Lines stream of --state-out (README "The state line").
 #pragma once
 
 #include <cstdio>
 #include <memory>
 #include <string>
 
-#include "app/app_state.h"
+#include "core/app_state.h"
 #include "ik/result.h"
 
 namespace fabrik {
+
+// What the shell adds to the state line: facts about the window and panel, not app state.
+struct ShellReport {
+  bool console_open = false;
+  int draw_calls = 0;
+};
 
 class StateWriter {
  public:
@@ -16,7 +22,7 @@ class StateWriter {
   static Result<std::unique_ptr<StateWriter>> Open(const std::string& path);
   ~StateWriter();
   // Writes one line for the frame just finished and flushes it.
-  void Write(const AppState& state);
+  void Write(const AppState& state, const ShellReport& shell = {});
 
  private:
   explicit StateWriter(std::FILE* file) : file_(file) {}
@@ -24,6 +30,6 @@ class StateWriter {
 };
 
 // The state line as a JSON string (no newline), also used by the console's `state`.
-std::string StateLine(const AppState& state);
+std::string StateLine(const AppState& state, const ShellReport& shell = {});
 
 }  // namespace fabrik

@@ -5,7 +5,7 @@
 
 #include <glm/vec4.hpp>
 
-#include "app/app_state.h"
+#include "core/app_state.h"
 
 namespace fabrik {
 

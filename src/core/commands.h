@@ -1,4 +1,5 @@
-// commands.h - carrying out parsed console and script commands on the AppState.
+// commands.h - carrying out parsed console and script commands on the AppState. Called only
+// from the apply step (core/apply.cpp); everything else enqueues (core/app_command.h).
 //
 // Parsing (targets/command.h) has already validated every value, so carrying a command out
 // cannot fail on its values; what can still be refused (a solver or scene this build does
@@ -7,18 +8,16 @@
 
 #include <string_view>
 
-#include "app/app_state.h"
+#include "core/app_state.h"
 
 namespace fabrik {
 
-enum class CommandSource { kConsole, kScript, kStartup };
-
-// Parses and runs one line as typed in the console (echoed to the console log, with the
-// result or the error). Returns false on an error.
+// Parses and runs one line (echoed to the console log for kConsole and kStartup, with the
+// result or the error). Returns false on an error, having changed nothing.
 bool RunConsoleLine(AppState& state, std::string_view line,
                     CommandSource source = CommandSource::kConsole);
 
-// Runs an already parsed command. Output and errors go to the console log.
+// Runs an already parsed command. Output (unless kQuiet) and errors go to the console log.
 bool Execute(AppState& state, const Command& command, CommandSource source);
 
 void ConsolePrint(AppState& state, std::string text,

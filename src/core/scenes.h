@@ -38,7 +38,6 @@ struct ArmScene {
   glm::vec3 pole{0.0f};
   ConstrainedSolveResult last;
   std::vector<std::uint8_t> at_limit;
-  int selected_joint = 2;  // the joint the panel's constraint editor shows
 };
 
 struct CreatureScene {

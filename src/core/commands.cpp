@@ -1,12 +1,12 @@
-#include "app/commands.h"
+#include "core/commands.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <type_traits>
 
-#include "app/state_writer.h"
-#include "app/step_view.h"
-#include "app/systems.h"
+#include "core/frame.h"
+#include "core/state_writer.h"
+#include "core/step_view.h"
 #include "ik/chain_rebuild.h"
 
 namespace fabrik {
@@ -77,18 +77,13 @@ void ConsolePrint(AppState& state, std::string text, ConsoleLine::Kind kind) {
   auto& log = state.console.log;
   if (log.size() >= ConsoleState::kMaxLines) log.erase(log.begin(), log.begin() + 200);
   log.push_back({kind, std::move(text)});
-  state.console.scroll_to_bottom = true;
+  ++state.console.printed;
 }
 
 void UseSpline(AppState& state, Spline spline, const std::string& path) {
   state.spline.polyline = spline.Tessellate(24);
   state.spline.follower.SetSpline(std::move(spline));
   state.spline.path = path;
-  std::snprintf(state.spline.path_input, sizeof(state.spline.path_input), "%s", path.c_str());
-  const auto it = std::find(state.spline_files.begin(), state.spline_files.end(), path);
-  state.spline.picked = it == state.spline_files.end()
-                            ? -1
-                            : static_cast<int>(it - state.spline_files.begin());
 }
 
 void UseScript(AppState& state, std::shared_ptr<const Script> script, const std::string& path) {
@@ -97,15 +92,14 @@ void UseScript(AppState& state, std::shared_ptr<const Script> script, const std:
   state.script.running = true;
   state.script.target.reset();
   state.script.path = path;
-  std::snprintf(state.script.path_input, sizeof(state.script.path_input), "%s", path.c_str());
-  const auto it = std::find(state.script_files.begin(), state.script_files.end(), path);
-  state.script.picked = it == state.script_files.end()
-                            ? -1
-                            : static_cast<int>(it - state.script_files.begin());
 }
 
 bool Execute(AppState& state, const Command& command, CommandSource source) {
   const bool from_script = source == CommandSource::kScript;
+  // Keys and panel widgets act quietly; the console, --exec and scripts print the result.
+  auto out = [&](std::string text) {
+    if (source != CommandSource::kQuiet) ConsolePrint(state, std::move(text));
+  };
   return std::visit(
       Overloaded{
           [&](const cmd::Nothing&) { return true; },
@@ -127,56 +121,57 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
               state.blend.from = state.target;
               state.blend.elapsed = 0.0f;
             }
-            ConsolePrint(state, "target " + Vec(c.position));
+            out("target " + Vec(c.position));
             return true;
           },
           [&](const cmd::Mode& c) {
             SetMode(state, c.mode);
-            ConsolePrint(state, "mode " + std::string(ModeName(c.mode)));
+            out("mode " + std::string(ModeName(c.mode)));
             return true;
           },
           [&](const cmd::Joints& c) {
-            // Build on a change already requested this frame (a script's "joints" and
-            // "length" lines at the same time both count).
-            std::vector<float> lengths = PendingOrCurrentLengths(state);
+            // Commands apply in order, so a script's "joints" and "length" lines at the same
+            // time build on each other.
+            std::vector<float> lengths = state.lengths;
             lengths.resize(static_cast<std::size_t>(c.count - 1), state.uniform_length);
-            if (!RequestLengths(state, std::move(lengths))) return Fail(state, state.message);
-            ConsolePrint(state, "joints " + std::to_string(c.count));
+            if (!ApplyLengths(state, std::move(lengths))) return Fail(state, state.message);
+            out("joints " + std::to_string(c.count));
             return true;
           },
           [&](const cmd::Length& c) {
             state.uniform_length = c.length;
-            RequestLengths(state,
-                           UniformLengths(static_cast<int>(PendingOrCurrentLengths(state).size()),
-                                          c.length));
-            ConsolePrint(state, Fmt("every segment %.4g long", c.length));
+            if (!ApplyLengths(state,
+                              UniformLengths(static_cast<int>(state.lengths.size()), c.length))) {
+              return Fail(state, state.message);
+            }
+            out(Fmt("every segment %.4g long", c.length));
             return true;
           },
           [&](const cmd::Lengths& c) {
-            if (!RequestLengths(state, c.lengths)) return Fail(state, state.message);
-            ConsolePrint(state, "lengths set: " + std::to_string(c.lengths.size() + 1) +
+            if (!ApplyLengths(state, c.lengths)) return Fail(state, state.message);
+            out("lengths set: " + std::to_string(c.lengths.size() + 1) +
                                     " joints");
             return true;
           },
           [&](const cmd::Moe& c) {
             state.settings.tolerance = c.tolerance;
-            ConsolePrint(state, Fmt("margin of error %.6g", c.tolerance));
+            out(Fmt("margin of error %.6g", c.tolerance));
             return true;
           },
           [&](const cmd::Iterations& c) {
             state.settings.max_iterations = c.max_iterations;
-            ConsolePrint(state, "iteration cap " + std::to_string(c.max_iterations));
+            out("iteration cap " + std::to_string(c.max_iterations));
             return true;
           },
           [&](const cmd::SplineLoad& c) {
             UseSpline(state, c.spline, c.path);
             if (!from_script) SetMode(state, TargetMode::kSpline);
-            ConsolePrint(state, "spline " + c.resolved_path + Fmt(": length %.4g", c.spline.length()));
+            out("spline " + c.resolved_path + Fmt(": length %.4g", c.spline.length()));
             return true;
           },
           [&](const cmd::SplineSpeed& c) {
             (void)state.spline.follower.SetSpeed(c.speed);  // validated by the parser
-            ConsolePrint(state, Fmt("spline speed %.4g", c.speed));
+            out(Fmt("spline speed %.4g", c.speed));
             return true;
           },
           [&](const cmd::SplinePlayback& c) {
@@ -191,7 +186,7 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             if (from_script) return Fail(state, "script run: scripts cannot start scripts");
             UseScript(state, c.script, c.path);
             SetMode(state, TargetMode::kScript);
-            ConsolePrint(state, "script " + c.resolved_path + " started");
+            out("script " + c.resolved_path + " started");
             return true;
           },
           [&](const cmd::ScriptPlayback& c) {
@@ -199,29 +194,30 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             return true;
           },
           [&](const cmd::CameraReset&) {
-            state.pending_camera_reset = true;
+            state.view.camera.SetHome(HomeFor(state.chain));
+            state.view.camera.Reset();
             return true;
           },
           [&](const cmd::State&) {
-            ConsolePrint(state, StateLine(state));
+            out(StateLine(state));
             return true;
           },
           [&](const cmd::Help& c) {
-            for (std::string& line : HelpLines(c.topic)) ConsolePrint(state, std::move(line));
+            for (std::string& line : HelpLines(c.topic)) out(std::move(line));
             return true;
           },
           [&](const cmd::Solver& c) {
             const auto kind = ParseSolverKind(c.name);
             if (!kind) return Fail(state, "solver: '" + c.name + "' is not in this build");
             state.solver = *kind;
-            ConsolePrint(state, "solver " + c.name);
+            out("solver " + c.name);
             return true;
           },
           [&](const cmd::Scene& c) {
             const auto kind = ParseScene(c.name);
             if (!kind) return Fail(state, "scene: '" + c.name + "' is not in this build");
             SetScene(state, *kind);
-            ConsolePrint(state, "scene " + c.name);
+            out("scene " + c.name);
             return true;
           },
           [&](const cmd::Clear&) {
@@ -246,12 +242,12 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
               case A::kPlay: state.step.playing = true; break;
               case A::kPause: state.step.playing = false; break;
             }
-            if (state.step.active) ConsolePrint(state, DescribeStep(state));
+            if (state.step.active) out(DescribeStep(state));
             return true;
           },
           [&](const cmd::Race& c) {
             SetRace(state, c.on);
-            ConsolePrint(state, c.on ? "race on: every solver chases the target"
+            out(c.on ? "race on: every solver chases the target"
                                      : "race off");
             return true;
           },
@@ -264,7 +260,9 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
 }
 
 bool RunConsoleLine(AppState& state, std::string_view line, CommandSource source) {
-  ConsolePrint(state, "> " + std::string(line), ConsoleLine::Kind::kInput);
+  if (source != CommandSource::kQuiet && source != CommandSource::kScript) {
+    ConsolePrint(state, "> " + std::string(line), ConsoleLine::Kind::kInput);
+  }
   auto parsed = ParseCommand(line, state.command_context);
   if (!parsed) return Fail(state, parsed.error());
   return Execute(state, parsed.value(), source);

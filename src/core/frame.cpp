@@ -1,4 +1,4 @@
-#include "app/systems.h"
+#include "core/frame.h"
 
 #include <algorithm>
 #include <chrono>
@@ -6,8 +6,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/commands.h"
-#include "app/step_view.h"
+#include "core/step_view.h"
 #include "ik/chain_rebuild.h"
 
 namespace fabrik {
@@ -48,11 +47,7 @@ void SetMode(AppState& state, TargetMode mode) {
   state.source_target = state.target;
 }
 
-const std::vector<float>& PendingOrCurrentLengths(const AppState& state) {
-  return state.pending_lengths ? *state.pending_lengths : state.lengths;
-}
-
-bool RequestLengths(AppState& state, std::vector<float> lengths) {
+bool ApplyLengths(AppState& state, std::vector<float> lengths) {
   if (lengths.empty() || static_cast<int>(lengths.size()) + 1 > kMaxJoints) {
     SetMessage(state, "joint count must be from 2 to " + std::to_string(kMaxJoints), true);
     return false;
@@ -63,47 +58,47 @@ bool RequestLengths(AppState& state, std::vector<float> lengths) {
       return false;
     }
   }
-  state.pending_lengths = std::move(lengths);
+  auto rebuilt = RebuildChain(state.chain, lengths);
+  if (!rebuilt.ok()) {
+    SetMessage(state, rebuilt.error(), true);
+    return false;
+  }
+  state.chain = std::move(rebuilt).value();
+  state.lengths = std::move(lengths);
+  state.view.camera.SetHome(HomeFor(state.chain));
   return true;
 }
 
-void ApplyPending(AppState& state) {
-  if (state.pending_lengths) {
-    auto rebuilt = RebuildChain(state.chain, *state.pending_lengths);
-    if (rebuilt.ok()) {
-      state.chain = std::move(rebuilt).value();
-      state.lengths = *state.pending_lengths;
-      state.view.camera.SetHome(HomeFor(state.chain));
-    } else {
-      SetMessage(state, rebuilt.error(), true);
-    }
-    state.pending_lengths.reset();
+void BeginFrame(AppState& state, float real_dt) {
+  FrameTiming& t = state.timing;
+  t.real_dt = real_dt;
+  t.dt = state.fixed_dt > 0.0 ? static_cast<float>(state.fixed_dt)
+                              : std::clamp(real_dt, 0.0f, 0.1f);
+  t.time += t.dt;
+  if (real_dt > 0.0f) {
+    const float fps = 1.0f / real_dt;
+    t.fps = t.fps == 0.0f ? fps : t.fps + (fps - t.fps) * 0.1f;
+    t.frame_ms = 1000.0f / t.fps;
   }
-  if (state.pending_mode) {
-    SetMode(state, *state.pending_mode);
-    state.pending_mode.reset();
-  }
-  if (state.pending_camera_reset) {
-    state.view.camera.SetHome(HomeFor(state.chain));
-    state.view.camera.Reset();
-    state.pending_camera_reset = false;
-  }
+  state.fps_history.Push(t.fps);
+}
+
+void EndFrame(AppState& state) { ++state.timing.frame; }
+
+void SimulateFrame(AppState& state, CommandQueue& queue, float real_dt) {
+  BeginFrame(state, real_dt);
+  ApplyCommands(state, queue);
+  UpdateTarget(state);
+  RunSolve(state);
+  UpdateViewMatrices(state);
+  EndFrame(state);
 }
 
 void UpdateTarget(AppState& state) {
-  // A started script keeps running until it ends or is stopped, whatever the mode, so a
-  // script can switch modes (a tour); its target drives the chain only in script mode.
   // The step view pauses time for the target sources (a drag or a typed target still work).
+  // A running script was advanced at the apply step; its target is script.target.
   const float dt = state.step.active ? 0.0f : state.timing.dt;
   ScriptState& script = state.script;
-  if (script.running && script.player.has_script()) {
-    ScriptStep step = script.player.Advance(dt, state.target);
-    for (const Command& command : step.commands) {
-      Execute(state, command, CommandSource::kScript);
-    }
-    if (step.target) script.target = step.target;
-    if (script.player.finished()) script.running = false;
-  }
   // Sources that drive the target by themselves update state.source_target here; drag and
   // console set it when the user acts.
   switch (state.mode) {

@@ -1,4 +1,6 @@
-// app_state.h - the one place the demo's state lives. Every system reads and writes this.
+// app_state.h - the one place the demo's state lives. Every frame step reads it; only the
+// apply step (ApplyCommands, core/apply.h) and the core's own frame steps (target, solve)
+// write it. The shell enqueues AppCommands (core/app_command.h) instead of writing.
 #pragma once
 
 #include <memory>
@@ -10,9 +12,9 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
-#include "app/history.h"
-#include "app/options.h"
-#include "app/scenes.h"
+#include "core/app_command.h"
+#include "core/history.h"
+#include "core/scenes.h"
 #include "camera/orbit_camera.h"
 #include "ik/chain.h"
 #include "ik/recording_observer.h"
@@ -55,7 +57,7 @@ struct ViewState {
   float panel_width = 340.0f;  // screen coordinates; the scene is centred beside it
 };
 
-// The console panel: a scrollback log, an input line and its history.
+// The console's scrollback log (the input line and its history belong to the shell).
 struct ConsoleLine {
   enum class Kind { kInput, kOutput, kError };
   Kind kind = Kind::kOutput;
@@ -63,13 +65,8 @@ struct ConsoleLine {
 };
 
 struct ConsoleState {
-  bool open = false;
-  bool focus_input = false;      // give the input line the keyboard on the next frame
-  bool scroll_to_bottom = false;
-  char input[512] = {};
   std::vector<ConsoleLine> log;  // bounded: oldest lines dropped past kMaxLines
-  std::vector<std::string> history;
-  int history_pos = -1;          // -1: editing a new line
+  std::size_t printed = 0;       // lines ever printed (the shell scrolls when it grows)
   static constexpr std::size_t kMaxLines = 2000;
 };
 
@@ -77,8 +74,6 @@ struct SplineState {
   SplineFollower follower;
   std::string path;                     // as loaded, for the panel
   std::vector<glm::vec3> polyline;      // tessellated once per load, for drawing
-  char path_input[512] = {};
-  int picked = -1;                      // index in the panel's file list
 };
 
 struct ScriptState {
@@ -86,8 +81,6 @@ struct ScriptState {
   std::string path;
   bool running = false;                 // started and not stopped or finished
   std::optional<glm::vec3> target;      // the scripted target, once a line set it
-  char path_input[512] = {};
-  int picked = -1;
 };
 
 // The step-through view: one solve recorded half-pass by half-pass and replayed one reach at
@@ -125,8 +118,8 @@ struct RaceState {
 struct AppState {
   explicit AppState(Chain initial) : chain(std::move(initial)) {}
 
-  Options options;
-  std::string data_dir;  // folder holding shaders/ and assets/
+  std::string data_dir;
+  double fixed_dt = 0.0;  // seconds per frame; 0 = real time (--fixed-dt)  // folder holding shaders/ and assets/
 
   // The chain and how it is solved.
   Chain chain;
@@ -162,14 +155,8 @@ struct AppState {
 
   ViewState view;
   FrameTiming timing;
-  int draw_calls = 0;
 
-  // Requests made during a frame (by the panel, keys or console) and applied next frame at
-  // the settings step, so a frame never changes the chain half-way through.
-  std::optional<std::vector<float>> pending_lengths;
-  std::optional<TargetMode> pending_mode;
-  bool pending_camera_reset = false;
-  bool quit_requested = false;
+  bool quit_requested = false;  // `quit`: the shell closes the window after this frame
 
   // The latest user-facing message (an error in red, or a notice).
   std::string message;

@@ -1,6 +1,6 @@
-#include "app/state_writer.h"
+#include "core/state_writer.h"
 
-#include "app/step_view.h"
+#include "core/step_view.h"
 
 #include <cmath>
 
@@ -33,7 +33,7 @@ Result<std::unique_ptr<StateWriter>> StateWriter::Open(const std::string& path) 
 
 StateWriter::~StateWriter() { std::fclose(file_); }
 
-std::string StateLine(const AppState& s) {
+std::string StateLine(const AppState& s, const ShellReport& shell) {
   nlohmann::json j;
   j["frame"] = s.timing.frame;
   j["time"] = Num(s.timing.time);
@@ -62,7 +62,7 @@ std::string StateLine(const AppState& s) {
                  {"distance", Num(s.view.camera.distance())},
                  {"yaw", Num(s.view.camera.yaw())},
                  {"pitch", Num(s.view.camera.pitch())}};
-  j["draw_calls"] = s.draw_calls;
+  j["draw_calls"] = shell.draw_calls;
   if (s.spline.follower.has_spline()) {
     j["spline"] = {{"path", s.spline.path},
                    {"distance", Num(s.spline.follower.distance())},
@@ -144,14 +144,14 @@ std::string StateLine(const AppState& s) {
     j["joints_at_limit"] = c.last.joints_at_limit;
     j["max_violation"] = Num(c.last.max_violation);
   }
-  j["console_open"] = s.console.open;
+  j["console_open"] = shell.console_open;
   if (!s.console.log.empty()) j["console_last"] = s.console.log.back().text;
   j["lengths"] = s.lengths;
   return j.dump();
 }
 
-void StateWriter::Write(const AppState& state) {
-  const std::string line = StateLine(state);
+void StateWriter::Write(const AppState& state, const ShellReport& shell) {
+  const std::string line = StateLine(state, shell);
   std::fwrite(line.data(), 1, line.size(), file_);
   std::fputc('\n', file_);
   std::fflush(file_);

@@ -1,13 +1,13 @@
-#include "app/scenes.h"
+#include "core/scenes.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include <glm/geometric.hpp>
 
-#include "app/app_state.h"
-#include "app/step_view.h"
-#include "app/systems.h"
+#include "core/app_state.h"
+#include "core/step_view.h"
+#include "core/frame.h"
 #include "ik/chain_rebuild.h"
 #include "ik/fabrik.h"
 

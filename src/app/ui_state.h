@@ -1,0 +1,38 @@
+// ui_state.h - what the shell keeps between frames that is not app state: the console's
+// input line and history, the panel's file pickers and joint selector, and the renderer's
+// draw count. The core never sees it (the state line gets ShellReport, core/state_writer.h).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/state_writer.h"
+
+namespace fabrik {
+
+struct ConsoleUi {
+  bool open = false;
+  bool focus_input = false;  // give the input line the keyboard on the next frame
+  char input[512] = {};
+  std::vector<std::string> history;
+  int history_pos = -1;          // -1: editing a new line
+  std::size_t printed_seen = 0;  // console lines seen; more means scroll to the bottom
+};
+
+// A file picker's combo selection and path field, refreshed when the loaded path changes.
+struct PickerUi {
+  char path[512] = {};
+  int picked = -1;
+  std::string shown;  // the loaded path the field was last filled from
+};
+
+struct UiState {
+  ConsoleUi console;
+  PickerUi spline;
+  PickerUi script;
+  int arm_joint = 2;  // the joint the arm's constraint editor shows
+  ShellReport report;
+};
+
+}  // namespace fabrik

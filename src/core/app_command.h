@@ -1,0 +1,148 @@
+// app_command.h - every change to the app's state, as a typed value, and the queue that
+// carries them to the one place they are applied (ApplyCommands, frame step 2).
+//
+// Who enqueues what:
+//   * the console, --exec and the panel's file pickers: a text line (app::Line), parsed when
+//     applied, in the command language of README "Console and scripts";
+//   * keys and panel widgets: an already parsed language Command (mode, solver, moe, ...) or
+//     one of the app-only commands below (drag, camera, scene edits);
+//   * a running script: its due commands are applied in the same step, after the queue.
+// Nothing else writes AppState: the shell (window, input, panel) only reads it and enqueues.
+//
+// Adding an app-only command: add a struct to namespace app below, add it to AppCommand,
+// and add its Apply overload in apply.cpp (plus a test in tests/core). Console-language
+// commands are added to the command table instead (targets/command.h).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+#include "camera/unproject.h"
+#include "core/scenes.h"
+#include "ik/constraints.h"
+#include "targets/command.h"
+
+namespace fabrik {
+
+// Who asked for a command. Decides the echo and output in the console log:
+//   kConsole  the line is echoed ("> line") and its output printed (console, panel pickers);
+//   kStartup  as kConsole (--exec; an error there makes the demo exit with code 2);
+//   kScript   output printed, no echo; a target line moves the scripted target only;
+//   kQuiet    keys and panel widgets: no echo, no output, errors still reported.
+enum class CommandSource { kConsole, kScript, kStartup, kQuiet };
+
+namespace app {
+
+// A console line, parsed when applied (so a bad line reports at the apply step).
+struct Line {
+  std::string text;
+};
+// Left button pressed in drag mode: `grab` is what the shell picked under the cursor,
+// `position` where that handle is (world units), `plane_normal` the camera's forward vector.
+struct DragStart {
+  Grab grab;
+  glm::vec3 position{0.0f};
+  glm::vec3 plane_normal{0.0f, 0.0f, -1.0f};
+};
+// The cursor moved during a drag: its world ray (camera/unproject.h).
+struct DragMove {
+  Ray ray;
+};
+// Left button released.
+struct DragEnd {};
+// Mouse camera controls, in window pixels (camera/orbit_camera.h).
+struct CameraOrbit {
+  glm::vec2 pixels{0.0f};
+};
+struct CameraPan {
+  glm::vec2 pixels{0.0f};
+  float window_height = 1.0f;
+};
+struct CameraZoom {
+  float wheel = 0.0f;
+};
+// The window's size in screen coordinates and pixels, and the panel's width.
+struct Viewport {
+  glm::ivec2 window{1, 1};
+  glm::ivec2 framebuffer{1, 1};
+  float panel_width = 340.0f;
+};
+// Step view controls without a language form.
+struct StepIterationBack {};
+struct StepRate {
+  float reaches_per_second = 4.0f;  // clamped to [0.5, 60]
+};
+// The arm scene's options (panel).
+struct ArmOptions {
+  bool turntable = true;
+  bool use_pole = true;
+  glm::vec3 pole{0.0f};  // world units; non-finite values are refused
+};
+// One arm joint's constraint (panel); refused unless ValidateJointConstraint accepts it.
+struct ArmConstraint {
+  int joint = 0;
+  JointConstraint constraint;
+};
+// The creature effector the target modes drive; its target becomes the app's target.
+struct CreaturePrimary {
+  int index = 0;
+};
+// A creature effector's weight in the centroid rule, clamped to [0, 5].
+struct EffectorWeight {
+  int index = 0;
+  float weight = 1.0f;
+};
+// A line for the console log (Tab completion lists) or the panel's message line.
+struct Print {
+  std::string text;
+};
+struct Notice {
+  std::string text;
+  bool is_error = false;
+};
+
+}  // namespace app
+
+using AppCommand =
+    std::variant<Command, app::Line, app::DragStart, app::DragMove, app::DragEnd,
+                 app::CameraOrbit, app::CameraPan, app::CameraZoom, app::Viewport,
+                 app::StepIterationBack, app::StepRate, app::ArmOptions, app::ArmConstraint,
+                 app::CreaturePrimary, app::EffectorWeight, app::Print, app::Notice>;
+
+struct QueuedCommand {
+  AppCommand command;
+  CommandSource source = CommandSource::kQuiet;
+};
+
+// First in, first out. The shell owns one and passes it to ApplyCommands (core/frame.h).
+// Its storage is kept between frames, so steady use allocates nothing.
+class CommandQueue {
+ public:
+  CommandQueue() {
+    items_.reserve(64);
+    batch_.reserve(64);
+  }
+  void Push(AppCommand command, CommandSource source = CommandSource::kQuiet) {
+    items_.push_back({std::move(command), source});
+  }
+  bool empty() const { return items_.empty(); }
+  std::size_t size() const { return items_.size(); }
+  // Takes every queued command out, oldest first. The batch stays valid until the next call;
+  // commands pushed meanwhile wait for the next call.
+  std::vector<QueuedCommand>& TakeAll() {
+    batch_.clear();
+    batch_.swap(items_);
+    return batch_;
+  }
+
+ private:
+  std::vector<QueuedCommand> items_;
+  std::vector<QueuedCommand> batch_;
+};
+
+}  // namespace fabrik

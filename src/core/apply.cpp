@@ -1,0 +1,144 @@
+// Step 2 of the frame: the one place queued commands change the AppState.
+#include <algorithm>
+#include <cmath>
+
+#include "core/commands.h"
+#include "core/frame.h"
+#include "core/step_view.h"
+
+namespace fabrik {
+namespace {
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
+bool Finite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+void EndDrag(AppState& state) {
+  state.drag.End();
+  state.dragging = false;
+  state.scene.grab = {};
+}
+
+void StartDrag(AppState& state, const app::DragStart& c) {
+  if (state.mode != TargetMode::kDrag || !Finite(c.position) || !Finite(c.plane_normal)) return;
+  state.scene.grab = c.grab;
+  state.drag.Begin(c.position, c.plane_normal);
+  state.dragging = state.drag.active();
+  state.blend.active = false;
+}
+
+void MoveDrag(AppState& state, const app::DragMove& c) {
+  if (!state.dragging) return;
+  const auto hit = state.drag.Update(c.ray);
+  if (!hit) return;
+  SceneState& scene = state.scene;
+  switch (scene.grab.kind) {
+    case Grab::Kind::kPole:
+      scene.arm.pole = *hit;
+      return;
+    case Grab::Kind::kEffectorTarget:
+      if (scene.kind == SceneKind::kCreature && scene.grab.index != scene.creature.primary &&
+          scene.grab.index >= 0 &&
+          scene.grab.index < static_cast<int>(scene.creature.targets.size())) {
+        scene.creature.targets[static_cast<std::size_t>(scene.grab.index)].position = *hit;
+        return;
+      }
+      break;
+    case Grab::Kind::kTarget:
+    case Grab::Kind::kNone:
+      break;
+  }
+  state.source_target = *hit;
+  state.target = *hit;
+}
+
+}  // namespace
+
+bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource source) {
+  bool ok = true;
+  std::visit(
+      Overloaded{
+          [&](const Command& c) { ok = Execute(state, c, source); },
+          [&](const app::Line& c) { ok = RunConsoleLine(state, c.text, source); },
+          [&](const app::DragStart& c) { StartDrag(state, c); },
+          [&](const app::DragMove& c) { MoveDrag(state, c); },
+          [&](const app::DragEnd&) { EndDrag(state); },
+          [&](const app::CameraOrbit& c) { state.view.camera.Orbit(c.pixels); },
+          [&](const app::CameraPan& c) { state.view.camera.Pan(c.pixels, c.window_height); },
+          [&](const app::CameraZoom& c) { state.view.camera.Zoom(c.wheel); },
+          [&](const app::Viewport& c) {
+            state.view.window_size = glm::max(c.window, glm::ivec2(1));
+            state.view.framebuffer_size = glm::max(c.framebuffer, glm::ivec2(1));
+            if (std::isfinite(c.panel_width)) state.view.panel_width = c.panel_width;
+            UpdateViewMatrices(state);
+          },
+          [&](const app::StepIterationBack&) { StepIteration(state, -1); },
+          [&](const app::StepRate& c) {
+            if (std::isfinite(c.reaches_per_second)) {
+              state.step.reaches_per_second = std::clamp(c.reaches_per_second, 0.5f, 60.0f);
+            }
+          },
+          [&](const app::ArmOptions& c) {
+            ArmScene& arm = state.scene.arm;
+            arm.turntable = c.turntable;
+            arm.use_pole = c.use_pole;
+            if (Finite(c.pole)) arm.pole = c.pole;
+          },
+          [&](const app::ArmConstraint& c) {
+            auto& joints = state.scene.arm.constraints.joints;
+            if (c.joint < 0 || c.joint >= static_cast<int>(joints.size())) return;
+            if (ValidateJointConstraint(c.constraint) != nullptr) return;
+            joints[static_cast<std::size_t>(c.joint)] = c.constraint;
+          },
+          [&](const app::CreaturePrimary& c) {
+            CreatureScene& cr = state.scene.creature;
+            if (c.index < 0 || c.index >= static_cast<int>(cr.targets.size())) return;
+            cr.primary = c.index;
+            state.target = state.source_target =
+                cr.targets[static_cast<std::size_t>(c.index)].position;
+          },
+          [&](const app::EffectorWeight& c) {
+            CreatureScene& cr = state.scene.creature;
+            if (c.index < 0 || c.index >= static_cast<int>(cr.targets.size())) return;
+            if (!std::isfinite(c.weight)) return;
+            cr.targets[static_cast<std::size_t>(c.index)].weight = std::clamp(c.weight, 0.0f, 5.0f);
+          },
+          [&](const app::Print& c) { ConsolePrint(state, c.text); },
+          [&](const app::Notice& c) { SetMessage(state, c.text, c.is_error); },
+      },
+      command);
+  return ok;
+}
+
+namespace {
+
+// A started script keeps running until it ends or is stopped, whatever the mode, so a script
+// can switch modes (a tour); its target drives the chain only in script mode. The step view
+// pauses script time.
+void AdvanceScript(AppState& state) {
+  ScriptState& script = state.script;
+  if (!script.running || !script.player.has_script()) return;
+  const float dt = state.step.active ? 0.0f : state.timing.dt;
+  ScriptStep step = script.player.Advance(dt, state.target);
+  for (const Command& command : step.commands) Execute(state, command, CommandSource::kScript);
+  if (step.target) script.target = step.target;
+  if (script.player.finished()) script.running = false;
+}
+
+}  // namespace
+
+void ApplyCommands(AppState& state, CommandQueue& queue) {
+  std::vector<QueuedCommand>& batch = queue.TakeAll();
+  for (const QueuedCommand& q : batch) (void)ApplyCommand(state, q.command, q.source);
+  batch.clear();
+  AdvanceScript(state);
+}
+
+}  // namespace fabrik

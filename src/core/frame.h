@@ -1,0 +1,53 @@
+// frame.h - the core's steps of one frame, each a function of the AppState. No GL, no window:
+// tests/core drives these headless with a fixed time step.
+//
+// Frame order (the shell, app/app.cpp, runs them in exactly this order; README "Frame order"):
+//   1. input      the shell reads the mouse and keys and enqueues AppCommands
+//   2. apply      ApplyCommands: the queue, then the running script's due commands
+//   3. target     UpdateTarget: the active source moves the target (with blending)
+//   4. solve      RunSolve: the scene's solve (the chain: the selected solver, timed)
+//   5. render     the shell draws the state
+//   6. panel      the shell's ImGui panel and console (their changes are enqueued)
+//   7. output     the state line (core/state_writer.h), screenshot, swap; EndFrame
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/app_state.h"
+
+namespace fabrik {
+
+// Starts a frame: `real_dt` wall-clock seconds since the last one (ignored for the
+// simulation when state.fixed_dt > 0; otherwise clamped to [0, 0.1]). Updates timing.
+void BeginFrame(AppState& state, float real_dt);
+// Step 2: applies every queued command in order, then advances the running script and
+// applies its due commands. The only step that changes settings, mode, chain or scene.
+void ApplyCommands(AppState& state, CommandQueue& queue);
+// Applies one command now (ApplyCommands and the start-up use it). Returns false when the
+// command was refused (an error line is in the console log; nothing changed).
+bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource source);
+// Step 3: the active source moves the target (with blending on a mode switch).
+void UpdateTarget(AppState& state);
+// Step 4: solves the current scene towards the target.
+void RunSolve(AppState& state);
+// Step 7: counts the frame as done.
+void EndFrame(AppState& state);
+// A whole frame without a window (tests, tools): BeginFrame, steps 2 to 4, EndFrame.
+void SimulateFrame(AppState& state, CommandQueue& queue, float real_dt);
+
+// Recomputes view and projection for the current window size and panel width.
+void UpdateViewMatrices(AppState& state);
+// Where the camera should look to frame the whole chain's reach.
+OrbitCamera::Home HomeFor(const Chain& chain);
+
+// Used while applying commands (apply.cpp, commands.cpp, scenes.cpp, step_view.cpp) only.
+// Switches the target mode; the target blends from where it is to the new source.
+void SetMode(AppState& state, TargetMode mode);
+// Rebuilds the chain with new segment lengths, keeping its pose's directions. On an invalid
+// request (count outside 2..kMaxJoints joints, a length outside (0, 1000]) sets the error
+// message, changes nothing and returns false.
+bool ApplyLengths(AppState& state, std::vector<float> lengths);
+void SetMessage(AppState& state, std::string text, bool is_error);
+
+}  // namespace fabrik

@@ -1,0 +1,105 @@
+#include "core/startup.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/commands.h"
+#include "core/frame.h"
+#include "ik/chain_rebuild.h"
+#include "ik/fabrik.h"
+#include "targets/spline_file.h"
+
+namespace fabrik {
+namespace {
+
+// The chain at start: rising from the origin, then bent once towards a pleasant target so
+// the first frame shows a curved arm rather than a stick.
+Result<Chain> InitialChain(const std::vector<float>& lengths, glm::vec3& target) {
+  auto chain = Chain::Straight(glm::vec3(0.0f), glm::vec3(0.0f, 1.0f, 0.0f), lengths);
+  if (!chain) return chain;
+  const float reach = chain.value().total_length();
+  target = glm::vec3(0.45f, 0.5f, 0.25f) * reach;
+  SolveSettings settings;
+  settings.tolerance = 1e-4f * reach;
+  settings.max_iterations = 200;
+  (void)SolveFabrik(chain.value(), target, settings);
+  return chain;
+}
+
+std::vector<std::string> ListTextFiles(const std::string& data_dir, const std::string& folder) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir + "/" + folder, ec)) {
+    if (entry.path().extension() == ".txt") {
+      files.push_back(folder + "/" + entry.path().filename().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
+                                           const std::string& data_dir) {
+  const auto solver = ParseSolverKind(options.solver);
+  if (!solver) return MakeError("--solver: unknown or unavailable solver '" + options.solver + "'");
+  const std::vector<float> lengths = options.lengths.empty()
+                                         ? UniformLengths(options.joints - 1, options.length)
+                                         : options.lengths;
+  glm::vec3 start_target(0.0f);
+  auto chain = InitialChain(lengths, start_target);
+  if (!chain) return MakeError(chain.error());
+
+  auto owned = std::make_unique<AppState>(std::move(chain).value());
+  AppState& state = *owned;
+  state.data_dir = data_dir;
+  state.fixed_dt = options.fixed_dt;
+  state.lengths = lengths;
+  state.uniform_length = options.length;
+  state.settings.tolerance = options.moe;
+  state.settings.max_iterations = options.max_iterations;
+  state.solver = *solver;
+  state.mode = options.mode;
+  state.target = state.source_target = start_target;
+  state.view.camera.SetHome(HomeFor(state.chain));
+  state.view.camera.Reset();
+  state.command_context.search_roots = {data_dir};
+  state.spline_files = ListTextFiles(data_dir, "assets/splines");
+  state.script_files = ListTextFiles(data_dir, "assets/scripts");
+
+  // Start-up files: a file that cannot be read or parsed is a bad option (exit 2).
+  if (!options.spline_path.empty()) {
+    auto spline = LoadSplineFile(
+        ResolveDataPath(options.spline_path, state.command_context.search_roots));
+    if (!spline) return MakeError(spline.error());
+    UseSpline(state, std::move(spline).value(), options.spline_path);
+  }
+  if (!options.script_path.empty()) {
+    auto script = LoadScriptFile(
+        ResolveDataPath(options.script_path, state.command_context.search_roots),
+        state.command_context);
+    if (!script) return MakeError(script.error());
+    UseScript(state, std::make_shared<const Script>(std::move(script).value()),
+              options.script_path);
+  }
+  if (state.mode == TargetMode::kSpline && state.spline.follower.has_spline()) {
+    // Start on the curve: no glide from the default pose's target.
+    state.target = state.source_target = state.spline.follower.position();
+  }
+  if (options.scene != "chain") {
+    const auto scene = ParseScene(options.scene);
+    if (!scene) return MakeError("--scene: unknown scene '" + options.scene + "'");
+    SetScene(state, *scene);
+  }
+  ConsolePrint(state, "FABRIK console. Type 'help' for the commands; ` closes.");
+  // --exec lines are applied like typed lines; the first error stops the start.
+  for (const std::string& line : options.exec) {
+    if (!ApplyCommand(state, app::Line{line}, CommandSource::kStartup)) {
+      return MakeError("--exec '" + line + "': " + state.console.log.back().text);
+    }
+  }
+  return owned;
+}
+
+}  // namespace fabrik

@@ -1,0 +1,39 @@
+// startup.h - the AppState the demo starts with, from its command-line options (README
+// "Command-line options"). No window is needed: the shell opens one afterwards, and
+// tests/core starts the core the same way.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/app_state.h"
+#include "ik/result.h"
+
+namespace fabrik {
+
+// What the core takes from the command line (app/options.h parses and range-checks it).
+struct StartOptions {
+  TargetMode mode = TargetMode::kDrag;
+  std::string spline_path;  // "" = none
+  std::string script_path;  // "" = none
+  int joints = 8;
+  std::vector<float> lengths;  // per segment; empty = joints - 1 copies of `length`
+  float length = 1.0f;
+  float moe = 0.01f;
+  int max_iterations = 10;
+  double fixed_dt = 0.0;  // 0 = real time
+  std::string scene = "chain";
+  std::string solver = "fabrik";
+  std::vector<std::string> exec;  // console lines run at start, in order
+};
+
+// Builds the start-up state: the chain bent once towards a pleasant target, the spline and
+// script loaded (paths relative to the working directory, then `data_dir`), the scene set,
+// then every --exec line applied in order as console lines. Fails with one line naming the
+// problem (an unknown solver, an unreadable file, an --exec line's error), which the demo
+// reports with exit code 2.
+Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
+                                           const std::string& data_dir);
+
+}  // namespace fabrik
