@@ -141,7 +141,7 @@ int RunApp(const Options& options) {
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     HandleConsoleKey(ui.console);
-    HandleInput(state, queue);
+    HandleInput(state, queue, ui.report);
     // 2. apply commands (the queue, then the running script's)
     ApplyCommands(state, queue);
     // 3. target

@@ -77,13 +77,16 @@ app::DragStart PickGrab(const AppState& state, glm::vec2 cursor, std::vector<Han
 
 }  // namespace
 
-void HandleInput(const AppState& state, CommandQueue& queue) {
+void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report) {
   ImGuiIO& io = ImGui::GetIO();
   const bool cursor_valid = ImGui::IsMousePosValid() && std::isfinite(io.MousePos.x) &&
                             std::isfinite(io.MousePos.y);
   const glm::vec2 cursor(io.MousePos.x, io.MousePos.y);
   const glm::vec2 delta(io.MouseDelta.x, io.MouseDelta.y);
   const bool scene_has_mouse = !io.WantCaptureMouse;
+  report.cursor_valid = cursor_valid;
+  report.cursor = cursor_valid ? cursor : glm::vec2(0.0f);
+  for (int b = 0; b < 3; ++b) report.buttons[b] = io.MouseDown[b];
 
   // Camera: right drag orbits, middle drag or Shift + right drag pans, the wheel zooms.
   if (scene_has_mouse && cursor_valid) {

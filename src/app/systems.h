@@ -38,8 +38,9 @@ class SceneDrawer {
   std::vector<BoneInstance> bones_;
 };
 
-// Step 1: camera, drag and keys, read through ImGui's IO, enqueued as commands.
-void HandleInput(const AppState& state, CommandQueue& queue);
+// Step 1: camera, drag and keys, read through ImGui's IO, enqueued as commands; the pointer
+// and buttons as seen go to `report` (the state line's cursor and buttons).
+void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report);
 // Step 6: the ImGui control panel; its changes are enqueued.
 void DrawPanel(const AppState& state, UiState& ui, CommandQueue& queue);
 // The console panel (console.cpp): HandleConsoleKey right after ImGui::NewFrame, DrawConsole

@@ -53,6 +53,9 @@ std::string StateLine(const AppState& s, const ShellReport& shell) {
   j["projection"] = Mat(s.view.projection);
   j["viewport"] = {s.view.framebuffer_size.x, s.view.framebuffer_size.y};
   j["window"] = {s.view.window_size.x, s.view.window_size.y};
+  j["cursor"] = shell.cursor_valid ? nlohmann::json{Num(shell.cursor.x), Num(shell.cursor.y)}
+                                   : nlohmann::json(nullptr);
+  j["buttons"] = {shell.buttons[0], shell.buttons[1], shell.buttons[2]};
   // Extras beyond the contract.
   j["solver"] = SolverName(s.solver);
   j["tolerance"] = Num(s.settings.tolerance);

@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include <glm/vec2.hpp>
+
 #include "core/app_state.h"
 #include "ik/result.h"
 
@@ -14,6 +16,11 @@ namespace fabrik {
 struct ShellReport {
   bool console_open = false;
   int draw_calls = 0;
+  // The pointer as this frame's input saw it (window coordinates, top-left origin), and the
+  // left, right and middle buttons, so tests can wait for input to arrive instead of sleeping.
+  bool cursor_valid = false;
+  glm::vec2 cursor{0.0f};
+  bool buttons[3] = {false, false, false};
 };
 
 class StateWriter {
