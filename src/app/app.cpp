@@ -1,7 +1,10 @@
 #include "app/app.h"
 
+// glad must come before GLFW (it refuses a gl.h included first).
+// clang-format off
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
+// clang-format on
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>

@@ -91,9 +91,9 @@ void DrawConsole(const AppState& state, ConsoleUi& console, CommandQueue& queue)
   ImGui::SetNextWindowSize(ImVec2(std::max(200.0f, vp->Size.x - left - 10), height),
                            ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.9f);
-  if (!ImGui::Begin("Console   (` to close, Tab completes, Up/Down history)", &console.open,
-                    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                        ImGuiWindowFlags_NoCollapse)) {
+  if (!ImGui::Begin(
+          "Console   (` to close, Tab completes, Up/Down history)", &console.open,
+          ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse)) {
     ImGui::End();
     return;
   }

@@ -6,9 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
-
 #include <glm/geometric.hpp>
+#include <vector>
 
 #include "app/systems.h"
 #include "camera/unproject.h"
@@ -20,8 +19,7 @@ constexpr float kPickRadiusPixels = 40.0f;
 
 std::optional<Ray> CursorRay(const AppState& state, glm::vec2 cursor) {
   return ScreenRay(cursor, glm::vec2(state.view.window_size),
-                   glm::vec2(state.view.framebuffer_size), state.view.view,
-                   state.view.projection);
+                   glm::vec2(state.view.framebuffer_size), state.view.view, state.view.projection);
 }
 
 // Everything a left-drag can grab in the current scene: the target and the effector (which
@@ -79,8 +77,8 @@ app::DragStart PickGrab(const AppState& state, glm::vec2 cursor, std::vector<Han
 
 void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report) {
   ImGuiIO& io = ImGui::GetIO();
-  const bool cursor_valid = ImGui::IsMousePosValid() && std::isfinite(io.MousePos.x) &&
-                            std::isfinite(io.MousePos.y);
+  const bool cursor_valid =
+      ImGui::IsMousePosValid() && std::isfinite(io.MousePos.x) && std::isfinite(io.MousePos.y);
   const glm::vec2 cursor(io.MousePos.x, io.MousePos.y);
   const glm::vec2 delta(io.MouseDelta.x, io.MouseDelta.y);
   const bool scene_has_mouse = !io.WantCaptureMouse;

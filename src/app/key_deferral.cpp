@@ -10,9 +10,18 @@ namespace {
 
 bool EndsFrame(int key) {
   switch (key) {
-    case GLFW_KEY_ENTER: case GLFW_KEY_KP_ENTER: case GLFW_KEY_TAB: case GLFW_KEY_UP:
-    case GLFW_KEY_DOWN: case GLFW_KEY_LEFT: case GLFW_KEY_RIGHT: case GLFW_KEY_BACKSPACE:
-    case GLFW_KEY_DELETE: case GLFW_KEY_HOME: case GLFW_KEY_END: case GLFW_KEY_ESCAPE:
+    case GLFW_KEY_ENTER:
+    case GLFW_KEY_KP_ENTER:
+    case GLFW_KEY_TAB:
+    case GLFW_KEY_UP:
+    case GLFW_KEY_DOWN:
+    case GLFW_KEY_LEFT:
+    case GLFW_KEY_RIGHT:
+    case GLFW_KEY_BACKSPACE:
+    case GLFW_KEY_DELETE:
+    case GLFW_KEY_HOME:
+    case GLFW_KEY_END:
+    case GLFW_KEY_ESCAPE:
     case GLFW_KEY_GRAVE_ACCENT:
       return true;
     default:

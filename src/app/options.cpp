@@ -1,16 +1,15 @@
 #include "app/options.h"
 
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
-#include <CLI/CLI.hpp>
-
 namespace fabrik {
 
 std::optional<TargetMode> ParseMode(std::string_view name) {
-  for (TargetMode m : {TargetMode::kDrag, TargetMode::kSpline, TargetMode::kConsole,
-                       TargetMode::kScript}) {
+  for (TargetMode m :
+       {TargetMode::kDrag, TargetMode::kSpline, TargetMode::kConsole, TargetMode::kScript}) {
     if (name == ModeName(m)) return m;
   }
   return std::nullopt;

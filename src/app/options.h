@@ -1,11 +1,10 @@
 // options.h - the demo's command line (contract section 1), parsed with CLI11.
 #pragma once
 
+#include <glm/vec3.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "targets/command.h"  // TargetMode, ModeName
 

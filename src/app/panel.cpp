@@ -26,7 +26,8 @@ void ModeSelector(const AppState& state, CommandQueue& queue) {
   const char* labels[] = {"Drag", "Spline", "Console", "Script"};
   for (int i = 0; i < 4; ++i) {
     if (i > 0) ImGui::SameLine();
-    if (ImGui::RadioButton(labels[i], state.mode == modes[i])) queue.Push(Command(cmd::Mode{modes[i]}));
+    if (ImGui::RadioButton(labels[i], state.mode == modes[i]))
+      queue.Push(Command(cmd::Mode{modes[i]}));
   }
   ImGui::PushStyleColor(ImGuiCol_Text, kDim);
   switch (state.mode) {
@@ -107,8 +108,8 @@ void SplineSection(const AppState& state, UiState& ui, CommandQueue& queue) {
                      static_cast<int>(f.spline().points().size()),
                      f.spline().closed() ? "closed" : "open", f.spline().length());
   if (ImGui::Button(f.playing() ? "Pause##spline" : "Play##spline")) {
-    queue.Push(Command(
-        cmd::SplinePlayback{f.playing() ? cmd::Playback::kPause : cmd::Playback::kPlay}));
+    queue.Push(
+        Command(cmd::SplinePlayback{f.playing() ? cmd::Playback::kPause : cmd::Playback::kPlay}));
   }
   ImGui::SameLine();
   if (ImGui::Button("Restart##spline")) {
@@ -133,9 +134,8 @@ void SplineSection(const AppState& state, UiState& ui, CommandQueue& queue) {
 
 void ScriptSection(const AppState& state, UiState& ui, CommandQueue& queue) {
   const ScriptState& sc = state.script;
-  if (!ImGui::CollapsingHeader("Script", state.mode == TargetMode::kScript
-                                             ? ImGuiTreeNodeFlags_DefaultOpen
-                                             : 0)) {
+  if (!ImGui::CollapsingHeader(
+          "Script", state.mode == TargetMode::kScript ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
     return;
   }
   if (FilePicker("script", state.script_files, sc.path, ui.script, "Run")) {
@@ -291,8 +291,7 @@ void DrawPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
   panel::StepCaption(state);
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + 10, viewport->Pos.y + 10), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(state.view.panel_width, viewport->Size.y - 20),
-                           ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(state.view.panel_width, viewport->Size.y - 20), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.88f);
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;

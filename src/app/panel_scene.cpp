@@ -5,13 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <glm/geometric.hpp>
 #include <string>
 
-#include <glm/geometric.hpp>
-
 #include "app/panel_widgets.h"
-#include "core/step_view.h"
 #include "app/systems.h"
+#include "core/step_view.h"
 
 namespace fabrik::panel {
 namespace {

@@ -4,13 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <glm/geometric.hpp>
 #include <string>
 
-#include <glm/geometric.hpp>
-
 #include "app/panel_widgets.h"
-#include "core/step_view.h"
 #include "app/systems.h"
+#include "core/step_view.h"
 
 namespace fabrik::panel {
 
@@ -60,15 +59,15 @@ void StepSection(const AppState& state, CommandQueue& queue) {
   }
   ImGui::TextWrapped("%s", DescribeStep(state).c_str());
   // Distance to the target after each iteration of the recorded solve.
-  if (r.recorded() && ImGui::BeginTable("iterations", 3, ImGuiTableFlags_BordersInnerH |
-                                                           ImGuiTableFlags_ScrollY,
-                                        ImVec2(0, 110))) {
+  if (r.recorded() &&
+      ImGui::BeginTable("iterations", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY,
+                        ImVec2(0, 110))) {
     ImGui::TableSetupColumn("iteration");
     ImGui::TableSetupColumn("after pass");
     ImGui::TableSetupColumn("distance");
     ImGui::TableHeadersRow();
-    const std::size_t current = s.step == 0 ? static_cast<std::size_t>(-1)
-                                            : r.reach(s.step - 1).half_pass;
+    const std::size_t current =
+        s.step == 0 ? static_cast<std::size_t>(-1) : r.reach(s.step - 1).half_pass;
     for (std::size_t h = 0; h < r.half_pass_count(); ++h) {
       const RecordingObserver::HalfPass pass = r.half_pass(h);
       ImGui::TableNextRow();
@@ -76,9 +75,10 @@ void StepSection(const AppState& state, CommandQueue& queue) {
       ImGui::TableSetColumnIndex(0);
       ImGui::TextColored(color, "%d", pass.iteration);
       ImGui::TableSetColumnIndex(1);
-      ImGui::TextColored(color, "%s", pass.kind == PassKind::kBackward  ? "backward"
-                                      : pass.kind == PassKind::kForward ? "forward"
-                                                                        : "straighten");
+      ImGui::TextColored(color, "%s",
+                         pass.kind == PassKind::kBackward  ? "backward"
+                         : pass.kind == PassKind::kForward ? "forward"
+                                                           : "straighten");
       ImGui::TableSetColumnIndex(2);
       ImGui::TextColored(color, "%.5f", pass.distance);
     }
@@ -90,8 +90,8 @@ void StepSection(const AppState& state, CommandQueue& queue) {
 
 void RaceSection(const AppState& state, CommandQueue& queue) {
   const RaceState& race = state.race;
-  if (!ImGui::CollapsingHeader("Race the solvers", race.active ? ImGuiTreeNodeFlags_DefaultOpen
-                                                               : 0)) {
+  if (!ImGui::CollapsingHeader("Race the solvers",
+                               race.active ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
     return;
   }
   bool active = race.active;
@@ -127,8 +127,7 @@ void RaceSection(const AppState& state, CommandQueue& queue) {
                   e.iteration_history.mean());
     ImGui::PushStyleColor(ImGuiCol_PlotLines, ImVec4(c.r, c.g, c.b, 1.0f));
     const std::string id = std::string("##race_") + SolverName(e.kind);
-    ImGui::PlotLines(id.c_str(),
-                     e.iteration_history.data(), e.iteration_history.size(),
+    ImGui::PlotLines(id.c_str(), e.iteration_history.data(), e.iteration_history.size(),
                      e.iteration_history.offset(), overlay, 0.0f,
                      std::max(2.0f, e.iteration_history.max()), ImVec2(width, 32));
     ImGui::PopStyleColor();
@@ -149,11 +148,12 @@ void StepCaption(const AppState& state) {
                                  ImGuiWindowFlags_AlwaysAutoResize;
   if (ImGui::Begin("##step_caption", nullptr, flags)) {
     ImGui::PushTextWrapPos(width - 16.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.92f, 0.3f, 1.0f), "STEP %zu / %zu",
-                       state.step.step, state.step.recording.reach_count());
+    ImGui::TextColored(ImVec4(1.0f, 0.92f, 0.3f, 1.0f), "STEP %zu / %zu", state.step.step,
+                       state.step.recording.reach_count());
     ImGui::SameLine();
-    ImGui::TextColored(kDim, "   yellow: the joint moved and the line it slides along;  "
-                             "pink: the segment's length;  pale: the pose before");
+    ImGui::TextColored(kDim,
+                       "   yellow: the joint moved and the line it slides along;  "
+                       "pink: the segment's length;  pale: the pose before");
     ImGui::TextUnformatted(DescribeStep(state).c_str());
     ImGui::PopTextWrapPos();
   }

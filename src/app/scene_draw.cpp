@@ -2,11 +2,10 @@
 // a fixed handful of draw calls whatever its joint count.
 #include <algorithm>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 
-#include "core/step_view.h"
 #include "app/systems.h"
+#include "core/step_view.h"
 
 namespace fabrik {
 namespace {
@@ -60,8 +59,8 @@ void SceneDrawer::RebuildGrid(float reach) {
   const int n = static_cast<int>(std::ceil(extent / step));
   for (int i = -n; i <= n; ++i) {
     const bool major = (i % 5) == 0;
-    const glm::vec4 color = major ? glm::vec4(0.55f, 0.60f, 0.68f, 0.45f)
-                                  : glm::vec4(0.45f, 0.50f, 0.58f, 0.22f);
+    const glm::vec4 color =
+        major ? glm::vec4(0.55f, 0.60f, 0.68f, 0.45f) : glm::vec4(0.45f, 0.50f, 0.58f, 0.22f);
     const float x = i * step, e = n * step;
     grid_.push_back({{x, 0.0f, -e}, color});
     grid_.push_back({{x, 0.0f, e}, color});
@@ -71,8 +70,8 @@ void SceneDrawer::RebuildGrid(float reach) {
   // World axes from the origin: X red, Y green, Z blue.
   const float a = std::max(1.0f, step * 2.0f);
   const glm::vec3 axes[] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-  const glm::vec4 axis_colors[] = {{0.95f, 0.3f, 0.3f, 0.9f}, {0.35f, 0.9f, 0.4f, 0.9f},
-                                   {0.35f, 0.55f, 1.0f, 0.9f}};
+  const glm::vec4 axis_colors[] = {
+      {0.95f, 0.3f, 0.3f, 0.9f}, {0.35f, 0.9f, 0.4f, 0.9f}, {0.35f, 0.55f, 1.0f, 0.9f}};
   for (int i = 0; i < 3; ++i) {
     grid_.push_back({glm::vec3(0.0f, 0.003f, 0.0f), axis_colors[i]});
     grid_.push_back({axes[i] * a + glm::vec3(0.0f, 0.003f, 0.0f), axis_colors[i]});
@@ -81,10 +80,14 @@ void SceneDrawer::RebuildGrid(float reach) {
 
 glm::vec4 RacerColor(SolverKind kind) {
   switch (kind) {
-    case SolverKind::kFabrik: return {1.00f, 0.55f, 0.15f, 1.0f};
-    case SolverKind::kCcd: return {0.40f, 0.90f, 0.40f, 1.0f};
-    case SolverKind::kJacobianTranspose: return {0.78f, 0.52f, 1.00f, 1.0f};
-    case SolverKind::kDls: return {0.30f, 0.80f, 1.00f, 1.0f};
+    case SolverKind::kFabrik:
+      return {1.00f, 0.55f, 0.15f, 1.0f};
+    case SolverKind::kCcd:
+      return {0.40f, 0.90f, 0.40f, 1.0f};
+    case SolverKind::kJacobianTranspose:
+      return {0.78f, 0.52f, 1.00f, 1.0f};
+    case SolverKind::kDls:
+      return {0.30f, 0.80f, 1.00f, 1.0f};
   }
   return glm::vec4(1.0f);
 }
@@ -264,15 +267,15 @@ void SceneDrawer::DrawArmExtras(const AppState& state, Renderer& renderer, float
 
 void SceneDrawer::AddConstraintOutline(const JointConstraint& c, const Frame& parent,
                                        const glm::vec3& at, float radius, bool at_limit) {
-  const glm::vec4 color = at_limit ? glm::vec4(1.0f, 0.35f, 0.3f, 0.9f)
-                                   : glm::vec4(0.95f, 0.75f, 0.3f, 0.7f);
+  const glm::vec4 color =
+      at_limit ? glm::vec4(1.0f, 0.35f, 0.3f, 0.9f) : glm::vec4(0.95f, 0.75f, 0.3f, 0.7f);
   if (c.type == ConstraintType::kHinge) {
     // The allowed arc in the hinge plane, from min_angle to max_angle, plus its end spokes.
     const HingeLimits& h = c.hinge;
     auto to_world = [&](const glm::vec3& v) {
-      return h.space == HingeSpace::kWorld ? v
-                                           : parent.right * v.x + parent.up * v.y +
-                                                 parent.forward * v.z;
+      return h.space == HingeSpace::kWorld
+                 ? v
+                 : parent.right * v.x + parent.up * v.y + parent.forward * v.z;
     };
     const glm::vec3 axis = SafeDirection(to_world(h.axis));
     glm::vec3 ref = to_world(h.reference);
@@ -305,10 +308,11 @@ void SceneDrawer::AddConstraintOutline(const JointConstraint& c, const Frame& pa
       const float ax = x >= 0.0f ? cone.right : cone.left;
       const float ay = y >= 0.0f ? cone.up : cone.down;
       float theta = 0.0f;
-      if (ax > 1e-4f && ay > 1e-4f) theta = 1.0f / std::sqrt((x * x) / (ax * ax) + (y * y) / (ay * ay));
+      if (ax > 1e-4f && ay > 1e-4f)
+        theta = 1.0f / std::sqrt((x * x) / (ax * ax) + (y * y) / (ay * ay));
       theta = std::min(theta, kPi);
-      const glm::vec3 dir = std::cos(theta) * parent.forward +
-                            std::sin(theta) * (x * parent.right + y * parent.up);
+      const glm::vec3 dir =
+          std::cos(theta) * parent.forward + std::sin(theta) * (x * parent.right + y * parent.up);
       const glm::vec3 q = at + radius * dir;
       if (k > 0) {
         lines_.push_back({prev, color});
@@ -393,7 +397,8 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
     const auto& points = state.spline.follower.spline().points();
     if (points.size() <= 2000) {
       for (const glm::vec3& cp : points) {
-        spheres_.push_back({cp, base * 0.32f, glm::vec4(0.30f, 0.85f, 0.95f, active ? 1.0f : 0.4f)});
+        spheres_.push_back(
+            {cp, base * 0.32f, glm::vec4(0.30f, 0.85f, 0.95f, active ? 1.0f : 0.4f)});
       }
     }
     spheres_.push_back({state.spline.follower.position(), base * 0.45f,

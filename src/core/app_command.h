@@ -14,13 +14,12 @@
 // commands are added to the command table instead (targets/command.h).
 #pragma once
 
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
-
-#include <glm/vec2.hpp>
-#include <glm/vec3.hpp>
 
 #include "camera/unproject.h"
 #include "core/scenes.h"
@@ -109,10 +108,10 @@ struct Notice {
 }  // namespace app
 
 using AppCommand =
-    std::variant<Command, app::Line, app::DragStart, app::DragMove, app::DragEnd,
-                 app::CameraOrbit, app::CameraPan, app::CameraZoom, app::Viewport,
-                 app::StepIterationBack, app::StepRate, app::ArmOptions, app::ArmConstraint,
-                 app::CreaturePrimary, app::EffectorWeight, app::Print, app::Notice>;
+    std::variant<Command, app::Line, app::DragStart, app::DragMove, app::DragEnd, app::CameraOrbit,
+                 app::CameraPan, app::CameraZoom, app::Viewport, app::StepIterationBack,
+                 app::StepRate, app::ArmOptions, app::ArmConstraint, app::CreaturePrimary,
+                 app::EffectorWeight, app::Print, app::Notice>;
 
 struct QueuedCommand {
   AppCommand command;

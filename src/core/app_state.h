@@ -3,19 +3,18 @@
 // write it. The shell enqueues AppCommands (core/app_command.h) instead of writing.
 #pragma once
 
+#include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <glm/mat4x4.hpp>
-#include <glm/vec2.hpp>
-#include <glm/vec3.hpp>
-
+#include "camera/orbit_camera.h"
 #include "core/app_command.h"
 #include "core/history.h"
 #include "core/scenes.h"
-#include "camera/orbit_camera.h"
 #include "ik/chain.h"
 #include "ik/recording_observer.h"
 #include "ik/solve_types.h"
@@ -40,12 +39,12 @@ struct TargetBlend {
 };
 
 struct FrameTiming {
-  long frame = 0;          // frames completed
-  double time = 0.0;       // simulated seconds (fixed-dt aware)
-  float dt = 0.0f;         // simulated seconds this frame
-  float real_dt = 0.0f;    // wall-clock seconds this frame
-  float fps = 0.0f;        // smoothed
-  float frame_ms = 0.0f;   // smoothed
+  long frame = 0;         // frames completed
+  double time = 0.0;      // simulated seconds (fixed-dt aware)
+  float dt = 0.0f;        // simulated seconds this frame
+  float real_dt = 0.0f;   // wall-clock seconds this frame
+  float fps = 0.0f;       // smoothed
+  float frame_ms = 0.0f;  // smoothed
 };
 
 struct ViewState {
@@ -72,15 +71,15 @@ struct ConsoleState {
 
 struct SplineState {
   SplineFollower follower;
-  std::string path;                     // as loaded, for the panel
-  std::vector<glm::vec3> polyline;      // tessellated once per load, for drawing
+  std::string path;                 // as loaded, for the panel
+  std::vector<glm::vec3> polyline;  // tessellated once per load, for drawing
 };
 
 struct ScriptState {
   ScriptPlayer player;
   std::string path;
-  bool running = false;                 // started and not stopped or finished
-  std::optional<glm::vec3> target;      // the scripted target, once a line set it
+  bool running = false;             // started and not stopped or finished
+  std::optional<glm::vec3> target;  // the scripted target, once a line set it
 };
 
 // The step-through view: one solve recorded half-pass by half-pass and replayed one reach at
@@ -89,13 +88,13 @@ struct ScriptState {
 struct StepState {
   bool active = false;
   RecordingObserver recording;
-  SolveResult result;                  // what the recorded solve returned
+  SolveResult result;  // what the recorded solve returned
   glm::vec3 recorded_target{0.0f};
   std::vector<glm::vec3> recorded_from;  // the chain pose the recording started from
-  std::size_t step = 0;                // 0 = start pose, k = after reach k - 1
-  std::vector<glm::vec3> pose;         // the pose shown for `step`
-  std::vector<glm::vec3> ghost;        // the pose one reach earlier
-  bool playing = false;                // advance automatically
+  std::size_t step = 0;                  // 0 = start pose, k = after reach k - 1
+  std::vector<glm::vec3> pose;           // the pose shown for `step`
+  std::vector<glm::vec3> ghost;          // the pose one reach earlier
+  bool playing = false;                  // advance automatically
   float reaches_per_second = 4.0f;
   float play_accumulator = 0.0f;
 };
@@ -119,7 +118,8 @@ struct AppState {
   explicit AppState(Chain initial) : chain(std::move(initial)) {}
 
   std::string data_dir;
-  double fixed_dt = 0.0;  // seconds per frame; 0 = real time (--fixed-dt)  // folder holding shaders/ and assets/
+  double fixed_dt =
+      0.0;  // seconds per frame; 0 = real time (--fixed-dt)  // folder holding shaders/ and assets/
 
   // The chain and how it is solved.
   Chain chain;
@@ -138,7 +138,7 @@ struct AppState {
   SplineState spline;
   ScriptState script;
   ConsoleState console;
-  CommandContext command_context;  // search roots for relative paths (the data dir)
+  CommandContext command_context;         // search roots for relative paths (the data dir)
   std::vector<std::string> spline_files;  // assets/splines/*.txt, for the panel's picker
   std::vector<std::string> script_files;  // assets/scripts/*.txt
 

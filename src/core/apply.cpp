@@ -63,57 +63,57 @@ void MoveDrag(AppState& state, const app::DragMove& c) {
 
 bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource source) {
   bool ok = true;
-  std::visit(
-      Overloaded{
-          [&](const Command& c) { ok = Execute(state, c, source); },
-          [&](const app::Line& c) { ok = RunConsoleLine(state, c.text, source); },
-          [&](const app::DragStart& c) { StartDrag(state, c); },
-          [&](const app::DragMove& c) { MoveDrag(state, c); },
-          [&](const app::DragEnd&) { EndDrag(state); },
-          [&](const app::CameraOrbit& c) { state.view.camera.Orbit(c.pixels); },
-          [&](const app::CameraPan& c) { state.view.camera.Pan(c.pixels, c.window_height); },
-          [&](const app::CameraZoom& c) { state.view.camera.Zoom(c.wheel); },
-          [&](const app::Viewport& c) {
-            state.view.window_size = glm::max(c.window, glm::ivec2(1));
-            state.view.framebuffer_size = glm::max(c.framebuffer, glm::ivec2(1));
-            if (std::isfinite(c.panel_width)) state.view.panel_width = c.panel_width;
-            UpdateViewMatrices(state);
-          },
-          [&](const app::StepIterationBack&) { StepIteration(state, -1); },
-          [&](const app::StepRate& c) {
-            if (std::isfinite(c.reaches_per_second)) {
-              state.step.reaches_per_second = std::clamp(c.reaches_per_second, 0.5f, 60.0f);
-            }
-          },
-          [&](const app::ArmOptions& c) {
-            ArmScene& arm = state.scene.arm;
-            arm.turntable = c.turntable;
-            arm.use_pole = c.use_pole;
-            if (Finite(c.pole)) arm.pole = c.pole;
-          },
-          [&](const app::ArmConstraint& c) {
-            auto& joints = state.scene.arm.constraints.joints;
-            if (c.joint < 0 || c.joint >= static_cast<int>(joints.size())) return;
-            if (ValidateJointConstraint(c.constraint) != nullptr) return;
-            joints[static_cast<std::size_t>(c.joint)] = c.constraint;
-          },
-          [&](const app::CreaturePrimary& c) {
-            CreatureScene& cr = state.scene.creature;
-            if (c.index < 0 || c.index >= static_cast<int>(cr.targets.size())) return;
-            cr.primary = c.index;
-            state.target = state.source_target =
-                cr.targets[static_cast<std::size_t>(c.index)].position;
-          },
-          [&](const app::EffectorWeight& c) {
-            CreatureScene& cr = state.scene.creature;
-            if (c.index < 0 || c.index >= static_cast<int>(cr.targets.size())) return;
-            if (!std::isfinite(c.weight)) return;
-            cr.targets[static_cast<std::size_t>(c.index)].weight = std::clamp(c.weight, 0.0f, 5.0f);
-          },
-          [&](const app::Print& c) { ConsolePrint(state, c.text); },
-          [&](const app::Notice& c) { SetMessage(state, c.text, c.is_error); },
-      },
-      command);
+  std::visit(Overloaded{
+                 [&](const Command& c) { ok = Execute(state, c, source); },
+                 [&](const app::Line& c) { ok = RunConsoleLine(state, c.text, source); },
+                 [&](const app::DragStart& c) { StartDrag(state, c); },
+                 [&](const app::DragMove& c) { MoveDrag(state, c); },
+                 [&](const app::DragEnd&) { EndDrag(state); },
+                 [&](const app::CameraOrbit& c) { state.view.camera.Orbit(c.pixels); },
+                 [&](const app::CameraPan& c) { state.view.camera.Pan(c.pixels, c.window_height); },
+                 [&](const app::CameraZoom& c) { state.view.camera.Zoom(c.wheel); },
+                 [&](const app::Viewport& c) {
+                   state.view.window_size = glm::max(c.window, glm::ivec2(1));
+                   state.view.framebuffer_size = glm::max(c.framebuffer, glm::ivec2(1));
+                   if (std::isfinite(c.panel_width)) state.view.panel_width = c.panel_width;
+                   UpdateViewMatrices(state);
+                 },
+                 [&](const app::StepIterationBack&) { StepIteration(state, -1); },
+                 [&](const app::StepRate& c) {
+                   if (std::isfinite(c.reaches_per_second)) {
+                     state.step.reaches_per_second = std::clamp(c.reaches_per_second, 0.5f, 60.0f);
+                   }
+                 },
+                 [&](const app::ArmOptions& c) {
+                   ArmScene& arm = state.scene.arm;
+                   arm.turntable = c.turntable;
+                   arm.use_pole = c.use_pole;
+                   if (Finite(c.pole)) arm.pole = c.pole;
+                 },
+                 [&](const app::ArmConstraint& c) {
+                   auto& joints = state.scene.arm.constraints.joints;
+                   if (c.joint < 0 || c.joint >= static_cast<int>(joints.size())) return;
+                   if (ValidateJointConstraint(c.constraint) != nullptr) return;
+                   joints[static_cast<std::size_t>(c.joint)] = c.constraint;
+                 },
+                 [&](const app::CreaturePrimary& c) {
+                   CreatureScene& cr = state.scene.creature;
+                   if (c.index < 0 || c.index >= static_cast<int>(cr.targets.size())) return;
+                   cr.primary = c.index;
+                   state.target = state.source_target =
+                       cr.targets[static_cast<std::size_t>(c.index)].position;
+                 },
+                 [&](const app::EffectorWeight& c) {
+                   CreatureScene& cr = state.scene.creature;
+                   if (c.index < 0 || c.index >= static_cast<int>(cr.targets.size())) return;
+                   if (!std::isfinite(c.weight)) return;
+                   cr.targets[static_cast<std::size_t>(c.index)].weight =
+                       std::clamp(c.weight, 0.0f, 5.0f);
+                 },
+                 [&](const app::Print& c) { ConsolePrint(state, c.text); },
+                 [&](const app::Notice& c) { SetMessage(state, c.text, c.is_error); },
+             },
+             command);
   return ok;
 }
 

@@ -41,10 +41,19 @@ void Playback(AppState& state, cmd::Playback action, bool spline) {
   if (spline) {
     SplineFollower& f = state.spline.follower;
     switch (action) {
-      case cmd::Playback::kPlay: f.Play(); break;
-      case cmd::Playback::kPause: f.Pause(); break;
-      case cmd::Playback::kRestart: f.Restart(); break;
-      case cmd::Playback::kStop: f.Pause(); f.Restart(); break;
+      case cmd::Playback::kPlay:
+        f.Play();
+        break;
+      case cmd::Playback::kPause:
+        f.Pause();
+        break;
+      case cmd::Playback::kRestart:
+        f.Restart();
+        break;
+      case cmd::Playback::kStop:
+        f.Pause();
+        f.Restart();
+        break;
     }
     return;
   }
@@ -58,7 +67,9 @@ void Playback(AppState& state, cmd::Playback action, bool spline) {
       }
       state.script.running = p.has_script();
       break;
-    case cmd::Playback::kPause: p.Pause(); break;
+    case cmd::Playback::kPause:
+      p.Pause();
+      break;
     case cmd::Playback::kRestart:
       p.Restart();
       state.script.target.reset();
@@ -149,8 +160,7 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
           },
           [&](const cmd::Lengths& c) {
             if (!ApplyLengths(state, c.lengths)) return Fail(state, state.message);
-            out("lengths set: " + std::to_string(c.lengths.size() + 1) +
-                                    " joints");
+            out("lengths set: " + std::to_string(c.lengths.size() + 1) + " joints");
             return true;
           },
           [&](const cmd::Moe& c) {
@@ -230,25 +240,46 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
               SetStepView(state, true);
             }
             switch (c.action) {
-              case A::kOn: SetStepView(state, true); break;
-              case A::kOff: SetStepView(state, false); break;
-              case A::kNext: StepBy(state, c.count); break;
-              case A::kPrev: StepBy(state, -c.count); break;
-              case A::kPass: StepHalfPass(state, +1); break;
-              case A::kBack: StepHalfPass(state, -1); break;
-              case A::kIteration: StepIteration(state, +1); break;
-              case A::kStart: StepToStart(state); break;
-              case A::kEnd: StepToEnd(state); break;
-              case A::kPlay: state.step.playing = true; break;
-              case A::kPause: state.step.playing = false; break;
+              case A::kOn:
+                SetStepView(state, true);
+                break;
+              case A::kOff:
+                SetStepView(state, false);
+                break;
+              case A::kNext:
+                StepBy(state, c.count);
+                break;
+              case A::kPrev:
+                StepBy(state, -c.count);
+                break;
+              case A::kPass:
+                StepHalfPass(state, +1);
+                break;
+              case A::kBack:
+                StepHalfPass(state, -1);
+                break;
+              case A::kIteration:
+                StepIteration(state, +1);
+                break;
+              case A::kStart:
+                StepToStart(state);
+                break;
+              case A::kEnd:
+                StepToEnd(state);
+                break;
+              case A::kPlay:
+                state.step.playing = true;
+                break;
+              case A::kPause:
+                state.step.playing = false;
+                break;
             }
             if (state.step.active) out(DescribeStep(state));
             return true;
           },
           [&](const cmd::Race& c) {
             SetRace(state, c.on);
-            out(c.on ? "race on: every solver chases the target"
-                                     : "race off");
+            out(c.on ? "race on: every solver chases the target" : "race off");
             return true;
           },
           [&](const cmd::Quit&) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 
 #include "core/step_view.h"
@@ -72,8 +71,8 @@ bool ApplyLengths(AppState& state, std::vector<float> lengths) {
 void BeginFrame(AppState& state, float real_dt) {
   FrameTiming& t = state.timing;
   t.real_dt = real_dt;
-  t.dt = state.fixed_dt > 0.0 ? static_cast<float>(state.fixed_dt)
-                              : std::clamp(real_dt, 0.0f, 0.1f);
+  t.dt =
+      state.fixed_dt > 0.0 ? static_cast<float>(state.fixed_dt) : std::clamp(real_dt, 0.0f, 0.1f);
   t.time += t.dt;
   if (real_dt > 0.0f) {
     const float fps = 1.0f / real_dt;
@@ -133,8 +132,8 @@ void RunSolve(AppState& state) {
   if (state.scene.kind != SceneKind::kChain) {
     const auto start = std::chrono::steady_clock::now();
     SolveScene(state);
-    state.solve_us = std::chrono::duration<double, std::micro>(
-                         std::chrono::steady_clock::now() - start).count();
+    state.solve_us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     state.iteration_history.Push(static_cast<float>(state.last.iterations));
     state.solve_us_history.Push(static_cast<float>(state.solve_us));
     return;

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 
 #include "core/app_state.h"
-#include "core/step_view.h"
 #include "core/frame.h"
+#include "core/step_view.h"
 #include "ik/chain_rebuild.h"
 #include "ik/fabrik.h"
 
@@ -19,10 +18,10 @@ constexpr float kArmLengths[] = {0.8f, 2.0f, 1.8f, 0.5f};
 ChainConstraints ArmConstraints() {
   ChainConstraints c;
   c.joints = {
-      JointConstraint::Cone(0.0f),                                    // rigid pedestal
-      JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -1.2f, 1.9f),        // shoulder
-      JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -2.5f, 2.5f),        // elbow
-      JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -1.6f, 1.6f),        // wrist
+      JointConstraint::Cone(0.0f),                              // rigid pedestal
+      JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -1.2f, 1.9f),  // shoulder
+      JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -2.5f, 2.5f),  // elbow
+      JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -1.6f, 1.6f),  // wrist
   };
   return c;
 }
@@ -31,9 +30,12 @@ ChainConstraints ArmConstraints() {
 
 const char* SceneName(SceneKind kind) {
   switch (kind) {
-    case SceneKind::kChain: return "chain";
-    case SceneKind::kArm: return "arm";
-    case SceneKind::kCreature: return "creature";
+    case SceneKind::kChain:
+      return "chain";
+    case SceneKind::kArm:
+      return "arm";
+    case SceneKind::kCreature:
+      return "creature";
   }
   return "chain";
 }

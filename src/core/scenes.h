@@ -13,11 +13,10 @@
 #pragma once
 
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <optional>
 #include <string_view>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "ik/constrained_fabrik.h"
 #include "ik/constraints.h"

@@ -70,15 +70,15 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
 
   // Start-up files: a file that cannot be read or parsed is a bad option (exit 2).
   if (!options.spline_path.empty()) {
-    auto spline = LoadSplineFile(
-        ResolveDataPath(options.spline_path, state.command_context.search_roots));
+    auto spline =
+        LoadSplineFile(ResolveDataPath(options.spline_path, state.command_context.search_roots));
     if (!spline) return MakeError(spline.error());
     UseSpline(state, std::move(spline).value(), options.spline_path);
   }
   if (!options.script_path.empty()) {
-    auto script = LoadScriptFile(
-        ResolveDataPath(options.script_path, state.command_context.search_roots),
-        state.command_context);
+    auto script =
+        LoadScriptFile(ResolveDataPath(options.script_path, state.command_context.search_roots),
+                       state.command_context);
     if (!script) return MakeError(script.error());
     UseScript(state, std::make_shared<const Script>(std::move(script).value()),
               options.script_path);

@@ -1,11 +1,10 @@
 #include "core/state_writer.h"
 
-#include "core/step_view.h"
-
 #include <cmath>
-
 #include <glm/gtc/type_ptr.hpp>
 #include <nlohmann/json.hpp>
+
+#include "core/step_view.h"
 
 namespace fabrik {
 namespace {
@@ -115,7 +114,7 @@ std::string StateLine(const AppState& s, const ShellReport& shell) {
     j["race"] = std::move(race);
   }
   j["scene"] = SceneName(s.scene.kind);
-  j["grab"] = s.scene.grab.kind == Grab::Kind::kPole           ? "pole"
+  j["grab"] = s.scene.grab.kind == Grab::Kind::kPole             ? "pole"
               : s.scene.grab.kind == Grab::Kind::kEffectorTarget ? "effector"
               : s.scene.grab.kind == Grab::Kind::kTarget         ? "target"
                                                                  : "none";

@@ -2,10 +2,9 @@
 #pragma once
 
 #include <cstdio>
+#include <glm/vec2.hpp>
 #include <memory>
 #include <string>
-
-#include <glm/vec2.hpp>
 
 #include "core/app_state.h"
 #include "ik/result.h"

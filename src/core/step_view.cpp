@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-
 #include <glm/geometric.hpp>
 
 #include "core/frame.h"
@@ -38,9 +37,12 @@ void ShowStep(StepState& s) {
 
 const char* PassName(PassKind kind) {
   switch (kind) {
-    case PassKind::kBackward: return "backward pass (effector to root)";
-    case PassKind::kForward: return "forward pass (root to effector)";
-    case PassKind::kStraighten: return "out of reach: straightening";
+    case PassKind::kBackward:
+      return "backward pass (effector to root)";
+    case PassKind::kForward:
+      return "forward pass (root to effector)";
+    case PassKind::kStraighten:
+      return "out of reach: straightening";
   }
   return "";
 }
@@ -89,8 +91,8 @@ void StepHalfPass(AppState& state, int direction) {
   const std::size_t n = s.recording.joint_count();
   if (!s.active || n == 0) return;
   // Steps sit on half-pass boundaries at multiples of n (0 = start, n = after half-pass 0).
-  const std::size_t boundary = direction > 0 ? (s.step / n + 1) * n
-                                             : (s.step == 0 ? 0 : (s.step - 1) / n * n);
+  const std::size_t boundary =
+      direction > 0 ? (s.step / n + 1) * n : (s.step == 0 ? 0 : (s.step - 1) / n * n);
   StepBy(state, static_cast<long>(boundary) - static_cast<long>(s.step));
 }
 
@@ -99,8 +101,8 @@ void StepIteration(AppState& state, int direction) {
   const std::size_t n = s.recording.joint_count();
   if (!s.active || n == 0) return;
   const std::size_t per = 2 * n;  // FABRIK: backward + forward
-  const std::size_t boundary = direction > 0 ? (s.step / per + 1) * per
-                                             : (s.step == 0 ? 0 : (s.step - 1) / per * per);
+  const std::size_t boundary =
+      direction > 0 ? (s.step / per + 1) * per : (s.step == 0 ? 0 : (s.step - 1) / per * per);
   StepBy(state, static_cast<long>(boundary) - static_cast<long>(s.step));
 }
 
@@ -208,8 +210,7 @@ void UpdateRace(AppState& state) {
     const auto start = std::chrono::steady_clock::now();
     const SolveResult r = Solve(e.kind, *e.chain, state.target, state.settings);
     e.solve_us =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
-            .count();
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (!r.ok) continue;
     e.last = r;
     e.iteration_history.Push(static_cast<float>(r.iterations));

@@ -1,9 +1,8 @@
 // step_view.h - the step-through view and the solver race, driven from the frame's solve step.
 #pragma once
 
-#include <string>
-
 #include <glm/vec4.hpp>
+#include <string>
 
 #include "core/app_state.h"
 

@@ -6,11 +6,10 @@
 
 #include <cstdio>
 #include <fstream>
-#include <memory>
-#include <string>
-
 #include <glm/geometric.hpp>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "core/frame.h"
 #include "core/startup.h"

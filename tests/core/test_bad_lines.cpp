@@ -30,19 +30,20 @@ TEST_P(BadLine, PrintsOneErrorAndChangesNothing) {
   EXPECT_EQ(core.Fingerprint(), before) << GetParam();
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AppCommands, BadLine,
-    ::testing::Values("jionts 5", "joints 1", "joints abc", "joints 10001", "length -1",
-                      "length 1e-40", "lengths", "lengths 1 nan", "moe nan", "moe 0",
-                      "iterations 0", "target 1 2", "target 1e7 0 0", "target 1 2 inf",
-                      "mode fly", "spline load no/such/file.txt", "spline speed 0",
-                      "spline wobble", "script run no/such/file.txt", "script jump",
-                      "solver nope", "scene nope", "step sideways", "race maybe",
-                      "camera spin", "help nope extra words", "\"unterminated"));
+INSTANTIATE_TEST_SUITE_P(AppCommands, BadLine,
+                         ::testing::Values("jionts 5", "joints 1", "joints abc", "joints 10001",
+                                           "length -1", "length 1e-40", "lengths", "lengths 1 nan",
+                                           "moe nan", "moe 0", "iterations 0", "target 1 2",
+                                           "target 1e7 0 0", "target 1 2 inf", "mode fly",
+                                           "spline load no/such/file.txt", "spline speed 0",
+                                           "spline wobble", "script run no/such/file.txt",
+                                           "script jump", "solver nope", "scene nope",
+                                           "step sideways", "race maybe", "camera spin",
+                                           "help nope extra words", "\"unterminated"));
 
 TEST(AppCommands, ScriptsCannotStartScripts) {
-  const std::string path = testing::WriteTempFile(
-      "nested.txt", "at 0 script run assets/scripts/tour.txt\n");
+  const std::string path =
+      testing::WriteTempFile("nested.txt", "at 0 script run assets/scripts/tour.txt\n");
   Core core;
   core.Run("script run " + path);
   EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
