@@ -22,49 +22,22 @@ std::optional<Ray> CursorRay(const AppState& state, glm::vec2 cursor) {
                    glm::vec2(state.view.framebuffer_size), state.view.view, state.view.projection);
 }
 
-// Everything a left-drag can grab in the current scene: the target and the effector (which
-// grabs the target), the arm's pole, every creature effector and its target.
-struct Handle {
-  glm::vec3 position;
-  Grab grab;
-};
-
-void CollectHandles(const AppState& state, std::vector<Handle>& out) {
-  out.clear();
-  const SceneState& scene = state.scene;
-  if (scene.kind == SceneKind::kCreature && scene.creature.tree) {
-    const CreatureScene& c = scene.creature;
-    for (std::size_t k = 0; k < c.targets.size(); ++k) {
-      const Grab grab{Grab::Kind::kEffectorTarget, static_cast<int>(k)};
-      out.push_back({c.targets[k].position, grab});
-      out.push_back({c.tree->positions()[static_cast<std::size_t>(c.targets[k].node)], grab});
-    }
-    return;
-  }
-  out.push_back({state.target, {Grab::Kind::kTarget, -1}});
-  out.push_back({state.chain.effector(), {Grab::Kind::kTarget, -1}});
-  if (scene.kind == SceneKind::kArm && scene.arm.use_pole) {
-    out.push_back({scene.arm.pole, {Grab::Kind::kPole, -1}});
-  }
-}
-
 // What a left press grabs: the handle nearest the cursor on screen; a click elsewhere grabs
 // the (primary) target at its current depth and brings it under the cursor.
 app::DragStart PickGrab(const AppState& state, glm::vec2 cursor, std::vector<Handle>& handles,
                         std::vector<glm::vec2>& on_screen) {
   const glm::vec2 win(state.view.window_size), fb(state.view.framebuffer_size);
-  CollectHandles(state, handles);
+  handles.clear();
+  if (state.scene.current) state.scene.current->Handles(state, handles);
   on_screen.clear();
   for (const Handle& h : handles) {
     const auto p = ProjectToWindow(h.position, win, fb, state.view.view, state.view.projection);
     on_screen.push_back(p ? glm::vec2(*p) : glm::vec2(-1e9f));
   }
   app::DragStart start;
-  start.position = state.target;
-  start.grab = {Grab::Kind::kTarget, -1};
-  if (state.scene.kind == SceneKind::kCreature) {
-    start.grab = {Grab::Kind::kEffectorTarget, state.scene.creature.primary};
-  }
+  start.position = state.target();
+  start.grab =
+      state.scene.current ? state.scene.current->DefaultGrab() : Grab{Grab::Kind::kTarget, -1};
   if (const auto pick = PickNearest(on_screen, cursor, kPickRadiusPixels)) {
     start.position = handles[*pick].position;
     start.grab = handles[*pick].grab;
@@ -99,7 +72,7 @@ void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report
   }
 
   // Drag mode: press, move, release the left button (rays from the view as last applied).
-  if (state.dragging && !io.MouseDown[0]) queue.Push(app::DragEnd{});
+  if (state.drag.dragging && !io.MouseDown[0]) queue.Push(app::DragEnd{});
   if (io.MouseClicked[0] && scene_has_mouse && cursor_valid) {
     if (state.mode == TargetMode::kDrag) {
       std::vector<Handle> handles;  // a click, not every frame: allocating here is fine
@@ -111,7 +84,7 @@ void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report
                                  " mode: press 1 (or pick drag in the panel) to drag it",
                              false});
     }
-  } else if (state.dragging && cursor_valid && (delta.x != 0.0f || delta.y != 0.0f)) {
+  } else if (state.drag.dragging && cursor_valid && (delta.x != 0.0f || delta.y != 0.0f)) {
     if (const auto ray = CursorRay(state, cursor)) queue.Push(app::DragMove{*ray});
   }
 

@@ -1,4 +1,4 @@
-// options.h - the demo's command line (contract section 1), parsed with CLI11.
+// options.h - the demo's command line (README "Command line"), parsed with CLI11.
 #pragma once
 
 #include <glm/vec3.hpp>

@@ -90,7 +90,7 @@ std::string LoadLine(const char* verb, const char* path) {
 }
 
 void SplineSection(const AppState& state, UiState& ui, CommandQueue& queue) {
-  const SplineState& sp = state.spline;
+  const SplineTarget& sp = state.spline;
   if (!ImGui::CollapsingHeader("Spline follow", state.mode == TargetMode::kSpline
                                                     ? ImGuiTreeNodeFlags_DefaultOpen
                                                     : 0)) {
@@ -133,7 +133,7 @@ void SplineSection(const AppState& state, UiState& ui, CommandQueue& queue) {
 }
 
 void ScriptSection(const AppState& state, UiState& ui, CommandQueue& queue) {
-  const ScriptState& sc = state.script;
+  const ScriptTarget& sc = state.script;
   if (!ImGui::CollapsingHeader(
           "Script", state.mode == TargetMode::kScript ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
     return;
@@ -173,7 +173,7 @@ void ScriptSection(const AppState& state, UiState& ui, CommandQueue& queue) {
 }
 
 void ChainEditor(const AppState& state, CommandQueue& queue) {
-  if (state.scene.kind != SceneKind::kChain) return;
+  if (!state.scene.free_chain()) return;
   SectionHeader("CHAIN");
   int joints = static_cast<int>(state.lengths.size()) + 1;
   const int shown = std::min(joints, kPanelMaxJoints);
@@ -209,8 +209,8 @@ void ChainEditor(const AppState& state, CommandQueue& queue) {
 void SolverEditor(const AppState& state, CommandQueue& queue) {
   SectionHeader("SOLVER");
   const char* current = SolverName(state.solver);
-  if (state.scene.kind != SceneKind::kChain) {
-    ImGui::TextColored(kDim, state.scene.kind == SceneKind::kArm
+  if (!state.scene.free_chain()) {
+    ImGui::TextColored(kDim, state.scene.name() == "arm"
                                  ? "constrained FABRIK (limits applied in both passes)"
                                  : "FABRIK for trees (centroid of the sub-bases)");
   } else if (ImGui::BeginCombo("solver", current)) {
@@ -256,7 +256,8 @@ void Readouts(const AppState& state, const UiState& ui) {
     row("reachable", &reach_color, "%s", state.last.reachable ? "yes" : "no: out of reach");
     const ImVec4& reached_color = state.last.reached ? kGood : kWarn;
     row("reached", &reached_color, "%s", state.last.reached ? "within margin" : "not yet");
-    row("target", nullptr, "%.2f  %.2f  %.2f", state.target.x, state.target.y, state.target.z);
+    row("target", nullptr, "%.2f  %.2f  %.2f", state.target().x, state.target().y,
+        state.target().z);
     row("draw calls", nullptr, "%d", ui.report.draw_calls);
     ImGui::EndTable();
   }

@@ -10,6 +10,7 @@
 
 #include "app/panel_widgets.h"
 #include "app/systems.h"
+#include "core/scene_registry.h"
 #include "core/step_view.h"
 
 namespace fabrik::panel {
@@ -67,20 +68,33 @@ const char* EffectorLabel(const Tree& tree, int node) {
   return side < 0.0f ? "left hand" : "right hand";
 }
 
+// The combo's words for a scene; a scene without one shows its name.
+const char* SceneLabel(std::string_view name) {
+  if (name == "arm") return "robot arm (hinges, pole)";
+  if (name == "creature") return "creature (5 effectors)";
+  for (const SceneEntry& entry : RegisteredScenes()) {
+    if (entry.name == name) return entry.name.data();  // the table's literals end in '\0'
+  }
+  return "chain";
+}
+
 }  // namespace
 
 void SceneSection(const AppState& state, UiState& ui, CommandQueue& queue) {
   SectionHeader("SCENE");
   const SceneState& scene = state.scene;
-  int kind = static_cast<int>(scene.kind);
-  const char* names[] = {"chain", "robot arm (hinges, pole)", "creature (5 effectors)"};
-  if (ImGui::Combo("scene", &kind, names, 3) && kind != static_cast<int>(scene.kind)) {
-    // As the console line would, echo included.
-    queue.Push(Command(cmd::Scene{SceneName(static_cast<SceneKind>(kind))}),
-               CommandSource::kConsole);
+  if (ImGui::BeginCombo("scene", SceneLabel(scene.name()))) {
+    for (const SceneEntry& entry : RegisteredScenes()) {
+      if (ImGui::Selectable(SceneLabel(entry.name), entry.name == scene.name()) &&
+          entry.name != scene.name()) {
+        // As the console line would, echo included.
+        queue.Push(Command(cmd::Scene{std::string(entry.name)}), CommandSource::kConsole);
+      }
+    }
+    ImGui::EndCombo();
   }
-  if (scene.kind == SceneKind::kArm) {
-    const ArmScene& arm = scene.arm;
+  if (const ArmScene* arm_scene = scene.As<ArmScene>()) {
+    const ArmScene& arm = *arm_scene;
     app::ArmOptions options{arm.turntable, arm.use_pole, arm.pole};
     bool changed = ImGui::Checkbox("turntable faces the target", &options.turntable);
     changed |= ImGui::Checkbox("pole (violet) picks the elbow side", &options.use_pole);
@@ -109,8 +123,9 @@ void SceneSection(const AppState& state, UiState& ui, CommandQueue& queue) {
     int at_limit = 0;
     for (std::size_t i = 1; i < arm.at_limit.size(); ++i) at_limit += arm.at_limit[i] ? 1 : 0;
     ImGui::TextColored(kDim, "joints at their limit: %d (red); drag the violet pole", at_limit);
-  } else if (scene.kind == SceneKind::kCreature && scene.creature.tree) {
-    const CreatureScene& c = scene.creature;
+  } else if (const CreatureScene* creature = scene.As<CreatureScene>();
+             creature != nullptr && creature->tree) {
+    const CreatureScene& c = *creature;
     if (ImGui::BeginTable("effectors", 4, ImGuiTableFlags_SizingStretchProp)) {
       ImGui::TableSetupColumn("effector");
       ImGui::TableSetupColumn("driven");

@@ -5,6 +5,8 @@
 #include <glm/geometric.hpp>
 
 #include "app/systems.h"
+#include "core/scene_arm.h"
+#include "core/scene_creature.h"
 #include "core/step_view.h"
 
 namespace fabrik {
@@ -170,8 +172,8 @@ void SceneDrawer::AddTargetMarker(const glm::vec3& target, const glm::vec4& colo
 void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
                                 std::span<const glm::vec3> p, std::span<const float> len,
                                 float base) {
-  const std::vector<std::uint8_t>* at_limit =
-      state.scene.kind == SceneKind::kArm ? &state.scene.arm.at_limit : nullptr;
+  const ArmScene* arm = state.scene.As<ArmScene>();
+  const std::vector<std::uint8_t>* at_limit = arm ? &arm->at_limit : nullptr;
   spheres_.clear();
   bones_.clear();
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -201,8 +203,7 @@ void SceneDrawer::AddPlinth(const glm::vec3& root, float base) {
                     glm::vec4(0.22f, 0.24f, 0.28f, 1.0f)});
 }
 
-void SceneDrawer::DrawCreature(const AppState& state, Renderer& renderer, float base) {
-  const CreatureScene& c = state.scene.creature;
+void SceneDrawer::DrawCreature(const CreatureScene& c, Renderer& renderer, float base) {
   const Tree& tree = *c.tree;
   std::span<const glm::vec3> p = tree.positions();
   spheres_.clear();
@@ -241,8 +242,8 @@ void SceneDrawer::DrawCreature(const AppState& state, Renderer& renderer, float 
   renderer.DrawLines(lines_, 1.0f, false);
 }
 
-void SceneDrawer::DrawArmExtras(const AppState& state, Renderer& renderer, float base) {
-  const ArmScene& arm = state.scene.arm;
+void SceneDrawer::DrawArmExtras(const AppState& state, const ArmScene& arm, Renderer& renderer,
+                                float base) {
   std::span<const glm::vec3> p = state.chain.joints();
   SegmentParentFrames(p, arm.constraints, frames_);
   lines_.clear();
@@ -341,32 +342,34 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
   if (std::fabs(grid_reach_ - reach) > 1e-3f * std::max(reach, 1.0f)) RebuildGrid(reach);
   renderer.DrawLines(grid_, 1.0f, false, chain.root(), std::max(10.0f, reach * 1.6f));
 
-  const bool creature = state.scene.kind == SceneKind::kCreature && state.scene.creature.tree;
+  // Scenes with their own look; any other scene is drawn as a chain through its pose.
+  const CreatureScene* creature = state.scene.As<CreatureScene>();
+  if (creature && !creature->tree) creature = nullptr;
   if (creature) {
-    DrawCreature(state, renderer, base);
+    DrawCreature(*creature, renderer, base);
   } else {
     DrawChainBody(state, renderer, p, len, base);
   }
-  if (state.scene.kind == SceneKind::kArm) DrawArmExtras(state, renderer, base);
+  if (const ArmScene* arm = state.scene.As<ArmScene>()) DrawArmExtras(state, *arm, renderer, base);
 
   // The target: a translucent ball with a crosshair, coloured by the solve's outcome.
   const glm::vec4 target_color = !state.last.reachable ? kTargetOutOfReach
                                  : state.last.reached  ? kTargetReached
                                                        : kTargetChasing;
   const glm::vec3 effector =
-      creature ? state.scene.creature.tree->positions()[static_cast<std::size_t>(
-                     state.scene.creature.targets[state.scene.creature.primary].node)]
+      creature ? creature->tree->positions()[static_cast<std::size_t>(
+                     creature->targets[static_cast<std::size_t>(creature->primary)].node)]
                : p.back();
   lines_.clear();
   spheres_.clear();
-  AddTargetMarker(state.target, target_color, base);
+  AddTargetMarker(state.target(), target_color, base);
   if (!state.last.reached) {
     lines_.push_back({effector, glm::vec4(1.0f, 1.0f, 1.0f, 0.5f)});
-    lines_.push_back({state.target, glm::vec4(1.0f, 1.0f, 1.0f, 0.5f)});
+    lines_.push_back({state.target(), glm::vec4(1.0f, 1.0f, 1.0f, 0.5f)});
   }
   if (creature) {
     // Every other effector's own target, in a cooler colour.
-    const CreatureScene& c = state.scene.creature;
+    const CreatureScene& c = *creature;
     for (std::size_t k = 0; k < c.targets.size(); ++k) {
       if (static_cast<int>(k) == c.primary) continue;
       const bool reached = c.distances[k] <= state.settings.tolerance;

@@ -8,6 +8,8 @@
 
 #include "app/ui_state.h"
 #include "core/frame.h"
+#include "core/scene_arm.h"
+#include "core/scene_creature.h"
 #include "render/renderer.h"
 
 namespace fabrik {
@@ -24,8 +26,8 @@ class SceneDrawer {
   void DrawRacers(const AppState& state, Renderer& renderer, float base);
   void DrawChainBody(const AppState& state, Renderer& renderer, std::span<const glm::vec3> p,
                      std::span<const float> len, float base);
-  void DrawCreature(const AppState& state, Renderer& renderer, float base);
-  void DrawArmExtras(const AppState& state, Renderer& renderer, float base);
+  void DrawCreature(const CreatureScene& creature, Renderer& renderer, float base);
+  void DrawArmExtras(const AppState& state, const ArmScene& arm, Renderer& renderer, float base);
   void AddPlinth(const glm::vec3& root, float base);
   void AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base);
   void AddConstraintOutline(const JointConstraint& c, const Frame& parent, const glm::vec3& at,

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "camera/unproject.h"
-#include "core/scenes.h"
+#include "core/scene.h"
 #include "ik/constraints.h"
 #include "targets/command.h"
 

@@ -14,7 +14,8 @@
 #include "camera/orbit_camera.h"
 #include "core/app_command.h"
 #include "core/history.h"
-#include "core/scenes.h"
+#include "core/scene.h"
+#include "core/target_sources.h"
 #include "ik/chain.h"
 #include "ik/recording_observer.h"
 #include "ik/solve_types.h"
@@ -28,15 +29,6 @@ namespace fabrik {
 
 // Limits of the panel's widgets (the command line and console allow more joints).
 inline constexpr int kPanelMaxJoints = 200;
-
-// Smoothly carries the target from where it was to where a new source wants it, so that
-// switching modes never makes the chain jump.
-struct TargetBlend {
-  bool active = false;
-  glm::vec3 from{0.0f};
-  float elapsed = 0.0f;
-  float duration = 0.6f;  // seconds
-};
 
 struct FrameTiming {
   long frame = 0;         // frames completed
@@ -67,19 +59,6 @@ struct ConsoleState {
   std::vector<ConsoleLine> log;  // bounded: oldest lines dropped past kMaxLines
   std::size_t printed = 0;       // lines ever printed (the shell scrolls when it grows)
   static constexpr std::size_t kMaxLines = 2000;
-};
-
-struct SplineState {
-  SplineFollower follower;
-  std::string path;                 // as loaded, for the panel
-  std::vector<glm::vec3> polyline;  // tessellated once per load, for drawing
-};
-
-struct ScriptState {
-  ScriptPlayer player;
-  std::string path;
-  bool running = false;             // started and not stopped or finished
-  std::optional<glm::vec3> target;  // the scripted target, once a line set it
 };
 
 // The step-through view: one solve recorded half-pass by half-pass and replayed one reach at
@@ -128,15 +107,27 @@ struct AppState {
   SolveSettings settings;
   SolverKind solver = SolverKind::kFabrik;
 
-  // The target and where it comes from.
+  // The target and where it comes from (core/target_sources.h).
   TargetMode mode = TargetMode::kDrag;
-  glm::vec3 target{0.0f};
-  glm::vec3 source_target{0.0f};  // what the active source asks for (before blending)
-  TargetBlend blend;
-  DragSource drag;
-  bool dragging = false;
-  SplineState spline;
-  ScriptState script;
+  TargetMixer targeting;  // the target's one writer
+  DragTarget drag;
+  SplineTarget spline;
+  ConsoleTarget typed;
+  ScriptTarget script;
+  const glm::vec3& target() const { return targeting.position(); }
+  TargetSource& source(TargetMode m) {
+    switch (m) {
+      case TargetMode::kSpline:
+        return spline;
+      case TargetMode::kConsole:
+        return typed;
+      case TargetMode::kScript:
+        return script;
+      case TargetMode::kDrag:
+        break;
+    }
+    return drag;
+  }
   ConsoleState console;
   CommandContext command_context;         // search roots for relative paths (the data dir)
   std::vector<std::string> spline_files;  // assets/splines/*.txt, for the panel's picker

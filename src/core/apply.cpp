@@ -4,6 +4,8 @@
 
 #include "core/commands.h"
 #include "core/frame.h"
+#include "core/scene_arm.h"
+#include "core/scene_creature.h"
 #include "core/step_view.h"
 
 namespace fabrik {
@@ -21,42 +23,27 @@ bool Finite(const glm::vec3& v) {
 }
 
 void EndDrag(AppState& state) {
-  state.drag.End();
-  state.dragging = false;
+  state.drag.plane.End();
+  state.drag.dragging = false;
   state.scene.grab = {};
 }
 
 void StartDrag(AppState& state, const app::DragStart& c) {
   if (state.mode != TargetMode::kDrag || !Finite(c.position) || !Finite(c.plane_normal)) return;
   state.scene.grab = c.grab;
-  state.drag.Begin(c.position, c.plane_normal);
-  state.dragging = state.drag.active();
-  state.blend.active = false;
+  state.drag.plane.Begin(c.position, c.plane_normal);
+  state.drag.dragging = state.drag.plane.active();
+  state.targeting.CancelGlide();
 }
 
 void MoveDrag(AppState& state, const app::DragMove& c) {
-  if (!state.dragging) return;
-  const auto hit = state.drag.Update(c.ray);
+  if (!state.drag.dragging) return;
+  const auto hit = state.drag.plane.Update(c.ray);
   if (!hit) return;
+  // The pole, another effector's target: the scene's own handles.
   SceneState& scene = state.scene;
-  switch (scene.grab.kind) {
-    case Grab::Kind::kPole:
-      scene.arm.pole = *hit;
-      return;
-    case Grab::Kind::kEffectorTarget:
-      if (scene.kind == SceneKind::kCreature && scene.grab.index != scene.creature.primary &&
-          scene.grab.index >= 0 &&
-          scene.grab.index < static_cast<int>(scene.creature.targets.size())) {
-        scene.creature.targets[static_cast<std::size_t>(scene.grab.index)].position = *hit;
-        return;
-      }
-      break;
-    case Grab::Kind::kTarget:
-    case Grab::Kind::kNone:
-      break;
-  }
-  state.source_target = *hit;
-  state.target = *hit;
+  if (scene.current && scene.current->MoveHandle(scene.grab, *hit)) return;
+  state.drag.hit = *hit;  // the target step takes it (core/target_sources.h)
 }
 
 }  // namespace
@@ -85,26 +72,33 @@ bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource sour
                    }
                  },
                  [&](const app::ArmOptions& c) {
-                   ArmScene& arm = state.scene.arm;
+                   ArmScene* scene = state.scene.As<ArmScene>();
+                   if (scene == nullptr) return;
+                   ArmScene& arm = *scene;
                    arm.turntable = c.turntable;
                    arm.use_pole = c.use_pole;
                    if (Finite(c.pole)) arm.pole = c.pole;
                  },
                  [&](const app::ArmConstraint& c) {
-                   auto& joints = state.scene.arm.constraints.joints;
+                   ArmScene* arm = state.scene.As<ArmScene>();
+                   if (arm == nullptr) return;
+                   auto& joints = arm->constraints.joints;
                    if (c.joint < 0 || c.joint >= static_cast<int>(joints.size())) return;
                    if (ValidateJointConstraint(c.constraint) != nullptr) return;
                    joints[static_cast<std::size_t>(c.joint)] = c.constraint;
                  },
                  [&](const app::CreaturePrimary& c) {
-                   CreatureScene& cr = state.scene.creature;
+                   CreatureScene* creature = state.scene.As<CreatureScene>();
+                   if (creature == nullptr) return;
+                   CreatureScene& cr = *creature;
                    if (c.index < 0 || c.index >= static_cast<int>(cr.targets.size())) return;
                    cr.primary = c.index;
-                   state.target = state.source_target =
-                       cr.targets[static_cast<std::size_t>(c.index)].position;
+                   PlaceTarget(state, cr.targets[static_cast<std::size_t>(c.index)].position);
                  },
                  [&](const app::EffectorWeight& c) {
-                   CreatureScene& cr = state.scene.creature;
+                   CreatureScene* creature = state.scene.As<CreatureScene>();
+                   if (creature == nullptr) return;
+                   CreatureScene& cr = *creature;
                    if (c.index < 0 || c.index >= static_cast<int>(cr.targets.size())) return;
                    if (!std::isfinite(c.weight)) return;
                    cr.targets[static_cast<std::size_t>(c.index)].weight =
@@ -123,10 +117,10 @@ namespace {
 // can switch modes (a tour); its target drives the chain only in script mode. The step view
 // pauses script time.
 void AdvanceScript(AppState& state) {
-  ScriptState& script = state.script;
+  ScriptTarget& script = state.script;
   if (!script.running || !script.player.has_script()) return;
   const float dt = state.step.active ? 0.0f : state.timing.dt;
-  ScriptStep step = script.player.Advance(dt, state.target);
+  ScriptStep step = script.player.Advance(dt, state.target());
   for (const Command& command : step.commands) Execute(state, command, CommandSource::kScript);
   if (step.target) script.target = step.target;
   if (script.player.finished()) script.running = false;

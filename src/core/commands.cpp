@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "core/frame.h"
+#include "core/scene_registry.h"
 #include "core/state_writer.h"
 #include "core/step_view.h"
 #include "ik/chain_rebuild.h"
@@ -120,17 +121,14 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
               return true;
             }
             if (state.mode != TargetMode::kConsole) SetMode(state, TargetMode::kConsole);
-            state.source_target = c.position;
+            state.typed.typed = c.position;
             if (state.step.active) {
               // Stepping: take the target at once and record the solve towards it.
-              state.target = c.position;
-              state.blend.active = false;
+              state.targeting.Jump(c.position);
               RefreshStepRecording(state);
             } else {
               // Glide to the typed target rather than teleporting the chain's goal.
-              state.blend.active = true;
-              state.blend.from = state.target;
-              state.blend.elapsed = 0.0f;
+              state.targeting.BeginGlide();
             }
             out("target " + Vec(c.position));
             return true;
@@ -224,9 +222,7 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             return true;
           },
           [&](const cmd::Scene& c) {
-            const auto kind = ParseScene(c.name);
-            if (!kind) return Fail(state, "scene: '" + c.name + "' is not in this build");
-            SetScene(state, *kind);
+            if (!SetScene(state, c.name)) return Fail(state, state.message);
             out("scene " + c.name);
             return true;
           },

@@ -35,15 +35,13 @@ void UpdateViewMatrices(AppState& state) {
 
 void SetMode(AppState& state, TargetMode mode) {
   if (mode == state.mode) return;
-  if (state.dragging) {
-    state.drag.End();
-    state.dragging = false;
+  if (state.drag.dragging) {
+    state.drag.plane.End();
+    state.drag.dragging = false;
   }
   state.mode = mode;
-  state.blend.active = true;
-  state.blend.from = state.target;
-  state.blend.elapsed = 0.0f;
-  state.source_target = state.target;
+  state.source(mode).Activate();
+  state.targeting.BeginGlide();
 }
 
 bool ApplyLengths(AppState& state, std::vector<float> lengths) {
@@ -93,67 +91,26 @@ void SimulateFrame(AppState& state, CommandQueue& queue, float real_dt) {
   EndFrame(state);
 }
 
+void PlaceTarget(AppState& state, const glm::vec3& position) {
+  state.targeting.Jump(position);
+  state.source(state.mode).Activate();
+}
+
 void UpdateTarget(AppState& state) {
-  // The step view pauses time for the target sources (a drag or a typed target still work).
-  // A running script was advanced at the apply step; its target is script.target.
+  // The step view pauses time for the target sources (a drag or a typed target still work),
+  // and takes a new target at once (one new recording, not one per frame of a glide).
   const float dt = state.step.active ? 0.0f : state.timing.dt;
-  ScriptState& script = state.script;
-  // Sources that drive the target by themselves update state.source_target here; drag and
-  // console set it when the user acts.
-  switch (state.mode) {
-    case TargetMode::kSpline:
-      if (state.spline.follower.has_spline()) {
-        state.source_target = state.spline.follower.Advance(dt);
-      }
-      break;
-    case TargetMode::kScript:
-      if (script.target) state.source_target = *script.target;
-      break;
-    case TargetMode::kDrag:
-    case TargetMode::kConsole:
-      break;
-  }
-  glm::vec3 wanted = state.source_target;
-  // While stepping, a new target is taken at once (one new recording, not one per frame).
-  if (state.step.active) state.blend.active = false;
-  if (state.blend.active) {
-    state.blend.elapsed += state.timing.dt;
-    const float t = std::clamp(state.blend.elapsed / state.blend.duration, 0.0f, 1.0f);
-    const float s = t * t * (3.0f - 2.0f * t);  // smoothstep: no velocity jump at either end
-    wanted = state.blend.from + (wanted - state.blend.from) * s;
-    if (t >= 1.0f) state.blend.active = false;
-  }
-  if (std::isfinite(wanted.x) && std::isfinite(wanted.y) && std::isfinite(wanted.z)) {
-    state.target = wanted;
-  }
+  const std::optional<glm::vec3> wanted = state.source(state.mode).Wanted(dt);
+  state.targeting.Update(wanted, state.timing.dt, state.step.active);
+}
+
+void RecordSolveTime(AppState& state, std::chrono::steady_clock::time_point start) {
+  state.solve_us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
 
 void RunSolve(AppState& state) {
-  if (state.scene.kind != SceneKind::kChain) {
-    const auto start = std::chrono::steady_clock::now();
-    SolveScene(state);
-    state.solve_us =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-    state.iteration_history.Push(static_cast<float>(state.last.iterations));
-    state.solve_us_history.Push(static_cast<float>(state.solve_us));
-    return;
-  }
-  if (state.step.active) {
-    UpdateStepView(state);
-    return;
-  }
-  const auto start = std::chrono::steady_clock::now();
-  const SolveResult result = Solve(state.solver, state.chain, state.target, state.settings);
-  const auto end = std::chrono::steady_clock::now();
-  state.solve_us = std::chrono::duration<double, std::micro>(end - start).count();
-  if (!result.ok) {
-    SetMessage(state, std::string("solve rejected: ") + result.error, true);
-    return;
-  }
-  state.last = result;
-  state.iteration_history.Push(static_cast<float>(result.iterations));
-  state.solve_us_history.Push(static_cast<float>(state.solve_us));
-  UpdateRace(state);
+  if (state.scene.current) state.scene.current->Solve(state);
 }
 
 }  // namespace fabrik

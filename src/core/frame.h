@@ -11,6 +11,7 @@
 //   7. output     the state line (core/state_writer.h), screenshot, swap; EndFrame
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -41,9 +42,15 @@ void UpdateViewMatrices(AppState& state);
 // Where the camera should look to frame the whole chain's reach.
 OrbitCamera::Home HomeFor(const Chain& chain);
 
+// Sets state.solve_us to the time since `start` (a scene's Solve, after its solver ran).
+void RecordSolveTime(AppState& state, std::chrono::steady_clock::time_point start);
+
 // Used while applying commands (apply.cpp, commands.cpp, scenes.cpp, step_view.cpp) only.
 // Switches the target mode; the target blends from where it is to the new source.
 void SetMode(AppState& state, TargetMode mode);
+// Puts the target at `position` now (no glide); the active source holds it there until it
+// next wants somewhere else (a scene's start, a creature effector becoming the driven one).
+void PlaceTarget(AppState& state, const glm::vec3& position);
 // Rebuilds the chain with new segment lengths, keeping its pose's directions. On an invalid
 // request (count outside 2..kMaxJoints joints, a length outside (0, 1000]) sets the error
 // message, changes nothing and returns false.

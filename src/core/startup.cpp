@@ -5,6 +5,7 @@
 
 #include "core/commands.h"
 #include "core/frame.h"
+#include "core/scene_registry.h"
 #include "ik/chain_rebuild.h"
 #include "ik/fabrik.h"
 #include "targets/spline_file.h"
@@ -61,10 +62,13 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
   state.settings.max_iterations = options.max_iterations;
   state.solver = *solver;
   state.mode = options.mode;
-  state.target = state.source_target = start_target;
+  state.targeting.Jump(start_target);
   state.view.camera.SetHome(HomeFor(state.chain));
   state.view.camera.Reset();
   state.command_context.search_roots = {data_dir};
+  for (const SceneEntry& entry : RegisteredScenes()) {
+    state.command_context.scene_names.push_back(entry.name);
+  }
   state.spline_files = ListTextFiles(data_dir, "assets/splines");
   state.script_files = ListTextFiles(data_dir, "assets/scripts");
 
@@ -85,12 +89,11 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
   }
   if (state.mode == TargetMode::kSpline && state.spline.follower.has_spline()) {
     // Start on the curve: no glide from the default pose's target.
-    state.target = state.source_target = state.spline.follower.position();
+    state.targeting.Jump(state.spline.follower.position());
   }
-  if (options.scene != "chain") {
-    const auto scene = ParseScene(options.scene);
-    if (!scene) return MakeError("--scene: unknown scene '" + options.scene + "'");
-    SetScene(state, *scene);
+  state.scene.current = MakeScene("chain");
+  if (options.scene != "chain" && !SetScene(state, options.scene)) {
+    return MakeError("--scene: " + state.message);
   }
   ConsolePrint(state, "FABRIK console. Type 'help' for the commands; ` closes.");
   // --exec lines are applied like typed lines; the first error stops the start.

@@ -4,16 +4,14 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/json_util.h"
 #include "core/step_view.h"
 
 namespace fabrik {
 namespace {
 
-// JSON has no NaN or inf; the state never holds them, but a number that somehow is not
-// finite is written as null rather than producing invalid JSON.
-nlohmann::json Num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
-
-nlohmann::json Vec(const glm::vec3& v) { return {Num(v.x), Num(v.y), Num(v.z)}; }
+using json::Num;
+using json::Vec;
 
 nlohmann::json Mat(const glm::mat4& m) {
   nlohmann::json out = nlohmann::json::array();
@@ -37,7 +35,7 @@ std::string StateLine(const AppState& s, const ShellReport& shell) {
   j["frame"] = s.timing.frame;
   j["time"] = Num(s.timing.time);
   j["mode"] = std::string(ModeName(s.mode));
-  j["target"] = Vec(s.target);
+  j["target"] = Vec(s.target());
   nlohmann::json joints = nlohmann::json::array();
   // The pose on screen: the chain's, or the step view's replayed pose.
   for (const glm::vec3& p : DisplayedPose(s)) joints.push_back(Vec(p));
@@ -55,11 +53,11 @@ std::string StateLine(const AppState& s, const ShellReport& shell) {
   j["cursor"] = shell.cursor_valid ? nlohmann::json{Num(shell.cursor.x), Num(shell.cursor.y)}
                                    : nlohmann::json(nullptr);
   j["buttons"] = {shell.buttons[0], shell.buttons[1], shell.buttons[2]};
-  // Extras beyond the contract.
+  // Fields beyond the minimum README "The state stream" promises every consumer.
   j["solver"] = SolverName(s.solver);
   j["tolerance"] = Num(s.settings.tolerance);
   j["max_iterations"] = s.settings.max_iterations;
-  j["dragging"] = s.dragging;
+  j["dragging"] = s.drag.dragging;
   j["camera"] = {{"pivot", Vec(s.view.camera.pivot())},
                  {"distance", Num(s.view.camera.distance())},
                  {"yaw", Num(s.view.camera.yaw())},
@@ -113,39 +111,13 @@ std::string StateLine(const AppState& s, const ShellReport& shell) {
     }
     j["race"] = std::move(race);
   }
-  j["scene"] = SceneName(s.scene.kind);
+  j["scene"] = std::string(s.scene.name());
   j["grab"] = s.scene.grab.kind == Grab::Kind::kPole             ? "pole"
               : s.scene.grab.kind == Grab::Kind::kEffectorTarget ? "effector"
               : s.scene.grab.kind == Grab::Kind::kTarget         ? "target"
                                                                  : "none";
   j["grab_index"] = s.scene.grab.index;
-  if (s.scene.kind == SceneKind::kArm) {
-    j["pole"] = Vec(s.scene.arm.pole);
-    j["use_pole"] = s.scene.arm.use_pole;
-    j["limited"] = s.scene.arm.last.limited;
-    j["joints_at_limit"] = s.scene.arm.last.joints_at_limit;
-    j["at_limit"] = s.scene.arm.at_limit;
-    j["max_violation"] = Num(s.scene.arm.last.max_violation);
-  }
-  if (s.scene.kind == SceneKind::kCreature && s.scene.creature.tree) {
-    const CreatureScene& c = s.scene.creature;
-    nlohmann::json effectors = nlohmann::json::array();
-    for (std::size_t k = 0; k < c.targets.size(); ++k) {
-      const auto node = static_cast<std::size_t>(c.targets[k].node);
-      effectors.push_back({{"node", c.targets[k].node},
-                           {"position", Vec(c.tree->positions()[node])},
-                           {"target", Vec(c.targets[k].position)},
-                           {"distance", Num(c.distances[k])},
-                           {"primary", static_cast<int>(k) == c.primary}});
-    }
-    j["effectors"] = std::move(effectors);
-    nlohmann::json parents = nlohmann::json::array();
-    for (std::size_t i = 0; i < c.tree->node_count(); ++i) parents.push_back(c.tree->parent(i));
-    j["parents"] = std::move(parents);
-    j["limited"] = c.last.limited;
-    j["joints_at_limit"] = c.last.joints_at_limit;
-    j["max_violation"] = Num(c.last.max_violation);
-  }
+  if (s.scene.current) s.scene.current->WriteState(j);
   j["console_open"] = shell.console_open;
   if (!s.console.log.empty()) j["console_last"] = s.console.log.back().text;
   j["lengths"] = s.lengths;

@@ -18,10 +18,10 @@ bool SamePose(std::span<const glm::vec3> a, std::span<const glm::vec3> b) {
 void Record(AppState& state) {
   StepState& s = state.step;
   s.recorded_from.assign(state.chain.joints().begin(), state.chain.joints().end());
-  s.recorded_target = state.target;
+  s.recorded_target = state.target();
   s.recording.Reserve(state.chain.joint_count(), state.settings.max_iterations);
   Chain copy = state.chain;  // the real chain keeps the start pose while stepping
-  s.result = Solve(state.solver, copy, state.target, state.settings, &s.recording);
+  s.result = Solve(state.solver, copy, state.target(), state.settings, &s.recording);
   s.step = 0;
   s.playing = s.playing && s.recording.reach_count() > 0;
 }
@@ -52,7 +52,7 @@ const char* PassName(PassKind kind) {
 void SetStepView(AppState& state, bool on) {
   StepState& s = state.step;
   if (on == s.active) return;
-  if (on && state.scene.kind != SceneKind::kChain) {
+  if (on && !state.scene.free_chain()) {
     SetMessage(state, "the step view works on the chain scene ('scene chain')", true);
     return;
   }
@@ -60,10 +60,7 @@ void SetStepView(AppState& state, bool on) {
   s.playing = false;
   if (on) {
     // A glide in progress ends where it was going: the recording chases the final target.
-    if (state.blend.active) {
-      state.target = state.source_target;
-      state.blend.active = false;
-    }
+    state.targeting.Settle();
     Record(state);
     ShowStep(s);
   }
@@ -72,7 +69,7 @@ void SetStepView(AppState& state, bool on) {
 void RefreshStepRecording(AppState& state) {
   StepState& s = state.step;
   if (!s.active) return;
-  if (s.recorded_target != state.target || !SamePose(s.recorded_from, state.chain.joints())) {
+  if (s.recorded_target != state.target() || !SamePose(s.recorded_from, state.chain.joints())) {
     Record(state);
     ShowStep(s);
   }
@@ -127,7 +124,7 @@ void UpdateStepView(AppState& state) {
   state.last = s.result;
   if (s.step >= 1) {
     // Readouts follow the replay: distance of the shown effector to the target.
-    state.last.distance = glm::length(s.pose.back() - state.target);
+    state.last.distance = glm::length(s.pose.back() - state.target());
     state.last.iterations = s.recording.reach(s.step - 1).iteration;
     state.last.reached = state.last.distance <= state.settings.tolerance;
   }
@@ -171,18 +168,12 @@ std::string DescribeStep(const AppState& state) {
 }
 
 std::span<const glm::vec3> DisplayedPose(const AppState& state) {
-  if (state.scene.kind == SceneKind::kCreature && state.scene.creature.tree) {
-    return state.scene.creature.tree->positions();
-  }
-  if (state.step.active && state.step.pose.size() == state.chain.joint_count()) {
-    return state.step.pose;
-  }
-  return state.chain.joints();
+  return state.scene.current ? state.scene.current->Pose(state) : state.chain.joints();
 }
 
 void SetRace(AppState& state, bool on) {
   RaceState& race = state.race;
-  if (on && state.scene.kind != SceneKind::kChain) {
+  if (on && !state.scene.free_chain()) {
     SetMessage(state, "the race works on the chain scene ('scene chain')", true);
     return;
   }
@@ -208,7 +199,7 @@ void UpdateRace(AppState& state) {
       e.chain = state.chain;
     }
     const auto start = std::chrono::steady_clock::now();
-    const SolveResult r = Solve(e.kind, *e.chain, state.target, state.settings);
+    const SolveResult r = Solve(e.kind, *e.chain, state.target(), state.settings);
     e.solve_us =
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (!r.ok) continue;

@@ -454,7 +454,13 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
     return Command(cmd::Help{topic});
   }
   if (name == "solver") return ParseNamed("solver", args, kSolverNames, true);
-  if (name == "scene") return ParseNamed("scene", args, kSceneNames, false);
+  if (name == "scene") {
+    return ParseNamed("scene", args,
+                      context.scene_names.empty() ? std::span<const std::string_view>(kSceneNames)
+                                                  : std::span<const std::string_view>(
+                                                        context.scene_names),
+                      false);
+  }
   if (name == "step") {
     const std::string usage = "step " + JoinNames(kStepSubcommands, "|", "|");
     if (args.empty() || args.size() > 2) return WrongArity("step", usage, 1, args.size());
@@ -833,7 +839,13 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
       if (name == "mode") offer_all(kModeNames, false);
       if (name == "camera") offer("reset", false);
       if (name == "solver") offer_all(kSolverNames, false);
-      if (name == "scene") offer_all(kSceneNames, false);
+      if (name == "scene") {
+        if (context != nullptr && !context->scene_names.empty()) {
+          offer_all(context->scene_names, false);
+        } else {
+          offer_all(kSceneNames, false);
+        }
+      }
       if (name == "step") offer_all(kStepSubcommands, false);
       if (name == "race") {
         offer("on", false);

@@ -1,5 +1,5 @@
 // command.h - the one command language of the console panel and of script files
-// (contract section 2), parsed into plain, fully validated values.
+// (README "The console and script language"), parsed into plain, fully validated values.
 //
 // A line is words separated by spaces; "double quotes" make one word of text with spaces
 // (for paths); '#' outside quotes starts a comment. Command names and keywords are
@@ -77,6 +77,9 @@ struct CommandContext {
   // Set while parsing a script file: `script run` is then an error (scripts cannot start
   // scripts, so there is no recursion).
   bool in_script = false;
+  // The scenes `scene NAME` accepts, when the app has its own list (its scene registry);
+  // empty: SceneNames(). The views must outlive the context (the app's are literals).
+  std::vector<std::string_view> scene_names;
 };
 
 // The commands, one struct each. Names of fields say their units.

@@ -1,4 +1,4 @@
-// script.h - timed command scripts (assets/scripts/*.txt, contract section 2) and the
+// script.h - timed command scripts (assets/scripts/*.txt, README "Script files") and the
 // player that runs them.
 //
 // Format, one item per line:

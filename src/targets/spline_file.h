@@ -1,5 +1,5 @@
-// spline_file.h - reading spline files (assets/splines/*.txt), the format of contract
-// section 3.
+// spline_file.h - reading spline files (assets/splines/*.txt), the format README "Spline
+// files" documents.
 //
 // Format, one item per line:
 //   # comment            '#' starts a comment anywhere on a line; blank lines are ignored

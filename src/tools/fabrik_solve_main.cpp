@@ -1,4 +1,4 @@
-// fabrik-solve: the headless solver (contract section 4). JSON Lines requests in, one JSON
+// fabrik-solve: the headless solver (README "The headless solver"). JSON Lines requests in, one JSON
 // response line per request out, in order, flushed after each, so it works as a co-process.
 // Request and response formats: tools/solve_request.h.
 #include <cerrno>

@@ -1,4 +1,4 @@
-// solve_extended.h - fabrik-solve requests beyond contract section 4: joint constraints with
+// solve_extended.h - fabrik-solve requests beyond the plain request (README "The headless solver"): joint constraints with
 // an optional pole on a chain, and trees with several end effectors.
 //
 // Constrained chain: a plain request (solve_request.h) plus any of

@@ -1,5 +1,5 @@
 // solve_request.h - one line of fabrik-solve: parse and validate a JSON request, solve it,
-// and write the JSON response (contract section 4).
+// and write the JSON response (README "The headless solver").
 //
 // Request (one JSON object per line):
 //   {"joints": [[x,y,z], ...], "target": [x,y,z], "tolerance": 0.01, "max_iterations": 10,

@@ -11,15 +11,15 @@ using testing::Core;
 
 TEST(AppCommands, TargetSwitchesToConsoleModeAndGlidesThere) {
   Core core;
-  const glm::vec3 before = core.state().target;
+  const glm::vec3 before = core.state().target();
   core.Run("target 1 2 0.5");
   EXPECT_EQ(core.state().mode, TargetMode::kConsole);
   EXPECT_EQ(core.LastLine(), "target 1 2 0.5");
   // One frame in, the glide has started but not arrived: no jump.
-  EXPECT_GT(glm::length(core.state().target - before), 0.0f);
-  EXPECT_GT(glm::length(core.state().target - glm::vec3(1, 2, 0.5f)), 0.1f);
+  EXPECT_GT(glm::length(core.state().target() - before), 0.0f);
+  EXPECT_GT(glm::length(core.state().target() - glm::vec3(1, 2, 0.5f)), 0.1f);
   core.Frames(60);
-  EXPECT_EQ(core.state().target, glm::vec3(1, 2, 0.5f));
+  EXPECT_EQ(core.state().target(), glm::vec3(1, 2, 0.5f));
 }
 
 TEST(AppCommands, ModeSwitchesTheSource) {
@@ -76,7 +76,7 @@ TEST(AppCommands, SplineLoadSwitchesToSplineModeAndTheTargetFollows) {
   core.Frames(30);
   EXPECT_GT(core.state().spline.follower.distance(), d0);
   core.Frames(60);  // the glide is over: the target is on the curve
-  EXPECT_LT(glm::length(core.state().target - core.state().spline.follower.position()), 1e-5f);
+  EXPECT_LT(glm::length(core.state().target() - core.state().spline.follower.position()), 1e-5f);
 }
 
 TEST(AppCommands, SplinePlaybackSpeedAndEnd) {

@@ -12,11 +12,11 @@ using testing::FixedStep;
 // The largest distance the target moves in one frame over `frames` frames.
 float LargestTargetStep(Core& core, int frames) {
   float largest = 0.0f;
-  glm::vec3 last = core.state().target;
+  glm::vec3 last = core.state().target();
   for (int i = 0; i < frames; ++i) {
     core.Frames(1);
-    largest = std::max(largest, glm::length(core.state().target - last));
-    last = core.state().target;
+    largest = std::max(largest, glm::length(core.state().target() - last));
+    last = core.state().target();
   }
   return largest;
 }
@@ -30,12 +30,12 @@ TEST(AppFrame, EveryModeSwitchBlendsWithoutAJump) {
   const TargetMode modes[] = {TargetMode::kSpline,  TargetMode::kDrag,   TargetMode::kScript,
                               TargetMode::kConsole, TargetMode::kSpline, TargetMode::kScript};
   for (TargetMode mode : modes) {
-    const glm::vec3 before = core.state().target;
+    const glm::vec3 before = core.state().target();
     core.Send(Command(cmd::Mode{mode}));
     core.Frames(1);
     EXPECT_EQ(core.state().mode, mode);
     // The first frame after the switch is close to where the target was.
-    EXPECT_LT(glm::length(core.state().target - before), 0.3f) << ModeName(mode);
+    EXPECT_LT(glm::length(core.state().target() - before), 0.3f) << ModeName(mode);
     EXPECT_LT(LargestTargetStep(core, 45), 0.5f) << ModeName(mode);
   }
 }
@@ -53,7 +53,7 @@ TEST(AppFrame, ScriptLinesFireAtTheirTimes) {
   core.Frames(30);  // 61/60 > 1
   EXPECT_FLOAT_EQ(core.state().settings.tolerance, 0.5f);
   core.Frames(60);  // 2.0 s: the glide has ended
-  EXPECT_LT(glm::length(core.state().target - glm::vec3(1.0f)), 1e-5f);
+  EXPECT_LT(glm::length(core.state().target() - glm::vec3(1.0f)), 1e-5f);
   core.Frames(10);
   EXPECT_FALSE(core.state().script.running);
 }
@@ -73,33 +73,33 @@ TEST(AppFrame, ScriptKeepsRunningInAnotherModeButDrivesOnlyInScriptMode) {
   Core core;
   core.Run("script run " + path);
   core.Frames(60);
-  EXPECT_LT(glm::length(core.state().target - glm::vec3(2, 2, 0)), 1e-5f);
+  EXPECT_LT(glm::length(core.state().target() - glm::vec3(2, 2, 0)), 1e-5f);
   core.Run("target -2 1 0");
   core.Frames(60);
-  EXPECT_LT(glm::length(core.state().target - glm::vec3(-2, 1, 0)), 1e-5f);
+  EXPECT_LT(glm::length(core.state().target() - glm::vec3(-2, 1, 0)), 1e-5f);
 }
 
 TEST(AppFrame, DragPutsTheTargetOnTheCursorRay) {
   Core core;
   core.Frames(1);
-  const glm::vec3 grabbed = core.state().target;
+  const glm::vec3 grabbed = core.state().target();
   core.Send(app::DragStart{{Grab::Kind::kTarget, -1}, grabbed, {0.0f, 0.0f, -1.0f}});
   core.Send(app::DragMove{Ray{{1.0f, 2.0f, 10.0f}, {0.0f, 0.0f, -1.0f}}});
   core.Frames(1);
-  EXPECT_TRUE(core.state().dragging);
-  EXPECT_LT(glm::length(core.state().target - glm::vec3(1.0f, 2.0f, grabbed.z)), 1e-4f);
+  EXPECT_TRUE(core.state().drag.dragging);
+  EXPECT_LT(glm::length(core.state().target() - glm::vec3(1.0f, 2.0f, grabbed.z)), 1e-4f);
   core.Send(app::DragEnd{});
   core.Frames(1);
-  EXPECT_FALSE(core.state().dragging);
+  EXPECT_FALSE(core.state().drag.dragging);
   EXPECT_EQ(core.Json()["grab"], "none");
 }
 
 TEST(AppFrame, DragIsRefusedOutsideDragMode) {
   Core core;
   core.Run("mode console");
-  core.Send(app::DragStart{{Grab::Kind::kTarget, -1}, core.state().target, {0, 0, -1}});
+  core.Send(app::DragStart{{Grab::Kind::kTarget, -1}, core.state().target(), {0, 0, -1}});
   core.Frames(1);
-  EXPECT_FALSE(core.state().dragging);
+  EXPECT_FALSE(core.state().drag.dragging);
 }
 
 TEST(AppFrame, NonFiniteInputIsRefused) {
@@ -148,7 +148,7 @@ TEST(AppStartup, OptionsBuildTheStartingState) {
   EXPECT_EQ(core.state().settings.max_iterations, 33);
   EXPECT_EQ(core.state().solver, SolverKind::kDls);
   // Spline mode starts on the curve: no glide from the default target.
-  EXPECT_EQ(core.state().target, core.state().spline.follower.position());
+  EXPECT_EQ(core.state().target(), core.state().spline.follower.position());
 }
 
 TEST(AppStartup, ExecLinesRunInOrderAndTheFirstErrorFails) {

@@ -1,4 +1,6 @@
 // Scene switches, the step view and the race, driven headless.
+#include "core/scene_arm.h"
+#include "core/scene_creature.h"
 #include "core/step_view.h"
 #include "core_test_util.h"
 #include "ik/solver.h"
@@ -11,24 +13,26 @@ using testing::Core;
 TEST(AppScenes, ArmSceneBuildsTheArmAndSolvesWithLimits) {
   Core core;
   core.Run("scene arm");
-  EXPECT_EQ(core.state().scene.kind, SceneKind::kArm);
+  EXPECT_EQ(core.state().scene.name(), "arm");
   EXPECT_EQ(core.state().chain.joint_count(), 5u);
   EXPECT_GE(core.state().settings.max_iterations, 30);
   core.Frames(30);
   const auto j = core.Json();
   EXPECT_EQ(j["scene"], "arm");
   EXPECT_TRUE(j.contains("pole"));
-  EXPECT_TRUE(core.state().scene.arm.last.base.ok);
+  ASSERT_NE(core.state().scene.As<ArmScene>(), nullptr);
+  EXPECT_TRUE(core.state().scene.As<ArmScene>()->last.base.ok);
 }
 
 TEST(AppScenes, CreatureSceneHasFiveEffectorsAndTheTargetDrivesThePrimary) {
   Core core;
   core.Run("scene creature");
-  ASSERT_EQ(core.state().scene.kind, SceneKind::kCreature);
-  EXPECT_EQ(core.state().scene.creature.targets.size(), 5u);
+  const CreatureScene* creature = core.state().scene.As<CreatureScene>();
+  ASSERT_NE(creature, nullptr);
+  EXPECT_EQ(creature->targets.size(), 5u);
   core.Frames(5);
-  const auto& c = core.state().scene.creature;
-  EXPECT_EQ(c.targets[static_cast<std::size_t>(c.primary)].position, core.state().target);
+  const auto& c = *creature;
+  EXPECT_EQ(c.targets[static_cast<std::size_t>(c.primary)].position, core.state().target());
   EXPECT_EQ(core.Json()["effectors"].size(), 5u);
 }
 
@@ -38,7 +42,7 @@ TEST(AppScenes, BackToTheChainRestoresItsLengths) {
   core.Run("scene arm");
   core.Run("scene creature");
   core.Run("scene chain");
-  EXPECT_EQ(core.state().scene.kind, SceneKind::kChain);
+  EXPECT_EQ(core.state().scene.name(), "chain");
   EXPECT_EQ(core.state().lengths, (std::vector<float>{0.5f, 1.0f, 1.5f}));
   EXPECT_EQ(core.state().chain.joint_count(), 4u);
 }

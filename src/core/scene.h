@@ -1,0 +1,89 @@
+// scene.h - what the demo solves: one interface for every scene (README "Scenes").
+//
+// A scene owns its own state (an arm's constraints, a creature's tree), its solve, the pose
+// it hands the renderer and the state line, the handles a drag can grab, and its state-line
+// fields. The app's chain (AppState::chain, lengths) is shared: a scene that solves a chain
+// builds it in Enter. Scenes are created by name from the registry (scene_registry.h).
+//
+// Adding a scene: write scene_NAME.h/.cpp with a class deriving from Scene, and add one line
+// to the table in scene_registry.cpp. The shell draws any scene from Pose() and Handles();
+// scene-specific drawing or panel widgets are optional extras in src/app that look the
+// scene up with AppState::scene.As<T>(). Add tests in tests/core.
+#pragma once
+
+#include <glm/vec3.hpp>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "camera/orbit_camera.h"
+
+namespace fabrik {
+
+struct AppState;
+
+// What a left-drag in drag mode holds.
+struct Grab {
+  enum class Kind { kNone, kTarget, kEffectorTarget, kPole };
+  Kind kind = Kind::kNone;
+  int index = -1;  // effector target index for kEffectorTarget
+};
+
+// A point a left-drag can grab, world units.
+struct Handle {
+  glm::vec3 position{0.0f};
+  Grab grab;
+};
+
+class Scene {
+ public:
+  virtual ~Scene() = default;
+  // The name `scene NAME` and the state line's "scene" use, lower case.
+  virtual std::string_view name() const = 0;
+  // True for the free chain only: any solver, the step view and the race work on it.
+  virtual bool free_chain() const { return false; }
+  // Becomes the current scene: builds what it solves (it may replace state.chain and
+  // state.lengths, and raise settings.max_iterations it needs) and places the target with
+  // PlaceTarget (core/frame.h). Returns false with state.message set if it cannot start.
+  virtual bool Enter(AppState& state) = 0;
+  // Where the camera looks from when the scene starts or on `camera reset`.
+  virtual OrbitCamera::Home CameraHome(const AppState& state) const;
+  // The solve step: solves towards state.target() and fills state.last (iterations,
+  // distance, reached, reachable) and state.solve_us; on a rejected solve sets the message.
+  virtual void Solve(AppState& state) = 0;
+  // The joints to draw and to write as the state line's "joints", world units.
+  virtual std::span<const glm::vec3> Pose(const AppState& state) const;
+  // Appends the handles a left press can grab (default: the target and the effector, which
+  // both grab the target).
+  virtual void Handles(const AppState& state, std::vector<Handle>& out) const;
+  // What a press away from every handle grabs (default: the target).
+  virtual Grab DefaultGrab() const { return {Grab::Kind::kTarget, -1}; }
+  // A drag moved a handle other than the target to `position`. Returns false if the grab is
+  // the target after all (then the target follows the drag). Never allocates.
+  virtual bool MoveHandle(const Grab& grab, const glm::vec3& position);
+  // Adds the scene's own fields to the state line (README "The state stream").
+  virtual void WriteState(nlohmann::json& line) const;
+};
+
+// The current scene and what the switch keeps.
+struct SceneState {
+  std::unique_ptr<Scene> current;
+  std::vector<float> chain_lengths;  // the chain scene's lengths while another scene is on
+  Grab grab;                         // what the drag holds
+
+  std::string_view name() const { return current ? current->name() : "chain"; }
+  bool free_chain() const { return !current || current->free_chain(); }
+  template <class T>
+  const T* As() const {
+    return dynamic_cast<const T*>(current.get());
+  }
+  template <class T>
+  T* As() {
+    return dynamic_cast<T*>(current.get());
+  }
+};
+
+}  // namespace fabrik

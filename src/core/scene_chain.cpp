@@ -1,0 +1,51 @@
+#include "core/scene_chain.h"
+
+#include <chrono>
+
+#include "core/app_state.h"
+#include "core/frame.h"
+#include "core/step_view.h"
+
+namespace fabrik {
+
+bool ChainScene::Enter(AppState& state) {
+  const std::vector<float> lengths =
+      state.scene.chain_lengths.empty() ? state.lengths : state.scene.chain_lengths;
+  auto chain = Chain::Straight(glm::vec3(0.0f), glm::vec3(0.0f, 1.0f, 0.0f), lengths);
+  if (!chain) {
+    SetMessage(state, chain.error(), true);
+    return false;
+  }
+  state.chain = std::move(chain).value();
+  state.lengths = lengths;
+  return true;
+}
+
+void ChainScene::Solve(AppState& state) {
+  if (state.step.active) {
+    UpdateStepView(state);
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const SolveResult result =
+      fabrik::Solve(state.solver, state.chain, state.target(), state.settings);
+  const auto end = std::chrono::steady_clock::now();
+  state.solve_us = std::chrono::duration<double, std::micro>(end - start).count();
+  if (!result.ok) {
+    SetMessage(state, std::string("solve rejected: ") + result.error, true);
+    return;
+  }
+  state.last = result;
+  state.iteration_history.Push(static_cast<float>(result.iterations));
+  state.solve_us_history.Push(static_cast<float>(state.solve_us));
+  UpdateRace(state);
+}
+
+std::span<const glm::vec3> ChainScene::Pose(const AppState& state) const {
+  if (state.step.active && state.step.pose.size() == state.chain.joint_count()) {
+    return state.step.pose;
+  }
+  return state.chain.joints();
+}
+
+}  // namespace fabrik

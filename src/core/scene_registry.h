@@ -1,0 +1,37 @@
+// scene_registry.h - every scene by name, and the scene switch.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/scene.h"
+
+namespace fabrik {
+
+struct AppState;
+
+struct SceneEntry {
+  std::string_view name;  // as `scene NAME` types it
+  std::unique_ptr<Scene> (*make)();
+};
+
+// The registered scenes, in the order the panel and `help scene` list them; "chain" first.
+std::span<const SceneEntry> RegisteredScenes();
+// A new scene by name, or null for a name not registered.
+std::unique_ptr<Scene> MakeScene(std::string_view name);
+
+// Switches to the scene `name` (the `scene` command; --scene). Exactly this, in order:
+//   1. unknown name: an error in the message, nothing changed, returns false;
+//   2. leaving the chain scene keeps its lengths for when it comes back;
+//   3. the step view and the race stop (they work on the free chain only), a drag ends;
+//   4. the new scene's Enter builds it and places the target (Scene::Enter; the arm raises
+//      the iteration cap to 30); if it fails, the previous scene stays (returns false);
+//   5. the camera's home becomes the scene's, and the camera goes there.
+// The target mode, solver, margin of error and the running script are untouched.
+bool SetScene(AppState& state, std::string_view name);
+// Steps 2 to 5 with a scene already made (SetScene uses it; tests use it with their own).
+bool EnterScene(AppState& state, std::unique_ptr<Scene> next);
+
+}  // namespace fabrik
