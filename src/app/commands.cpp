@@ -41,10 +41,19 @@ void Playback(AppState& state, cmd::Playback action, bool spline) {
   if (spline) {
     SplineFollower& f = state.spline.follower;
     switch (action) {
-      case cmd::Playback::kPlay: f.Play(); break;
-      case cmd::Playback::kPause: f.Pause(); break;
-      case cmd::Playback::kRestart: f.Restart(); break;
-      case cmd::Playback::kStop: f.Pause(); f.Restart(); break;
+      case cmd::Playback::kPlay:
+        f.Play();
+        break;
+      case cmd::Playback::kPause:
+        f.Pause();
+        break;
+      case cmd::Playback::kRestart:
+        f.Restart();
+        break;
+      case cmd::Playback::kStop:
+        f.Pause();
+        f.Restart();
+        break;
     }
     return;
   }
@@ -58,7 +67,9 @@ void Playback(AppState& state, cmd::Playback action, bool spline) {
       }
       state.script.running = p.has_script();
       break;
-    case cmd::Playback::kPause: p.Pause(); break;
+    case cmd::Playback::kPause:
+      p.Pause();
+      break;
     case cmd::Playback::kRestart:
       p.Restart();
       state.script.target.reset();
@@ -76,6 +87,14 @@ void Playback(AppState& state, cmd::Playback action, bool spline) {
 void ConsolePrint(AppState& state, std::string text, ConsoleLine::Kind kind) {
   auto& log = state.console.log;
   if (log.size() >= ConsoleState::kMaxLines) log.erase(log.begin(), log.begin() + 200);
+  if (text.size() > ConsoleState::kMaxLineBytes) {
+    // Cut on a UTF-8 character boundary, and say how much was left out.
+    std::size_t cut = ConsoleState::kMaxLineBytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    const std::size_t left_out = text.size() - cut;
+    text.resize(cut);
+    text += " ... (" + std::to_string(left_out) + " more bytes)";
+  }
   log.push_back({kind, std::move(text)});
   state.console.scroll_to_bottom = true;
 }
@@ -86,9 +105,8 @@ void UseSpline(AppState& state, Spline spline, const std::string& path) {
   state.spline.path = path;
   std::snprintf(state.spline.path_input, sizeof(state.spline.path_input), "%s", path.c_str());
   const auto it = std::find(state.spline_files.begin(), state.spline_files.end(), path);
-  state.spline.picked = it == state.spline_files.end()
-                            ? -1
-                            : static_cast<int>(it - state.spline_files.begin());
+  state.spline.picked =
+      it == state.spline_files.end() ? -1 : static_cast<int>(it - state.spline_files.begin());
 }
 
 void UseScript(AppState& state, std::shared_ptr<const Script> script, const std::string& path) {
@@ -99,9 +117,8 @@ void UseScript(AppState& state, std::shared_ptr<const Script> script, const std:
   state.script.path = path;
   std::snprintf(state.script.path_input, sizeof(state.script.path_input), "%s", path.c_str());
   const auto it = std::find(state.script_files.begin(), state.script_files.end(), path);
-  state.script.picked = it == state.script_files.end()
-                            ? -1
-                            : static_cast<int>(it - state.script_files.begin());
+  state.script.picked =
+      it == state.script_files.end() ? -1 : static_cast<int>(it - state.script_files.begin());
 }
 
 bool Execute(AppState& state, const Command& command, CommandSource source) {
@@ -145,17 +162,18 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             return true;
           },
           [&](const cmd::Length& c) {
+            if (!RequestLengths(
+                    state, UniformLengths(static_cast<int>(PendingOrCurrentLengths(state).size()),
+                                          c.length))) {
+              return Fail(state, state.message);
+            }
             state.uniform_length = c.length;
-            RequestLengths(state,
-                           UniformLengths(static_cast<int>(PendingOrCurrentLengths(state).size()),
-                                          c.length));
             ConsolePrint(state, Fmt("every segment %.4g long", c.length));
             return true;
           },
           [&](const cmd::Lengths& c) {
             if (!RequestLengths(state, c.lengths)) return Fail(state, state.message);
-            ConsolePrint(state, "lengths set: " + std::to_string(c.lengths.size() + 1) +
-                                    " joints");
+            ConsolePrint(state, "lengths set: " + std::to_string(c.lengths.size() + 1) + " joints");
             return true;
           },
           [&](const cmd::Moe& c) {
@@ -171,7 +189,8 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
           [&](const cmd::SplineLoad& c) {
             UseSpline(state, c.spline, c.path);
             if (!from_script) SetMode(state, TargetMode::kSpline);
-            ConsolePrint(state, "spline " + c.resolved_path + Fmt(": length %.4g", c.spline.length()));
+            ConsolePrint(state,
+                         "spline " + c.resolved_path + Fmt(": length %.4g", c.spline.length()));
             return true;
           },
           [&](const cmd::SplineSpeed& c) {
@@ -203,7 +222,7 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             return true;
           },
           [&](const cmd::State&) {
-            ConsolePrint(state, StateLine(state));
+            ConsolePrint(state, StateLine(state, /*with_console_last=*/false));
             return true;
           },
           [&](const cmd::Help& c) {
@@ -230,29 +249,49 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
           },
           [&](const cmd::Step& c) {
             using A = cmd::StepAction;
-            if (c.action != A::kOn && c.action != A::kOff && !state.step.active) {
-              SetStepView(state, true);
+            if (c.action != A::kOff && !SetStepView(state, true)) {
+              return Fail(state, state.message);
             }
             switch (c.action) {
-              case A::kOn: SetStepView(state, true); break;
-              case A::kOff: SetStepView(state, false); break;
-              case A::kNext: StepBy(state, c.count); break;
-              case A::kPrev: StepBy(state, -c.count); break;
-              case A::kPass: StepHalfPass(state, +1); break;
-              case A::kBack: StepHalfPass(state, -1); break;
-              case A::kIteration: StepIteration(state, +1); break;
-              case A::kStart: StepToStart(state); break;
-              case A::kEnd: StepToEnd(state); break;
-              case A::kPlay: state.step.playing = true; break;
-              case A::kPause: state.step.playing = false; break;
+              case A::kOn:
+                break;
+              case A::kOff:
+                SetStepView(state, false);
+                break;
+              case A::kNext:
+                StepBy(state, c.count);
+                break;
+              case A::kPrev:
+                StepBy(state, -c.count);
+                break;
+              case A::kPass:
+                StepHalfPass(state, +1);
+                break;
+              case A::kBack:
+                StepHalfPass(state, -1);
+                break;
+              case A::kIteration:
+                StepIteration(state, +1);
+                break;
+              case A::kStart:
+                StepToStart(state);
+                break;
+              case A::kEnd:
+                StepToEnd(state);
+                break;
+              case A::kPlay:
+                state.step.playing = true;
+                break;
+              case A::kPause:
+                state.step.playing = false;
+                break;
             }
             if (state.step.active) ConsolePrint(state, DescribeStep(state));
             return true;
           },
           [&](const cmd::Race& c) {
-            SetRace(state, c.on);
-            ConsolePrint(state, c.on ? "race on: every solver chases the target"
-                                     : "race off");
+            if (!SetRace(state, c.on)) return Fail(state, state.message);
+            ConsolePrint(state, c.on ? "race on: every solver chases the target" : "race off");
             return true;
           },
           [&](const cmd::Quit&) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 
 #include "app/app_state.h"
@@ -19,10 +18,10 @@ constexpr float kArmLengths[] = {0.8f, 2.0f, 1.8f, 0.5f};
 ChainConstraints ArmConstraints() {
   ChainConstraints c;
   c.joints = {
-      JointConstraint::Cone(0.0f),                                    // rigid pedestal
-      JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -1.2f, 1.9f),        // shoulder
-      JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -2.5f, 2.5f),        // elbow
-      JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -1.6f, 1.6f),        // wrist
+      JointConstraint::Cone(0.0f),                              // rigid pedestal
+      JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -1.2f, 1.9f),  // shoulder
+      JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -2.5f, 2.5f),  // elbow
+      JointConstraint::Hinge({1.0f, 0.0f, 0.0f}, -1.6f, 1.6f),  // wrist
   };
   return c;
 }
@@ -31,9 +30,12 @@ ChainConstraints ArmConstraints() {
 
 const char* SceneName(SceneKind kind) {
   switch (kind) {
-    case SceneKind::kChain: return "chain";
-    case SceneKind::kArm: return "arm";
-    case SceneKind::kCreature: return "creature";
+    case SceneKind::kChain:
+      return "chain";
+    case SceneKind::kArm:
+      return "arm";
+    case SceneKind::kCreature:
+      return "creature";
   }
   return "chain";
 }
@@ -174,8 +176,9 @@ void SolveScene(AppState& state) {
       }
     }
     arm.at_limit.resize(state.chain.joint_count());
-    arm.last = SolveFabrikConstrained(state.chain, arm.constraints, state.target, state.settings,
-                                      pole, nullptr, arm.at_limit);
+    arm.last = SolveFabrikConstrained(state.chain, arm.constraints, state.target,
+                                      BoundedSettings(state, state.chain.joint_count()), pole,
+                                      nullptr, arm.at_limit);
     if (!arm.last.base.ok) {
       SetMessage(state, std::string("solve rejected: ") + arm.last.base.error, true);
       return;
@@ -187,7 +190,8 @@ void SolveScene(AppState& state) {
     TreeSolveOutputs outputs;
     outputs.distances = c.distances;
     outputs.at_limit = c.at_limit;
-    c.last = SolveTree(*c.tree, c.targets, state.settings, nullptr, outputs);
+    c.last = SolveTree(*c.tree, c.targets, BoundedSettings(state, c.tree->node_count()), nullptr,
+                       outputs);
     if (!c.last.ok) {
       SetMessage(state, std::string("solve rejected: ") + c.last.error, true);
       return;

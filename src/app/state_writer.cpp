@@ -1,11 +1,10 @@
 #include "app/state_writer.h"
 
-#include "app/step_view.h"
-
 #include <cmath>
-
 #include <glm/gtc/type_ptr.hpp>
 #include <nlohmann/json.hpp>
+
+#include "app/step_view.h"
 
 namespace fabrik {
 namespace {
@@ -33,7 +32,7 @@ Result<std::unique_ptr<StateWriter>> StateWriter::Open(const std::string& path) 
 
 StateWriter::~StateWriter() { std::fclose(file_); }
 
-std::string StateLine(const AppState& s) {
+std::string StateLine(const AppState& s, bool with_console_last) {
   nlohmann::json j;
   j["frame"] = s.timing.frame;
   j["time"] = Num(s.timing.time);
@@ -115,7 +114,7 @@ std::string StateLine(const AppState& s) {
     j["race"] = std::move(race);
   }
   j["scene"] = SceneName(s.scene.kind);
-  j["grab"] = s.scene.grab.kind == Grab::Kind::kPole           ? "pole"
+  j["grab"] = s.scene.grab.kind == Grab::Kind::kPole             ? "pole"
               : s.scene.grab.kind == Grab::Kind::kEffectorTarget ? "effector"
               : s.scene.grab.kind == Grab::Kind::kTarget         ? "target"
                                                                  : "none";
@@ -148,9 +147,9 @@ std::string StateLine(const AppState& s) {
     j["max_violation"] = Num(c.last.max_violation);
   }
   j["console_open"] = s.console.open;
-  if (!s.console.log.empty()) j["console_last"] = s.console.log.back().text;
+  if (with_console_last && !s.console.log.empty()) j["console_last"] = s.console.log.back().text;
   j["lengths"] = s.lengths;
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void StateWriter::Write(const AppState& state) {

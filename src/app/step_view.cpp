@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-
 #include <glm/geometric.hpp>
 
 #include "app/systems.h"
@@ -20,9 +19,21 @@ void Record(AppState& state) {
   StepState& s = state.step;
   s.recorded_from.assign(state.chain.joints().begin(), state.chain.joints().end());
   s.recorded_target = state.target;
-  s.recording.Reserve(state.chain.joint_count(), state.settings.max_iterations);
+  // Room for every half-pass up to the cap, within the memory bound; a fresh observer when
+  // the shape changes, so a large recording made earlier is freed rather than kept.
+  const std::size_t joints = state.chain.joint_count();
+  const std::size_t snapshots = StepState::kMaxRecordedPositions / std::max<std::size_t>(joints, 1);
+  const int affordable = static_cast<int>(
+      std::min<std::size_t>((std::max<std::size_t>(snapshots, 3) - 1) / 2, 1'000'000));
+  const SolveSettings settings = BoundedSettings(state, joints);
+  const int iterations = std::max(1, std::min(settings.max_iterations, affordable));
+  if (s.reserved_joints != joints || s.reserved_iterations != iterations) {
+    s.recording = RecordingObserver(joints, iterations);
+    s.reserved_joints = joints;
+    s.reserved_iterations = iterations;
+  }
   Chain copy = state.chain;  // the real chain keeps the start pose while stepping
-  s.result = Solve(state.solver, copy, state.target, state.settings, &s.recording);
+  s.result = Solve(state.solver, copy, state.target, settings, &s.recording);
   s.step = 0;
   s.playing = s.playing && s.recording.reach_count() > 0;
 }
@@ -38,22 +49,25 @@ void ShowStep(StepState& s) {
 
 const char* PassName(PassKind kind) {
   switch (kind) {
-    case PassKind::kBackward: return "backward pass (effector to root)";
-    case PassKind::kForward: return "forward pass (root to effector)";
-    case PassKind::kStraighten: return "out of reach: straightening";
+    case PassKind::kBackward:
+      return "backward pass (effector to root)";
+    case PassKind::kForward:
+      return "forward pass (root to effector)";
+    case PassKind::kStraighten:
+      return "out of reach: straightening";
   }
   return "";
 }
 
 }  // namespace
 
-void SetStepView(AppState& state, bool on) {
+bool SetStepView(AppState& state, bool on) {
   StepState& s = state.step;
-  if (on == s.active) return;
   if (on && state.scene.kind != SceneKind::kChain) {
-    SetMessage(state, "the step view works on the chain scene ('scene chain')", true);
-    return;
+    SetMessage(state, "step: the step view works on the chain scene only ('scene chain')", true);
+    return false;
   }
+  if (on == s.active) return true;
   s.active = on;
   s.playing = false;
   if (on) {
@@ -65,6 +79,7 @@ void SetStepView(AppState& state, bool on) {
     Record(state);
     ShowStep(s);
   }
+  return true;
 }
 
 void RefreshStepRecording(AppState& state) {
@@ -89,8 +104,8 @@ void StepHalfPass(AppState& state, int direction) {
   const std::size_t n = s.recording.joint_count();
   if (!s.active || n == 0) return;
   // Steps sit on half-pass boundaries at multiples of n (0 = start, n = after half-pass 0).
-  const std::size_t boundary = direction > 0 ? (s.step / n + 1) * n
-                                             : (s.step == 0 ? 0 : (s.step - 1) / n * n);
+  const std::size_t boundary =
+      direction > 0 ? (s.step / n + 1) * n : (s.step == 0 ? 0 : (s.step - 1) / n * n);
   StepBy(state, static_cast<long>(boundary) - static_cast<long>(s.step));
 }
 
@@ -99,8 +114,8 @@ void StepIteration(AppState& state, int direction) {
   const std::size_t n = s.recording.joint_count();
   if (!s.active || n == 0) return;
   const std::size_t per = 2 * n;  // FABRIK: backward + forward
-  const std::size_t boundary = direction > 0 ? (s.step / per + 1) * per
-                                             : (s.step == 0 ? 0 : (s.step - 1) / per * per);
+  const std::size_t boundary =
+      direction > 0 ? (s.step / per + 1) * per : (s.step == 0 ? 0 : (s.step - 1) / per * per);
   StepBy(state, static_cast<long>(boundary) - static_cast<long>(s.step));
 }
 
@@ -141,8 +156,9 @@ std::string DescribeStep(const AppState& state) {
     return buf;
   }
   if (s.step == 0) {
-    std::snprintf(buf, sizeof(buf), "start pose, %.4f from the target (%zu reaches recorded)",
-                  r.start_distance(), r.reach_count());
+    std::snprintf(buf, sizeof(buf), "start pose, %.4f from the target (%zu reaches recorded%s)",
+                  r.start_distance(), r.reach_count(),
+                  r.truncated() ? "; the solve went on past the recording's memory bound" : "");
     return buf;
   }
   const RecordingObserver::Reach reach = r.reach(s.step - 1);
@@ -178,21 +194,22 @@ std::span<const glm::vec3> DisplayedPose(const AppState& state) {
   return state.chain.joints();
 }
 
-void SetRace(AppState& state, bool on) {
+bool SetRace(AppState& state, bool on) {
   RaceState& race = state.race;
   if (on && state.scene.kind != SceneKind::kChain) {
-    SetMessage(state, "the race works on the chain scene ('scene chain')", true);
-    return;
+    SetMessage(state, "race: the race works on the chain scene only ('scene chain')", true);
+    return false;
   }
   race.active = on;
   race.entries.clear();
-  if (!on) return;
+  if (!on) return true;
   for (SolverKind kind : AllSolvers()) {
     RaceEntry entry;
     entry.kind = kind;
     entry.chain = state.chain;
     race.entries.push_back(std::move(entry));
   }
+  return true;
 }
 
 void UpdateRace(AppState& state) {
@@ -206,10 +223,10 @@ void UpdateRace(AppState& state) {
       e.chain = state.chain;
     }
     const auto start = std::chrono::steady_clock::now();
-    const SolveResult r = Solve(e.kind, *e.chain, state.target, state.settings);
+    const SolveResult r =
+        Solve(e.kind, *e.chain, state.target, BoundedSettings(state, e.chain->joint_count()));
     e.solve_us =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
-            .count();
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (!r.ok) continue;
     e.last = r;
     e.iteration_history.Push(static_cast<float>(r.iterations));

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 
 #include "app/commands.h"
@@ -58,8 +57,8 @@ bool RequestLengths(AppState& state, std::vector<float> lengths) {
     return false;
   }
   for (float l : lengths) {
-    if (!std::isfinite(l) || l <= 0.0f || l > 1000.0f) {
-      SetMessage(state, "segment lengths must be in (0, 1000]", true);
+    if (!std::isfinite(l) || l < kMinSegmentLength || l > kMaxSegmentLength) {
+      SetMessage(state, "segment lengths must be from 0.0001 to 1000", true);
       return false;
     }
   }
@@ -138,8 +137,8 @@ void RunSolve(AppState& state) {
   if (state.scene.kind != SceneKind::kChain) {
     const auto start = std::chrono::steady_clock::now();
     SolveScene(state);
-    state.solve_us = std::chrono::duration<double, std::micro>(
-                         std::chrono::steady_clock::now() - start).count();
+    state.solve_us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     state.iteration_history.Push(static_cast<float>(state.last.iterations));
     state.solve_us_history.Push(static_cast<float>(state.solve_us));
     return;
@@ -149,7 +148,8 @@ void RunSolve(AppState& state) {
     return;
   }
   const auto start = std::chrono::steady_clock::now();
-  const SolveResult result = Solve(state.solver, state.chain, state.target, state.settings);
+  const SolveResult result = Solve(state.solver, state.chain, state.target,
+                                   BoundedSettings(state, state.chain.joint_count()));
   const auto end = std::chrono::steady_clock::now();
   state.solve_us = std::chrono::duration<double, std::micro>(end - start).count();
   if (!result.ok) {
@@ -160,6 +160,15 @@ void RunSolve(AppState& state) {
   state.iteration_history.Push(static_cast<float>(result.iterations));
   state.solve_us_history.Push(static_cast<float>(state.solve_us));
   UpdateRace(state);
+}
+
+SolveSettings BoundedSettings(const AppState& state, std::size_t joint_count) {
+  SolveSettings settings = state.settings;
+  const long affordable =
+      kMaxJointUpdatesPerSolve / std::max<long>(1, static_cast<long>(joint_count));
+  settings.max_iterations =
+      static_cast<int>(std::max<long>(1, std::min<long>(settings.max_iterations, affordable)));
+  return settings;
 }
 
 }  // namespace fabrik

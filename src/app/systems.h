@@ -69,6 +69,11 @@ void SetMode(AppState& state, TargetMode mode);
 // Requests new segment lengths (validated; on error sets state.message and changes nothing).
 bool RequestLengths(AppState& state, std::vector<float> lengths);
 void SetMessage(AppState& state, std::string text, bool is_error);
+// The settings one solve of `joint_count` joints runs with: the user's, with the iteration
+// cap lowered where needed so that one solve does at most kMaxJointUpdatesPerSolve joint
+// updates (README: Limits), so that no cap and chain length can freeze a frame.
+inline constexpr long kMaxJointUpdatesPerSolve = 10'000'000;
+SolveSettings BoundedSettings(const AppState& state, std::size_t joint_count);
 // The lengths the chain will have next frame: a pending request's, else the current ones.
 const std::vector<float>& PendingOrCurrentLengths(const AppState& state);
 
