@@ -18,7 +18,8 @@
 // Guarantees: a planted foot's target never moves and lies on the terrain; at least half the
 // feet are planted after every step; legs keep their segment lengths; per step the body moves
 // at most (max_speed + max_climb_rate) x fixed_step and turns at most
-// (turn_rate + max_tilt_rate) x fixed_step; nothing becomes NaN. Update allocates nothing.
+// (turn_rate + max_tilt_rate) x fixed_step; nothing becomes NaN. Update allocates nothing
+// (a refused call allocates its message only).
 //
 // Bad input: a non-finite goal, or dt that is not finite and > 0, is refused with a message
 // and changes nothing. A goal off the terrain (or too near its edge for the legs) is clamped
