@@ -22,6 +22,7 @@ WalkerSettings WalkerSettings::Spider(int legs) {
     // Tripods: left front, left back and right middle step together.
     const float rows[3] = {0.7f, 0.0f, -0.7f};
     const float feet[3] = {1.7f, 0.0f, -1.7f};
+    s.body_size = glm::vec3(1.3f, 0.6f, 2.0f);
     for (int side = 0; side < 2; ++side) {
       const float x = side == 0 ? -1.0f : 1.0f;
       for (int r = 0; r < 3; ++r) {

@@ -35,6 +35,10 @@ struct WalkerSettings {
   // (constraints.h: up / down along the body's up, left / right around it).
   ConeLimits hip_cone{0.8f, 0.5f, 0.6f, 0.6f};
 
+  // Full size of the body (body-local x, y, z) for drawing it, e.g. as an ellipsoid centred on
+  // body_position(); the simulation does not use it.
+  glm::vec3 body_size{1.3f, 0.6f, 1.7f};
+
   // Body origin height above the mean height of its feet.
   float ride_height = 1.0f;
   // Largest walking speed (units/s) and turning rate (rad/s); the body slows near the goal

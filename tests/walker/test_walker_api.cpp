@@ -5,6 +5,7 @@
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "walker/walker.h"
@@ -186,6 +187,30 @@ TEST(WalkerApi, SetTerrainReplantsTheFeet) {
     EXPECT_LT(glm::distance(leg.leg.foot(), leg.foot_target), 0.02f);
   }
   EXPECT_NEAR(w.body_position().y, w.settings().ride_height, 1e-5f);
+}
+
+// Ground smaller than the walker's footprint, and cliffs far beyond the legs' reach: the
+// walker stays finite, keeps half its feet down and its planted targets on the ground, even
+// where its feet cannot reach.
+TEST(WalkerApi, AbsurdGroundStaysFinite) {
+  for (auto [size, height] : {std::pair{1.0f, 0.5f}, std::pair{40.0f, 60.0f}}) {
+    const auto ground = MakeBumpyGround(16, size, height);
+    Walker w = MakeWalker(ground.map, {3.0f, 3.0f});
+    for (int k = 0; k < 600; ++k) {
+      ASSERT_TRUE(w.Update(1.0f / 60.0f, {-9.0f, 0.0f, 7.0f}).ok());
+      ASSERT_TRUE(std::isfinite(w.body_position().x + w.body_position().y + w.body_position().z));
+      int planted = 0;
+      for (const WalkerLegState& leg : w.legs()) {
+        for (const glm::vec3& j : leg.leg.joints()) ASSERT_TRUE(std::isfinite(j.x + j.y + j.z));
+        if (leg.planted) {
+          ++planted;
+          ASSERT_NEAR(leg.foot_target.y, ground.map->HeightAt(leg.foot_target.x, leg.foot_target.z),
+                      1e-4f);
+        }
+      }
+      ASSERT_GE(planted * 2, int(w.legs().size()));
+    }
+  }
 }
 
 TEST(WalkerApi, TheBodyTiltsWithASlope) {
