@@ -73,11 +73,11 @@ Result<Walker> Walker::Create(std::shared_ptr<const Heightmap> terrain, WalkerSe
 glm::vec3 Walker::GoalOnGround(glm::vec2 xz) const { return terrain_->PointAt(xz.x, xz.y); }
 
 void Walker::Replant() {
-  // Feet straight down onto the ground where they stand (at rest points on creation, as the
-  // legs' joints were only laid out), then the body settles onto them at once.
-  const bool fresh = steps_ == 0;
+  // Every foot down at its rest point on the ground (where the old feet stood may be out of
+  // reach on other ground), then the body settles onto them at once.
+  velocity_ = glm::vec2(0.0f);
   for (WalkerLegState& s : legs_) {
-    const glm::vec3 xz = fresh ? DesiredFoot(s) : s.foot_target;
+    const glm::vec3 xz = DesiredFoot(s);
     s.foot_target = terrain_->PointAt(xz.x, xz.z);
     s.planted = true;
     s.swing_phase = 0.0f;

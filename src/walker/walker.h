@@ -73,8 +73,9 @@ class Walker {
   Result<int> Update(float dt, const glm::vec3& goal);
 
   // Puts the walker on another terrain (e.g. after `terrain load`): the body keeps its x, z
-  // and heading, every foot is set down on the new ground under its current x, z (the one
-  // time planted targets move), the goal is re-clamped. Fails on null, changing nothing.
+  // (clamped into the new ground like a goal) and heading, every foot is set down at its rest
+  // point on the new ground (the one time planted targets move), the body settles onto them
+  // and the goal is re-clamped. Fails on null, changing nothing.
   Status SetTerrain(std::shared_ptr<const Heightmap> terrain);
 
   // Records every solve of leg `index` for the step view (-1, or any invalid index: none).

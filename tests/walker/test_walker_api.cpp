@@ -187,6 +187,13 @@ TEST(WalkerApi, SetTerrainReplantsTheFeet) {
     EXPECT_LT(glm::distance(leg.leg.foot(), leg.foot_target), 0.02f);
   }
   EXPECT_NEAR(w.body_position().y, w.settings().ride_height, 1e-5f);
+  // And it walks on from there.
+  for (int k = 0; k < 120; ++k) {
+    ASSERT_TRUE(w.Update(1.0f / 60.0f, {-4, 0, 4}).ok());
+    for (const WalkerLegState& leg : w.legs()) {
+      ASSERT_LT(glm::distance(leg.leg.foot(), leg.foot_target), 0.02f);
+    }
+  }
 }
 
 // Ground smaller than the walker's footprint, and cliffs far beyond the legs' reach: the
