@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <glm/geometric.hpp>
+#include <limits>
 #include <string>
 
 #include "ik/batch_block.h"
@@ -65,6 +66,26 @@ void ChainBatch::Allocate(std::size_t chains, std::size_t joints) {
   std::fill_n(iterations_.get(), lanes, 0);
   reached_.assign(lanes, 0);
   reachable_.assign(lanes, 0);
+}
+
+ChainBatch::ChainBatch(const ChainBatch& other) { *this = other; }
+
+ChainBatch& ChainBatch::operator=(const ChainBatch& other) {
+  if (this == &other) return *this;
+  if (other.chain_count_ != chain_count_ || other.joint_count_ != joint_count_ || !joints_) {
+    Allocate(other.chain_count_, other.joint_count_);
+  }
+  const std::size_t lanes = block_count_ * kLanes;
+  std::copy_n(other.joints_.get(), lanes * joint_count_ * 3, joints_.get());
+  std::copy_n(other.lengths_.get(), lanes * (joint_count_ - 1), lengths_.get());
+  std::copy_n(other.total_.get(), lanes, total_.get());
+  std::copy_n(other.min_fast_sq_.get(), lanes, min_fast_sq_.get());
+  std::copy_n(other.scratch_.get(), block_count_ * batch::kScratchFloats, scratch_.get());
+  std::copy_n(other.distance_.get(), lanes, distance_.get());
+  std::copy_n(other.iterations_.get(), lanes, iterations_.get());
+  reached_ = other.reached_;
+  reachable_ = other.reachable_;
+  return *this;
 }
 
 std::size_t ChainBatch::JointIndex(std::size_t c, std::size_t j, std::size_t coord) const {

@@ -62,6 +62,14 @@ class ChainBatch {
   static Result<ChainBatch> FromRoots(std::span<const glm::vec3> roots, glm::vec3 direction,
                                       std::span<const float> lengths);
 
+  // Deep copies (e.g. to keep a start pose to reset to). Assignment between batches of the
+  // same shape reuses the storage: no allocation.
+  ChainBatch(const ChainBatch& other);
+  ChainBatch& operator=(const ChainBatch& other);
+  ChainBatch(ChainBatch&&) noexcept = default;
+  ChainBatch& operator=(ChainBatch&&) noexcept = default;
+  ~ChainBatch() = default;
+
   std::size_t chain_count() const { return chain_count_; }
   std::size_t joint_count() const { return joint_count_; }
 

@@ -35,6 +35,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Calls f(lane) for every lane set in mask m of the vector starting at lane `base`.
 template <class D, class M, class F>
 HWY_INLINE void ForEachLane(D d, M m, std::size_t base, F&& f) {
+  if (HWY_LIKELY(hn::AllFalse(d, m))) return;  // the common case: one mask test
   std::uint8_t bytes[8] = {};
   hn::StoreMaskBits(d, m, bytes);
   std::uint64_t bits;
@@ -109,13 +110,18 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
   }
 
   for (int iteration = 1;; ++iteration) {
-    bool any = false;
-    for (std::size_t v = 0; v < kVecs; ++v) any = any || !hn::AllFalse(d, active[v]);
-    if (!any) break;
+    // Ragged convergence: vectors whose lanes have all stopped are skipped from here on.
+    std::size_t live[kVecs];
+    std::size_t live_count = 0;
+    for (std::size_t v = 0; v < kVecs; ++v) {
+      if (!hn::AllFalse(d, active[v])) live[live_count++] = v;
+    }
+    if (live_count == 0) break;
 
     // ---- backward pass: effector onto the target, then joints n-2 .. 1 towards it. Joint 0's
     // backward position is never used (the forward pass puts the root back), so it is skipped.
-    for (std::size_t v = 0; v < kVecs; ++v) {
+    for (std::size_t k = 0; k < live_count; ++k) {
+      const std::size_t v = live[k];
       const std::size_t o = v * N;
       for (std::size_t c = 0; c < 3; ++c) {
         float* p = b.coord(n - 1, c) + o;
@@ -126,7 +132,8 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
     // The straight-chain trap (fabrik.cpp): lanes whose joint 1 is on the axis are checked
     // in full by the scalar code; those entirely on it escape sideways at joint n-2.
     std::uint64_t trapped = 0;
-    for (std::size_t v = 0; v < kVecs; ++v) {
+    for (std::size_t k = 0; k < live_count; ++k) {
+      const std::size_t v = live[k];
       const M m = hn::And(active[v], can_trap[v]);
       if (hn::AllFalse(d, m)) continue;
       const std::size_t o = v * N;
@@ -146,7 +153,8 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
       });
     }
     for (std::size_t i = n - 1; i-- > 1;) {
-      for (std::size_t v = 0; v < kVecs; ++v) {
+      for (std::size_t k = 0; k < live_count; ++k) {
+        const std::size_t v = live[k];
         const std::size_t o = v * N;
         float* px = b.coord(i, 0) + o;
         float* py = b.coord(i, 1) + o;
@@ -180,7 +188,8 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
 
     // ---- forward pass: the root stays; joints 1 .. n-1 towards their parents.
     for (std::size_t i = 1; i < n; ++i) {
-      for (std::size_t v = 0; v < kVecs; ++v) {
+      for (std::size_t k = 0; k < live_count; ++k) {
+        const std::size_t v = live[k];
         const std::size_t o = v * N;
         float* px = b.coord(i, 0) + o;
         float* py = b.coord(i, 1) + o;
@@ -209,8 +218,8 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
 
     // ---- stopping test per lane: within tolerance, or the cap.
     const bool at_cap = iteration >= max_iterations;
-    for (std::size_t v = 0; v < kVecs; ++v) {
-      if (hn::AllFalse(d, active[v])) continue;
+    for (std::size_t k = 0; k < live_count; ++k) {
+      const std::size_t v = live[k];
       const std::size_t o = v * N;
       const auto ex = hn::Sub(hn::Load(d, b.coord(n - 1, 0) + o), hn::Load(d, tx + o));
       const auto ey = hn::Sub(hn::Load(d, b.coord(n - 1, 1) + o), hn::Load(d, ty + o));
