@@ -1,7 +1,7 @@
 // batch_block.h - one block of a ChainBatch as the SIMD kernel sees it, and the per-lane
 // scalar code for the cases the kernel does not vectorise. Internal to src/ik.
 //
-// Layout (all arrays 64-byte aligned, kBatchBlockLanes = 64 lanes, one chain per lane):
+// Layout (all arrays 64-byte aligned, kBatchBlockLanes lanes, one chain per lane):
 //   joints  [joint][coord][lane]   coord 0..2 = x, y, z
 //   lengths [segment][lane]
 //   per-lane arrays [lane]

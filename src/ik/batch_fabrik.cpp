@@ -1,20 +1,14 @@
-// batch_fabrik.cpp - ChainBatch storage and SolveFabrikBatch: validation, the per-block
-// target transposition, and sharing the blocks out over threads with oneTBB. The arithmetic
-// is in batch_kernel.cpp (SIMD) and batch_lane.cpp (per-lane special cases).
+// batch_fabrik.cpp - ChainBatch storage: creation, the structure-of-arrays layout, copies and
+// per-chain access (README: The batched solver). Solving is in batch_solve.cpp.
 #include "ik/batch_fabrik.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <limits>
 #include <string>
 
 #include "ik/batch_block.h"
-#include "ik/fabrik.h"
 #include "ik/vec_util.h"
 
 namespace fabrik {
@@ -23,79 +17,83 @@ namespace {
 using batch::kLanes;
 
 // fabrik.cpp's bounds for the fast reach: chains with a segment outside take the careful
-// (double) path for every reach, which the kernel gets by an infinite lower bound.
+// (double) path for every reach, which the kernel gets from an infinite lower bound.
 constexpr float kMinFastLength = 1e-15f;
 constexpr float kMaxFastLength = 1e15f;
 
 }  // namespace
 
-// Internal access for the solver (kept out of the public interface).
-struct BatchAccess {
-  static batch::BlockView View(ChainBatch& b, std::size_t block) {
-    const std::size_t lane0 = block * kLanes;
-    batch::BlockView v{};
-    v.joints = b.joints_.get() + block * b.joint_count_ * 3 * kLanes;
-    v.lengths = b.lengths_.get() + block * (b.joint_count_ - 1) * kLanes;
-    v.total = b.total_.get() + lane0;
-    v.min_fast_sq = b.min_fast_sq_.get() + lane0;
-    v.scratch = b.scratch_.get() + block * batch::kScratchFloats;
-    v.distance = b.distance_.get() + lane0;
-    v.iterations = b.iterations_.get() + lane0;
-    v.reached = b.reached_.data() + lane0;
-    v.reachable = b.reachable_.data() + lane0;
-    v.joint_count = b.joint_count_;
-    return v;
-  }
-  static std::size_t BlockCount(const ChainBatch& b) { return b.block_count_; }
-};
+void ChainBatch::AllocateLanes(Lanes& l) const {
+  const std::size_t slots = lane_slots();
+  l.joints = hwy::AllocateAligned<float>(slots * joint_count_ * 3);
+  l.lengths = hwy::AllocateAligned<float>(slots * (joint_count_ - 1));
+  l.total = hwy::AllocateAligned<float>(slots);
+  l.min_fast_sq = hwy::AllocateAligned<float>(slots);
+  l.distance = hwy::AllocateAligned<float>(slots);
+  l.iterations = hwy::AllocateAligned<std::int32_t>(slots);
+  std::fill_n(l.distance.get(), slots, 0.0f);
+  std::fill_n(l.iterations.get(), slots, 0);
+  l.reached.assign(slots, 0);
+  l.reachable.assign(slots, 0);
+}
+
+void ChainBatch::CopyLanes(const Lanes& from, Lanes& to) const {
+  const std::size_t slots = lane_slots();
+  std::copy_n(from.joints.get(), slots * joint_count_ * 3, to.joints.get());
+  std::copy_n(from.lengths.get(), slots * (joint_count_ - 1), to.lengths.get());
+  std::copy_n(from.total.get(), slots, to.total.get());
+  std::copy_n(from.min_fast_sq.get(), slots, to.min_fast_sq.get());
+  std::copy_n(from.distance.get(), slots, to.distance.get());
+  std::copy_n(from.iterations.get(), slots, to.iterations.get());
+  std::copy(from.reached.begin(), from.reached.end(), to.reached.begin());
+  std::copy(from.reachable.begin(), from.reachable.end(), to.reachable.begin());
+}
 
 void ChainBatch::Allocate(std::size_t chains, std::size_t joints) {
   chain_count_ = chains;
   joint_count_ = joints;
   block_count_ = (chains + kLanes - 1) / kLanes;
-  const std::size_t lanes = block_count_ * kLanes;
-  joints_ = hwy::AllocateAligned<float>(lanes * joints * 3);
-  lengths_ = hwy::AllocateAligned<float>(lanes * (joints - 1));
-  total_ = hwy::AllocateAligned<float>(lanes);
-  min_fast_sq_ = hwy::AllocateAligned<float>(lanes);
+  AllocateLanes(lanes_);
+  AllocateLanes(spare_);
   scratch_ = hwy::AllocateAligned<float>(block_count_ * batch::kScratchFloats);
-  distance_ = hwy::AllocateAligned<float>(lanes);
-  iterations_ = hwy::AllocateAligned<std::int32_t>(lanes);
   std::fill_n(scratch_.get(), block_count_ * batch::kScratchFloats, 0.0f);
-  std::fill_n(distance_.get(), lanes, 0.0f);
-  std::fill_n(iterations_.get(), lanes, 0);
-  reached_.assign(lanes, 0);
-  reachable_.assign(lanes, 0);
+  slot_of_.resize(chains);
+  chain_of_.resize(lane_slots());
+  regroup_next_.resize(chains);
+  tally_.resize(block_count_);
+  for (std::size_t s = 0; s < lane_slots(); ++s) {
+    chain_of_[s] = static_cast<std::uint32_t>(std::min(s, chains));
+    if (s < chains) slot_of_[s] = static_cast<std::uint32_t>(s);
+  }
 }
 
 ChainBatch::ChainBatch(const ChainBatch& other) { *this = other; }
 
 ChainBatch& ChainBatch::operator=(const ChainBatch& other) {
   if (this == &other) return *this;
-  if (other.chain_count_ != chain_count_ || other.joint_count_ != joint_count_ || !joints_) {
+  if (other.chain_count_ != chain_count_ || other.joint_count_ != joint_count_ || !lanes_.joints) {
     Allocate(other.chain_count_, other.joint_count_);
   }
-  const std::size_t lanes = block_count_ * kLanes;
-  std::copy_n(other.joints_.get(), lanes * joint_count_ * 3, joints_.get());
-  std::copy_n(other.lengths_.get(), lanes * (joint_count_ - 1), lengths_.get());
-  std::copy_n(other.total_.get(), lanes, total_.get());
-  std::copy_n(other.min_fast_sq_.get(), lanes, min_fast_sq_.get());
+  CopyLanes(other.lanes_, lanes_);
   std::copy_n(other.scratch_.get(), block_count_ * batch::kScratchFloats, scratch_.get());
-  std::copy_n(other.distance_.get(), lanes, distance_.get());
-  std::copy_n(other.iterations_.get(), lanes, iterations_.get());
-  reached_ = other.reached_;
-  reachable_ = other.reachable_;
+  std::copy(other.slot_of_.begin(), other.slot_of_.end(), slot_of_.begin());
+  std::copy(other.chain_of_.begin(), other.chain_of_.end(), chain_of_.begin());
   return *this;
 }
 
-std::size_t ChainBatch::JointIndex(std::size_t c, std::size_t j, std::size_t coord) const {
-  const std::size_t block = c / kLanes;
-  const std::size_t lane = c % kLanes;
-  return ((block * joint_count_ + j) * 3 + coord) * kLanes + lane;
+std::size_t ChainBatch::JointIndex(std::size_t slot, std::size_t j, std::size_t coord) const {
+  return ((slot / kLanes * joint_count_ + j) * 3 + coord) * kLanes + slot % kLanes;
+}
+
+std::size_t ChainBatch::LengthIndex(std::size_t slot, std::size_t s) const {
+  return (slot / kLanes * (joint_count_ - 1) + s) * kLanes + slot % kLanes;
 }
 
 Result<ChainBatch> ChainBatch::FromChains(std::span<const Chain> chains) {
   if (chains.empty()) return MakeError("a batch needs at least 1 chain");
+  if (chains.size() >= std::numeric_limits<std::uint32_t>::max() / 2) {
+    return MakeError("too many chains for one batch");
+  }
   const std::size_t joints = chains[0].joint_count();
   for (std::size_t c = 1; c < chains.size(); ++c) {
     if (chains[c].joint_count() != joints) {
@@ -106,26 +104,26 @@ Result<ChainBatch> ChainBatch::FromChains(std::span<const Chain> chains) {
   }
   ChainBatch batch;
   batch.Allocate(chains.size(), joints);
-  // Padding lanes of the last block hold a copy of the last chain with its own effector as
+  Lanes& l = batch.lanes_;
+  // Padding slots of the last block hold a copy of the last chain with its own effector as
   // the target: within tolerance from the start, so they never move.
-  const std::size_t lanes = batch.block_count_ * kLanes;
-  for (std::size_t slot = 0; slot < lanes; ++slot) {
+  for (std::size_t slot = 0; slot < batch.lane_slots(); ++slot) {
     const Chain& chain = chains[std::min(slot, chains.size() - 1)];
     for (std::size_t j = 0; j < joints; ++j) {
-      for (std::size_t k = 0; k < 3; ++k)
-        batch.joints_[batch.JointIndex(slot, j, k)] = chain.joints()[j][k];
+      for (std::size_t k = 0; k < 3; ++k) {
+        l.joints[batch.JointIndex(slot, j, k)] = chain.joints()[j][k];
+      }
     }
-    const std::size_t block = slot / kLanes;
-    const std::size_t lane = slot % kLanes;
     for (std::size_t s = 0; s + 1 < joints; ++s) {
-      batch.lengths_[(block * (joints - 1) + s) * kLanes + lane] = chain.lengths()[s];
+      l.lengths[batch.LengthIndex(slot, s)] = chain.lengths()[s];
     }
-    batch.total_[slot] = chain.total_length();
+    l.total[slot] = chain.total_length();
     const bool fast = chain.max_length() <= kMaxFastLength && chain.min_length() >= kMinFastLength;
-    batch.min_fast_sq_[slot] = fast ? 1e-30f : std::numeric_limits<float>::infinity();
+    l.min_fast_sq[slot] = fast ? 1e-30f : std::numeric_limits<float>::infinity();
     if (slot >= chains.size()) {
-      float* target = batch.scratch_.get() + block * batch::kScratchFloats + batch::kScratchTarget;
-      for (std::size_t k = 0; k < 3; ++k) target[k * kLanes + lane] = chain.effector()[k];
+      float* target = batch.scratch_.get() + slot / kLanes * batch::kScratchFloats +
+                      batch::kScratchTarget + slot % kLanes;
+      for (std::size_t k = 0; k < 3; ++k) target[k * kLanes] = chain.effector()[k];
     }
   }
   return batch;
@@ -145,11 +143,13 @@ Result<ChainBatch> ChainBatch::FromRoots(std::span<const glm::vec3> roots, glm::
 }
 
 glm::vec3 ChainBatch::joint(std::size_t c, std::size_t j) const {
-  return {joints_[JointIndex(c, j, 0)], joints_[JointIndex(c, j, 1)], joints_[JointIndex(c, j, 2)]};
+  const std::size_t slot = slot_of_[c];
+  return {lanes_.joints[JointIndex(slot, j, 0)], lanes_.joints[JointIndex(slot, j, 1)],
+          lanes_.joints[JointIndex(slot, j, 2)]};
 }
 
 float ChainBatch::length(std::size_t c, std::size_t s) const {
-  return lengths_[((c / kLanes) * (joint_count_ - 1) + s) * kLanes + c % kLanes];
+  return lanes_.lengths[LengthIndex(slot_of_[c], s)];
 }
 
 void ChainBatch::CopyPose(std::size_t c, std::span<glm::vec3> out) const {
@@ -157,16 +157,18 @@ void ChainBatch::CopyPose(std::size_t c, std::span<glm::vec3> out) const {
 }
 
 void ChainBatch::CopyAllPoses(std::span<glm::vec3> out) const {
+  // Slot order (block by block, joint by joint) reads the storage sequentially.
   const std::size_t n = joint_count_;
   for (std::size_t block = 0; block < block_count_; ++block) {
-    const float* base = joints_.get() + block * n * 3 * kLanes;
-    const std::size_t first = block * kLanes;
-    const std::size_t count = std::min(kLanes, chain_count_ - first);
+    const float* base = lanes_.joints.get() + block * n * 3 * kLanes;
     for (std::size_t j = 0; j < n; ++j) {
       const float* x = base + j * 3 * kLanes;
-      for (std::size_t lane = 0; lane < count; ++lane) {
-        const std::size_t at = (first + lane) * n + j;
-        if (at < out.size()) out[at] = {x[lane], x[kLanes + lane], x[2 * kLanes + lane]};
+      for (std::size_t lane = 0; lane < kLanes; ++lane) {
+        const std::size_t c = chain_of_[block * kLanes + lane];
+        const std::size_t at = c * n + j;
+        if (c < chain_count_ && at < out.size()) {
+          out[at] = {x[lane], x[kLanes + lane], x[2 * kLanes + lane]};
+        }
       }
     }
   }
@@ -189,72 +191,17 @@ Status ChainBatch::SetPose(std::size_t c, std::span<const glm::vec3> pose) {
       return MakeError("pose changes the length of segment " + std::to_string(i - 1));
     }
   }
+  const std::size_t slot = slot_of_[c];
   for (std::size_t j = 0; j < joint_count_; ++j) {
-    for (std::size_t k = 0; k < 3; ++k) joints_[JointIndex(c, j, k)] = pose[j][k];
+    for (std::size_t k = 0; k < 3; ++k) lanes_.joints[JointIndex(slot, j, k)] = pose[j][k];
   }
   return Ok{};
 }
 
 ChainOutcome ChainBatch::outcome(std::size_t c) const {
-  return {iterations_[c], distance_[c], reached_[c] != 0, reachable_[c] != 0};
-}
-
-BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> targets,
-                                  const SolveSettings& settings, BatchThreads threads) {
-  BatchSolveResult result;
-  if (const char* error = ValidateSolveInput(glm::vec3(0.0f), settings)) {
-    result.ok = false;
-    result.error = error;
-    return result;
-  }
-  if (targets.size() != batch.chain_count()) {
-    result.ok = false;
-    result.error = "targets must hold exactly one point per chain";
-    return result;
-  }
-  for (std::size_t c = 0; c < targets.size(); ++c) {
-    if (!IsFinite(targets[c])) {
-      result.ok = false;
-      result.error = "targets[i] is not finite (NaN or inf)";
-      result.bad_index = c;
-      return result;
-    }
-  }
-
-  const auto start = std::chrono::steady_clock::now();
-  const std::size_t chains = batch.chain_count();
-  const auto solve_block = [&](std::size_t block) {
-    const batch::BlockView view = BatchAccess::View(batch, block);
-    const std::size_t first = block * kLanes;
-    const std::size_t count = std::min(kLanes, chains - first);
-    float* target = view.scratch + batch::kScratchTarget;
-    for (std::size_t lane = 0; lane < count; ++lane) {
-      const glm::vec3& t = targets[first + lane];
-      target[lane] = t.x;
-      target[kLanes + lane] = t.y;
-      target[2 * kLanes + lane] = t.z;
-    }
-    batch::SolveBlock(view, settings.tolerance, settings.max_iterations);
-  };
-  const std::size_t blocks = BatchAccess::BlockCount(batch);
-  if (threads == BatchThreads::kAll && blocks > 1) {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks),
-                      [&](const tbb::blocked_range<std::size_t>& range) {
-                        for (std::size_t b = range.begin(); b != range.end(); ++b) solve_block(b);
-                      });
-  } else {
-    for (std::size_t b = 0; b < blocks; ++b) solve_block(b);
-  }
-
-  for (std::size_t c = 0; c < chains; ++c) {
-    const ChainOutcome o = batch.outcome(c);
-    result.reached_count += o.reached;
-    result.reachable_count += o.reachable;
-    result.reached_reachable_count += o.reached && o.reachable;
-    result.max_iterations_run = std::max(result.max_iterations_run, o.iterations);
-  }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
+  const std::size_t slot = slot_of_[c];
+  return {lanes_.iterations[slot], lanes_.distance[slot], lanes_.reached[slot] != 0,
+          lanes_.reachable[slot] != 0};
 }
 
 }  // namespace fabrik

@@ -15,13 +15,14 @@
 //
 // Latency: one reach is a chain of ~40 cycles (square root, then division, then the update),
 // and the next joint needs its result. The joint loop is therefore outside the loop over the
-// block's vectors: a 64-lane block is 4 independent AVX-512 vectors (8 AVX2 ones) whose
+// block's vectors: a 128-lane block is 8 independent AVX-512 vectors (16 AVX2 ones) whose
 // reaches overlap in the out-of-order core.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ik/batch_kernel.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <bitset>
 #include <cstdint>
 #include <cstring>
 
@@ -64,7 +65,7 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
   float* axis = b.scratch + kScratchAxis;
 
   // ---- start: reachability, starting distance, axis, trap flags (SetupLane otherwise)
-  std::uint64_t straightened = 0;
+  std::bitset<kLanes> straightened;
   M active[kVecs];
   M can_trap[kVecs];
   for (std::size_t v = 0; v < kVecs; ++v) {
@@ -102,7 +103,7 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
     hn::BlendedStore(distance, normal, d, b.distance + o);
     hn::BlendedStore(hn::Zero(di), hn::RebindMask(di, normal), di, b.iterations + o);
     ForEachLane(d, hn::Not(normal), o, [&](std::size_t lane) {
-      if (SetupLane(b, lane, tolerance)) straightened |= std::uint64_t{1} << lane;
+      if (SetupLane(b, lane, tolerance)) straightened.set(lane);
     });
     active[v] = hn::Gt(hn::Load(d, b.scratch + kScratchActive + o), hn::Zero(d));
     can_trap[v] =
@@ -131,7 +132,7 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
     }
     // The straight-chain trap (fabrik.cpp): lanes whose joint 1 is on the axis are checked
     // in full by the scalar code; those entirely on it escape sideways at joint n-2.
-    std::uint64_t trapped = 0;
+    std::bitset<kLanes> trapped;
     for (std::size_t k = 0; k < live_count; ++k) {
       const std::size_t v = live[k];
       const M m = hn::And(active[v], can_trap[v]);
@@ -149,7 +150,7 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
       const auto off = hn::Add(hn::Add(hn::Mul(cx, cx), hn::Mul(cy, cy)), hn::Mul(cz, cz));
       const M on_line = hn::And(m, hn::Le(off, hn::Load(d, b.scratch + kScratchEpsSq + o)));
       ForEachLane(d, on_line, o, [&](std::size_t lane) {
-        if (LaneIsCollinear(b, lane)) trapped |= std::uint64_t{1} << lane;
+        if (LaneIsCollinear(b, lane)) trapped.set(lane);
       });
     }
     for (std::size_t i = n - 1; i-- > 1;) {
@@ -180,8 +181,8 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
                     [&](std::size_t lane) { CarefulReachBackward(b, lane, i); });
       }
       if (i == n - 2) {
-        for (std::uint64_t t = trapped; t != 0; t &= t - 1) {
-          EscapeTrap(b, static_cast<std::size_t>(__builtin_ctzll(t)));
+        for (std::size_t lane = 0; trapped.any() && lane < kLanes; ++lane) {
+          if (trapped.test(lane)) EscapeTrap(b, lane);
         }
       }
     }
@@ -242,7 +243,7 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
   }
 
   for (std::size_t lane = 0; lane < kLanes; ++lane) {
-    if ((straightened >> lane) & 1u) continue;
+    if (straightened.test(lane)) continue;
     b.reachable[lane] = 1;
     b.reached[lane] = b.distance[lane] <= tolerance;
   }
