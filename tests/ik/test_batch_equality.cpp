@@ -178,7 +178,9 @@ TEST(BatchEquality, DegenerateChainsMixedWithOrdinaryOnes) {
   DegenerateBatch(chains, targets);
   for (const SolveSettings& s : {Settings(1e-3f, 100), Settings(1e-6f, 7), Settings(10.0f, 3)}) {
     std::vector<Chain> copy = chains;
-    SolveAndCompare(copy, targets, s, BatchThreads::kOne, nullptr);
+    Comparison sum;
+    SolveAndCompare(copy, targets, s, BatchThreads::kOne, &sum);
+    EXPECT_EQ(sum.bitwise_equal, sum.chains);
   }
 }
 
@@ -194,10 +196,12 @@ TEST(BatchEquality, EverySimdTarget) {
     EXPECT_STREQ(BatchSimdTarget(), hwy::TargetName(target));
     std::vector<Chain> chains;
     std::vector<glm::vec3> targets;
+    Comparison sum;
     RandomBatch(rng, 130, 10, chains, targets);
-    SolveAndCompare(chains, targets, Settings(1e-3f, 30), BatchThreads::kOne, nullptr);
+    SolveAndCompare(chains, targets, Settings(1e-3f, 30), BatchThreads::kOne, &sum);
     DegenerateBatch(chains, targets);
-    SolveAndCompare(chains, targets, Settings(1e-3f, 30), BatchThreads::kOne, nullptr);
+    SolveAndCompare(chains, targets, Settings(1e-3f, 30), BatchThreads::kOne, &sum);
+    EXPECT_EQ(sum.bitwise_equal, sum.chains);
   }
   hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
 }
