@@ -7,6 +7,7 @@
 #include <glm/geometric.hpp>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "ik/batch_block.h"
 #include "ik/vec_util.h"
@@ -71,6 +72,7 @@ ChainBatch::ChainBatch(const ChainBatch& other) { *this = other; }
 
 ChainBatch& ChainBatch::operator=(const ChainBatch& other) {
   if (this == &other) return *this;
+  if (other.chain_count_ == 0) return *this = ChainBatch();  // copying an empty batch
   if (other.chain_count_ != chain_count_ || other.joint_count_ != joint_count_ || !lanes_.joints) {
     Allocate(other.chain_count_, other.joint_count_);
   }
@@ -78,6 +80,27 @@ ChainBatch& ChainBatch::operator=(const ChainBatch& other) {
   std::copy_n(other.scratch_.get(), block_count_ * batch::kScratchFloats, scratch_.get());
   std::copy(other.slot_of_.begin(), other.slot_of_.end(), slot_of_.begin());
   std::copy(other.chain_of_.begin(), other.chain_of_.end(), chain_of_.begin());
+  return *this;
+}
+
+ChainBatch::ChainBatch(ChainBatch&& other) noexcept { *this = std::move(other); }
+
+ChainBatch& ChainBatch::operator=(ChainBatch&& other) noexcept {
+  if (this == &other) return *this;
+  chain_count_ = std::exchange(other.chain_count_, 0);
+  joint_count_ = std::exchange(other.joint_count_, 0);
+  block_count_ = std::exchange(other.block_count_, 0);
+  lanes_ = std::move(other.lanes_);
+  spare_ = std::move(other.spare_);
+  scratch_ = std::move(other.scratch_);
+  slot_of_ = std::move(other.slot_of_);
+  chain_of_ = std::move(other.chain_of_);
+  regroup_next_ = std::move(other.regroup_next_);
+  tally_ = std::move(other.tally_);
+  other.slot_of_.clear();
+  other.chain_of_.clear();
+  other.regroup_next_.clear();
+  other.tally_.clear();
   return *this;
 }
 

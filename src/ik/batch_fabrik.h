@@ -66,8 +66,9 @@ class ChainBatch {
   // same shape reuses the storage: no allocation.
   ChainBatch(const ChainBatch& other);
   ChainBatch& operator=(const ChainBatch& other);
-  ChainBatch(ChainBatch&&) noexcept = default;
-  ChainBatch& operator=(ChainBatch&&) noexcept = default;
+  // A moved-from batch holds no chains (a solve on it is rejected).
+  ChainBatch(ChainBatch&& other) noexcept;
+  ChainBatch& operator=(ChainBatch&& other) noexcept;
   ~ChainBatch() = default;
 
   std::size_t chain_count() const { return chain_count_; }

@@ -174,6 +174,11 @@ BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> 
     result.error = error;
     return result;
   }
+  if (batch.chain_count() == 0) {  // a moved-from batch
+    result.ok = false;
+    result.error = "the batch holds no chains";
+    return result;
+  }
   if (targets.size() != batch.chain_count()) {
     result.ok = false;
     result.error = "targets must hold exactly one point per chain";

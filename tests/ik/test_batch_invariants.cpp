@@ -113,6 +113,13 @@ TEST(BatchSolve, RejectedInputChangesNothing) {
   expect_rejected(moved, Settings(0.0f, 20), "tolerance");
   expect_rejected(moved, Settings(kNaN, 20), "tolerance");
   expect_rejected(moved, Settings(1e-3f, 0), "max_iterations");
+
+  ChainBatch taken = std::move(b);  // b is left empty: rejected, not undefined
+  EXPECT_FALSE(SolveFabrikBatch(b, {}, Settings(1e-3f, 20)).ok);
+  EXPECT_TRUE(SolveFabrikBatch(taken, moved, Settings(1e-3f, 20)).ok);
+  ChainBatch empty_copy = b;
+  EXPECT_EQ(empty_copy.chain_count(), 0u);
+  EXPECT_FALSE(SolveFabrikBatch(empty_copy, {}, Settings(1e-3f, 20)).ok);
 }
 
 // Roots fixed to the bit, lengths kept, finite, every frame, on a mix of reachable and
