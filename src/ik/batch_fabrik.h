@@ -5,13 +5,13 @@
 // chains of the same joint count in a structure-of-arrays layout (blocks of kBatchBlockLanes
 // chains, each coordinate of each joint contiguous across the block), and SolveFabrikBatch
 // advances every chain of a block in lock-step, one chain per SIMD lane (Google Highway,
-// dispatched at run time to the best instruction set the CPU has: SSE2 up to AVX-512), with
-// the blocks shared out over all cores by oneTBB.
+// dispatched at run time to the best instruction set the CPU has: scalar, SSSE3, SSE4, AVX2
+// or AVX-512), with the blocks shared out over all cores by oneTBB.
 //
 // Per chain the result is that of SolveFabrik (fabrik.h) on the same chain and target, to
 // float rounding: same iteration count, same `reached`/`reachable`, joints equal (the kernel
 // performs the scalar solver's operations in the same order without fused multiply-add, so
-// in practice the positions are bitwise equal; tests allow 1e-5 relative). That includes
+// the tests find the positions bitwise equal on every SIMD target). That includes
 // the degenerate cases (coincident points, the straight-chain trap, extreme lengths,
 // targets out of reach): lanes that meet one are handled by per-lane scalar code that
 // follows fabrik.cpp exactly, inside the same solve.
@@ -178,9 +178,9 @@ struct BatchSolveResult {
 // Solves every chain of `batch` towards its own target (targets[c] for chain c; exactly
 // chain_count() targets) with the same settings, each from its current pose, as SolveFabrik
 // would. Rejected, with nothing moved: settings invalid as in ValidateSolveInput, a
-// non-finite target (error names the first, bad_index), or a target count that differs from
-// chain_count(). A chain that has converged stops changing; a block stops when all its chains
-// have converged or hit the cap. Per-chain results: batch.outcome(c).
+// non-finite target (error names the first, bad_index), a target count that differs from
+// chain_count(), or an empty (moved-from) batch. A chain that has converged stops changing; a block
+// stops when all its chains have converged or hit the cap. Per-chain results: batch.outcome(c).
 BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> targets,
                                   const SolveSettings& settings,
                                   BatchThreads threads = BatchThreads::kAll,
