@@ -92,12 +92,14 @@ glm::dvec3 LocalFrame::ToWorld(const glm::vec3& local) const {
 
 nlohmann::ordered_json LocalFrame::PointJson(const glm::vec3& local) const {
   const glm::dvec3 w = ToWorld(local);
-  const double tolerance = std::ldexp(scale_, -25);
-  // The root (local 0) is the request's own root, written as given.
-  if (local == glm::vec3(0.0f)) return nlohmann::ordered_json::array({w.x, w.y, w.z});
-  return nlohmann::ordered_json::array({ShortestWithin(w.x, tolerance),
-                                        ShortestWithin(w.y, tolerance),
-                                        ShortestWithin(w.z, tolerance)});
+  // Each coordinate is good to half a float step of its local value (scaled back to world
+  // units); any decimal within that says no more and no less than the solver computed.
+  auto coordinate = [&](int k) {
+    const float c = std::fabs(local[k]);
+    const double step = double(std::nextafter(c, std::numeric_limits<float>::infinity())) - c;
+    return ShortestWithin(w[k], 0.5 * step * scale_);
+  };
+  return nlohmann::ordered_json::array({coordinate(0), coordinate(1), coordinate(2)});
 }
 
 double LocalFrame::Number(double world_value) const {

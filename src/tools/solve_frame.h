@@ -38,8 +38,8 @@ class LocalFrame {
   const glm::dvec3& origin() const { return origin_; }
 
   // A world point as JSON [x, y, z]: each coordinate the shortest decimal within half a
-  // single-precision step of local unit size (scale x 2^-25) of the exact value, so 0.1 is
-  // written 0.1 and integers stay integers.
+  // single-precision step of its local value (scaled to world units), so 0.1 is written 0.1,
+  // integers stay integers and the root (local 0) is written exactly as given.
   nlohmann::ordered_json PointJson(const glm::vec3& local) const;
   // A world distance as JSON: the shortest decimal within 2^-25 of itself.
   double Number(double world_value) const;
