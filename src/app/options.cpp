@@ -129,14 +129,18 @@ OptError ParseSize(const std::string& size, int& width, int& height) {
 
 // Whether the demo will be able to write `path` when it needs to (the state stream at start,
 // the screenshot at the end): checked now so a typo fails before any window opens. An
-// existing file is opened for writing without truncating it; for a new file the folder must
+// existing regular file is opened for writing without truncating it (FIFOs and devices are taken
+// as they are); for a new file the folder must
 // exist and be writable (nothing is created).
 OptError CheckWritable(const std::string& name, const std::string& path) {
   if (path.empty()) return name + ": empty path";
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return name + ": " + Quote(path) + " is a directory";
-    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    // A FIFO or device (/dev/stdout, a co-process pipe) is taken as it is: opening it now
+    // could block or have effects.
+    if (!S_ISREG(st.st_mode)) return std::nullopt;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return name + ": cannot write " + Quote(path) + ": " + std::strerror(errno);
     ::close(fd);
     return std::nullopt;
