@@ -142,15 +142,21 @@ glm::quat MinimalRotation(const glm::vec3& from, const glm::vec3& to,
                           const glm::vec3& half_turn_axis) {
   // Half-vector form: with h the unit bisector of from and to, q = (from.h, from x h) turns
   // by twice the angle between from and h. Accurate up to near a half turn, unlike
-  // (1 + from.to, from x to), which cancels there.
-  const glm::vec3 sum = from + to;
-  const float len = glm::length(sum);
-  if (!(1.0f + glm::dot(from, to) >= 1e-6f) || !(len > 0.0f)) {
+  // (1 + from.to, from x to), which cancels there. In double: near a half turn |from + to| is
+  // small, and float rounding of h - or of the inputs' unit lengths, hence the normalisation -
+  // would tip the result off `to` by rounding / |from + to|.
+  const glm::dvec3 a = glm::normalize(glm::dvec3(from)), b = glm::normalize(glm::dvec3(to));
+  const glm::dvec3 sum = a + b;
+  const double len = glm::length(sum);
+  if (!(1.0 + glm::dot(a, b) >= 1e-6) || !(len > 0.0)) {
     return glm::quat(0.0f, half_turn_axis.x, half_turn_axis.y, half_turn_axis.z);
   }
-  const glm::vec3 h = sum / len;
-  const glm::vec3 v = glm::cross(from, h);
-  return Normalized(glm::quat(glm::dot(from, h), v.x, v.y, v.z));
+  const glm::dvec3 h = sum / len;
+  const glm::dvec3 v = glm::cross(a, h);
+  const double w = glm::dot(a, h);
+  const double n = std::sqrt(w * w + glm::dot(v, v));
+  return glm::quat(static_cast<float>(w / n), static_cast<float>(v.x / n),
+                   static_cast<float>(v.y / n), static_cast<float>(v.z / n));
 }
 
 glm::quat EffectorTwist(const glm::quat& target, const glm::vec3& direction) {
