@@ -320,6 +320,37 @@ TEST(Rotations, TreeBonesLandOnTheirSegmentsAndStayContinuous) {
   }
 }
 
+TEST(Rotations, TreeHingesKeepTheirAxis) {
+  // root -> 1 -> 2 (sub-base, hinge about the parent's right axis) -> 3, and 2 -> 4.
+  const std::vector<TreeNodeSpec> specs{
+      {-1, {0, 0, 0}, {}},
+      {0, {0, 1, 0}, JointConstraint::Cone(0.8f)},
+      {1, {0, 2, 0}, JointConstraint::Hinge({1, 0, 0}, -1.5f, 1.5f)},
+      {2, {-0.5f, 2.8f, 0}, {}},
+      {2, {0.5f, 2.8f, 0}, {}}};
+  Result<Tree> made = Tree::Create(specs);
+  ASSERT_TRUE(made.ok()) << made.error();
+  Tree tree = std::move(made).value();
+  std::mt19937 rng(12);
+  RotationTracker tracker;
+  glm::vec3 first(0.0f);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::vector<EffectorTarget> targets{
+        {3, RandomUnit(rng) * Uniform(rng, 0.5f, 2.6f), 1.0f},
+        {4, RandomUnit(rng) * Uniform(rng, 0.5f, 2.6f), 1.0f}};
+    (void)SolveTree(tree, targets, {0.01f, 30});
+    const auto p = tree.positions();
+    const auto q = tracker.Update(tree);
+    ASSERT_EQ(q.size(), 4u);
+    const Frame f1 = TransportFrame(MakeFrame(tree.base()), p[1] - p[0]);
+    const glm::vec3 local = glm::conjugate(q[1]) * f1.right;  // node 2's bone is q[1]
+    if (trial == 0) first = local;
+    ASSERT_LT(glm::length(local - first), 1e-3f) << trial;
+    ASSERT_LT(glm::length(q[1] * kY - glm::normalize(p[2] - p[1])), 1e-5f);
+  }
+  EXPECT_LT(glm::length(first - glm::vec3(1, 0, 0)), 1e-3f);
+}
+
 TEST(Rotations, EffectorTwistKeepsTheTargetsRoll) {
   std::mt19937 rng(4);
   for (int i = 0; i < 200; ++i) {
