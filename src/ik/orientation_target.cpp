@@ -149,16 +149,19 @@ glm::vec3 QuatToEuler(const glm::quat& q) {
 bool OrientedSolver::PrepareSubChain(const Chain& chain) {
   const std::size_t n = chain.joint_count() - 1;  // joints of the sub-chain
   const auto lengths = chain.lengths().first(n - 1);
-  bool same = sub_.has_value() && sub_->joint_count() == n;
-  for (std::size_t i = 0; same && i < n - 1; ++i) same = sub_->lengths()[i] == lengths[i];
+  // Compared with the lengths it was built from (a Chain re-measures them from its joints,
+  // which may round differently).
+  const bool same = sub_.has_value() && sub_lengths_.size() == lengths.size() &&
+                    std::equal(lengths.begin(), lengths.end(), sub_lengths_.begin());
   if (!same) {
     Result<Chain> built = Chain::Straight(chain.root(), kY, lengths);
     if (!built.ok()) return false;
     sub_.emplace(std::move(built).value());
-    pose_.resize(n);
+    sub_lengths_.assign(lengths.begin(), lengths.end());
+    pose_.resize(chain.joint_count());
   }
   for (std::size_t i = 0; i < n; ++i) pose_[i] = chain.joints()[i];
-  return sub_->SetPose(pose_).ok();
+  return sub_->SetPose(std::span<const glm::vec3>(pose_).first(n)).ok();
 }
 
 OrientedSolveResult OrientedSolver::Solve(Chain& chain, const OrientedTarget& target,
@@ -192,6 +195,7 @@ OrientedSolveResult OrientedSolver::Solve(Chain& chain, const OrientedTarget& ta
   };
 
   const std::size_t n = chain.joint_count();
+  pose_.reserve(n);  // allocates only for a chain longer than any seen before
   const float last = chain.lengths().back();
   const glm::vec3 sub_target = target.position - d * last;
   const bool sub_reachable = n >= 3 && RobustLength(sub_target - chain.root()) <=

@@ -28,8 +28,10 @@
 //   * a 2-joint chain has no sub-chain: plain position solve.
 // Guarantees: those of the underlying solver (root fixed, lengths kept, finite, limits held);
 // with a reachable sub-target and no limits in the way the effector direction is within
-// float rounding of d. No heap allocation inside Solve once the solver has seen a chain of
-// that shape (it keeps a sub-chain copy, rebuilt when the joint count or lengths change).
+// float rounding of d. No heap allocation inside Solve once warm: the solver keeps a copy of
+// the chain without its last bone, built by the first unconstrained solve whose sub-target is
+// reachable and rebuilt when the joint count or lengths change, and scratch sized to the
+// longest chain seen.
 // Failure: a non-finite position, a rotation that is non-finite or zero, or bad settings or
 // constraints give ok = false with a static message, and the chain is untouched.
 #pragma once
@@ -92,7 +94,8 @@ class OrientedSolver {
  private:
   bool PrepareSubChain(const Chain& chain);
   std::optional<Chain> sub_;
-  std::vector<glm::vec3> pose_;
+  std::vector<float> sub_lengths_;
+  std::vector<glm::vec3> pose_;  // sized to the whole chain: sub-chain poses and retries
   std::vector<glm::quat> rotations_;
 };
 

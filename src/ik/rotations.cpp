@@ -15,8 +15,9 @@ namespace {
 constexpr float kPi = 3.14159265f;
 const glm::vec3 kX(1.0f, 0.0f, 0.0f);
 const glm::vec3 kY(0.0f, 1.0f, 0.0f);
-// 1 + cos(pi - 1e-3): directions closer than 1e-3 rad to opposite count as a half turn.
-constexpr float kOppositeSlack = 5e-7f;
+// 1 + cos(pi - 1.4e-3): directions closer than about 1.4e-3 rad to opposite count as a half
+// turn (the same threshold as MinimalRotation's fallback).
+constexpr float kOppositeSlack = 1e-6f;
 
 bool Usable(const glm::quat& q) {
   if (!std::isfinite(q.w) || !std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) {

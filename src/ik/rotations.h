@@ -28,8 +28,8 @@
 //   (a bend through a half turn, where parallel transport itself jumps) relaxes back at
 //   `settle` radians per call. Without previous rotations (the first call, or a bone whose
 //   previous rotation is missing, non-finite or not unit, or whose direction reversed within
-//   1e-3 rad of a half turn in one step) the bone takes S.
-// Fold-back: a bone bent within 1e-3 rad of straight back onto its parent has no smallest
+//   1.4e-3 rad of a half turn in one step) the bone takes S.
+// Fold-back: a bone bent within 1.4e-3 rad of straight back onto its parent has no smallest
 //   rotation from it; S then turns half a turn about the parent's local X, and with a
 //   previous rotation the bone just keeps P (no correction), so it never spins.
 // Constrained chains and trees: the base rotation is the BaseFrame's; a hinge bone's
