@@ -37,7 +37,12 @@ void main() {
   vec3 n = in_normal + 2.0 * cross(r.xyz, cross(r.xyz, in_normal) + r.w * in_normal);
   v_world = p;
   v_normal = n;
-  v_color = u_color;
+  // A paler belly along the bone-local +Z side, like a tentacle's underside: it makes the
+  // twist visible (a smooth stripe when rotations are right, a jump when they are not).
+  float radial = length(in_position.xz);
+  float side = radial > 1e-6 ? in_position.z / radial : 0.0;
+  float belly = smoothstep(0.35, 0.95, side);
+  v_color = vec4(mix(u_color.rgb, vec3(0.96, 0.86, 0.80), belly * 0.75), u_color.a);
   v_local = vec2(0.0);
   gl_Position = u_view_projection * vec4(p, 1.0);
 }
