@@ -7,10 +7,11 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
-#include <glm/geometric.hpp>
-#include <glm/gtc/quaternion.hpp>
 #include <random>
 #include <vector>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "ik/chain.h"
 #include "ik/orientation_target.h"

@@ -15,8 +15,8 @@
 
 #include "app/app_state.h"
 #include "ik/rotations.h"
-#include "skin/tube_mesh.h"
 #include "render/renderer.h"
+#include "skin/tube_mesh.h"
 
 struct GLFWwindow;
 

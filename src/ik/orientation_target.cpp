@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
+
 #include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
-#include <numbers>
 
 #include "ik/constrained_fabrik.h"
 #include "ik/fabrik.h"

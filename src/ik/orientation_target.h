@@ -36,10 +36,11 @@
 // constraints give ok = false with a static message, and the chain is untouched.
 #pragma once
 
-#include <glm/gtc/quaternion.hpp>
-#include <glm/vec3.hpp>
 #include <optional>
 #include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/vec3.hpp>
 
 #include "ik/chain.h"
 #include "ik/constraints.h"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+
 #include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
 

@@ -46,10 +46,11 @@
 #pragma once
 
 #include <cstddef>
-#include <glm/gtc/quaternion.hpp>
-#include <glm/vec3.hpp>
 #include <span>
 #include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/vec3.hpp>
 
 #include "ik/constraints.h"
 

@@ -3,10 +3,11 @@
 // for Renderer::DrawLines (no GL here).
 #pragma once
 
-#include <glm/gtc/quaternion.hpp>
-#include <glm/vec3.hpp>
 #include <span>
 #include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/vec3.hpp>
 
 #include "render/renderer.h"
 

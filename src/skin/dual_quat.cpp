@@ -1,6 +1,7 @@
 #include "skin/dual_quat.h"
 
 #include <cmath>
+
 #include <glm/geometric.hpp>
 
 namespace fabrik {

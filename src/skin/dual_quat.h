@@ -11,9 +11,10 @@
 // bone as two vec4 (real.xyzw, dual.xyzw) - see shaders/skin.vert, which repeats Transform.
 #pragma once
 
+#include <span>
+
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
-#include <span>
 
 namespace fabrik {
 

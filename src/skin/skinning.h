@@ -8,9 +8,10 @@
 // segment from joint i.
 #pragma once
 
+#include <span>
+
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
-#include <span>
 
 #include "skin/dual_quat.h"
 #include "skin/tube_mesh.h"

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <glm/geometric.hpp>
 #include <string>
+
+#include <glm/geometric.hpp>
 
 namespace fabrik {
 namespace {

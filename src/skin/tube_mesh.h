@@ -18,10 +18,11 @@
 #pragma once
 
 #include <cstdint>
-#include <glm/vec2.hpp>
-#include <glm/vec3.hpp>
 #include <span>
 #include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 
 #include "ik/result.h"
 

@@ -4,12 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <glm/geometric.hpp>
-#include <glm/gtc/quaternion.hpp>
-#include <glm/gtx/euler_angles.hpp>
 #include <numbers>
 #include <random>
 #include <vector>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtx/euler_angles.hpp>
 
 #include "fabrik_test_util.h"
 #include "ik/constraints.h"

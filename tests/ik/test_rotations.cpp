@@ -4,11 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <glm/geometric.hpp>
-#include <glm/gtc/quaternion.hpp>
 #include <numbers>
 #include <random>
 #include <vector>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "fabrik_test_util.h"
 #include "ik/constrained_fabrik.h"

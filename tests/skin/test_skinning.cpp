@@ -4,13 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <glm/geometric.hpp>
-#include <glm/gtc/quaternion.hpp>
 #include <map>
 #include <random>
 #include <tuple>
 #include <utility>
 #include <vector>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "ik/rotations.h"
 #include "skin/dual_quat.h"

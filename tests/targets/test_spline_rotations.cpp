@@ -5,9 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <glm/geometric.hpp>
 #include <string>
 #include <vector>
+
+#include <glm/geometric.hpp>
 
 #include "ik/chain.h"
 #include "ik/fabrik.h"
