@@ -6,7 +6,7 @@
 #include <cstddef>
 
 #include "render/shader.h"
-#include "skin/skinning.h"
+#include "render/skin_pass.h"
 
 // libstb (Debian) ships the implementation; only the declarations are included here.
 #include <stb_image_write.h>
@@ -83,7 +83,6 @@ struct Renderer::Impl {
   ShaderProgram mesh_shader;
   ShaderProgram line_shader;
   ShaderProgram background_shader;
-  ShaderProgram skin_shader;
   Mesh sphere;       // smooth, for a few large spheres
   Mesh sphere_low;   // coarse, for many small ones: vertex work stays flat as chains grow
   Mesh sphere_min;   // coarser still, for thousands
@@ -97,48 +96,7 @@ struct Renderer::Impl {
   glm::mat4 view_projection{1.0f};
   glm::vec3 eye{0.0f};
   std::vector<GpuInstance> scratch;  // reused every frame: no per-frame allocation
-  // The skinned tube: its vertex and index buffers, and the bones' texture buffer.
-  GLuint skin_vao = 0;
-  GLuint skin_vbo = 0;
-  GLuint skin_ebo = 0;
-  GLuint bone_buffer = 0;
-  GLuint bone_texture = 0;
-  GLsizei skin_index_count = 0;
-  SkinMesh skin_rest;  // rest origins and lengths only (the vertices live on the GPU)
-  std::vector<DualQuat> bone_dq;
-  std::vector<glm::vec4> bone_texels;
-
-  // The skinned tube's vertex layout (SkinVertex) and the bones' texture buffer: RGBA32F
-  // texels (GL 3.1 core), two per bone, so the bone count is not bound by uniform space.
-  void MakeSkinBuffers() {
-    glGenVertexArrays(1, &skin_vao);
-    glGenBuffers(1, &skin_vbo);
-    glGenBuffers(1, &skin_ebo);
-    glBindVertexArray(skin_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, skin_vbo);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, skin_ebo);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(SkinVertex),
-                          reinterpret_cast<void*>(offsetof(SkinVertex, position)));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(SkinVertex),
-                          reinterpret_cast<void*>(offsetof(SkinVertex, normal)));
-    glEnableVertexAttribArray(2);
-    glVertexAttribIPointer(2, 2, GL_INT, sizeof(SkinVertex),
-                           reinterpret_cast<void*>(offsetof(SkinVertex, bones)));
-    glEnableVertexAttribArray(3);
-    glVertexAttribPointer(3, 2, GL_FLOAT, GL_FALSE, sizeof(SkinVertex),
-                          reinterpret_cast<void*>(offsetof(SkinVertex, weights)));
-    glBindVertexArray(0);
-    glGenBuffers(1, &bone_buffer);
-    glGenTextures(1, &bone_texture);
-    glBindBuffer(GL_TEXTURE_BUFFER, bone_buffer);
-    glBufferData(GL_TEXTURE_BUFFER, sizeof(glm::vec4) * 2, nullptr, GL_STREAM_DRAW);
-    glBindTexture(GL_TEXTURE_BUFFER, bone_texture);
-    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, bone_buffer);
-    glBindTexture(GL_TEXTURE_BUFFER, 0);
-    glBindBuffer(GL_TEXTURE_BUFFER, 0);
-  }
+  std::unique_ptr<SkinPass> skin;    // the skinned tube (skin_pass.h)
 
   Mesh MakeMesh(const std::vector<MeshVertex>& vertices) {
     Mesh mesh;
@@ -180,11 +138,6 @@ Renderer::~Renderer() {
   glDeleteVertexArrays(1, &impl_->line_vao);
   glDeleteBuffers(1, &impl_->line_vbo);
   glDeleteVertexArrays(1, &impl_->empty_vao);
-  glDeleteVertexArrays(1, &impl_->skin_vao);
-  glDeleteBuffers(1, &impl_->skin_vbo);
-  glDeleteBuffers(1, &impl_->skin_ebo);
-  glDeleteBuffers(1, &impl_->bone_buffer);
-  glDeleteTextures(1, &impl_->bone_texture);
 }
 
 Result<std::unique_ptr<Renderer>> Renderer::Create(const std::string& shader_dir) {
@@ -199,9 +152,9 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::string& shader_dir
   impl->mesh_shader = std::move(mesh).value();
   impl->line_shader = std::move(line).value();
   impl->background_shader = std::move(bg).value();
-  auto skin = ShaderProgram::Load(shader_dir + "/skin.vert", shader_dir + "/mesh.frag");
+  auto skin = SkinPass::Create(shader_dir);
   if (!skin) return MakeError(skin.error());
-  impl->skin_shader = std::move(skin).value();
+  impl->skin = std::move(skin).value();
 
   glGenBuffers(1, &impl->instance_vbo);
   impl->sphere = impl->MakeMesh(SphereTriangles(16, 24));
@@ -223,7 +176,6 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::string& shader_dir
                         reinterpret_cast<void*>(offsetof(LineVertex, color)));
   glGenVertexArrays(1, &impl->empty_vao);
   glBindVertexArray(0);
-  impl->MakeSkinBuffers();
   return std::unique_ptr<Renderer>(new Renderer(std::move(impl)));
 }
 
@@ -344,57 +296,13 @@ void Renderer::DrawLines(std::span<const LineVertex> vertices, float width, bool
   ++draw_calls_;
 }
 
-void Renderer::SetSkinMesh(const SkinMesh& mesh) {
-  Impl& m = *impl_;
-  glBindVertexArray(m.skin_vao);
-  glBindBuffer(GL_ARRAY_BUFFER, m.skin_vbo);
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(mesh.vertices.size() * sizeof(SkinVertex)),
-               mesh.vertices.data(), GL_STATIC_DRAW);
-  glBufferData(GL_ELEMENT_ARRAY_BUFFER,
-               static_cast<GLsizeiptr>(mesh.indices.size() * sizeof(std::uint32_t)),
-               mesh.indices.data(), GL_STATIC_DRAW);
-  glBindVertexArray(0);
-  m.skin_index_count = static_cast<GLsizei>(mesh.indices.size());
-  m.skin_rest.rest_origins = mesh.rest_origins;
-  m.skin_rest.lengths = mesh.lengths;
-  m.bone_dq.resize(mesh.bone_count());
-  m.bone_texels.resize(mesh.bone_count() * 2);
-}
+void Renderer::SetSkinMesh(const SkinMesh& mesh) { impl_->skin->SetMesh(mesh); }
 
 bool Renderer::DrawSkin(std::span<const glm::quat> rotations, std::span<const glm::vec3> joints,
                         const glm::vec4& color) {
-  Impl& m = *impl_;
-  if (m.skin_index_count == 0 || !SkinBones(m.skin_rest, rotations, joints, m.bone_dq)) {
+  if (!impl_->skin->Draw(rotations, joints, color, impl_->view_projection, impl_->eye)) {
     return false;
   }
-  for (std::size_t i = 0; i < m.bone_dq.size(); ++i) {
-    const glm::quat& r = m.bone_dq[i].real;
-    const glm::quat& d = m.bone_dq[i].dual;
-    m.bone_texels[2 * i] = glm::vec4(r.x, r.y, r.z, r.w);
-    m.bone_texels[2 * i + 1] = glm::vec4(d.x, d.y, d.z, d.w);
-  }
-  glBindBuffer(GL_TEXTURE_BUFFER, m.bone_buffer);
-  const auto bytes = static_cast<GLsizeiptr>(m.bone_texels.size() * sizeof(glm::vec4));
-  glBufferData(GL_TEXTURE_BUFFER, bytes, nullptr, GL_STREAM_DRAW);  // orphan, then fill
-  glBufferSubData(GL_TEXTURE_BUFFER, 0, bytes, m.bone_texels.data());
-  glBindBuffer(GL_TEXTURE_BUFFER, 0);
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_BUFFER, m.bone_texture);
-  m.skin_shader.Use();
-  m.skin_shader.Set("u_view_projection", m.view_projection);
-  m.skin_shader.Set("u_eye", m.eye);
-  m.skin_shader.Set("u_bones", 0);
-  m.skin_shader.Set("u_color", color);
-  m.skin_shader.Set("u_kind", 0);
-  m.skin_shader.Set("u_shell", 0);
-  // The tube is closed and wound outwards: back faces never show.
-  glEnable(GL_CULL_FACE);
-  glCullFace(GL_BACK);
-  glBindVertexArray(m.skin_vao);
-  glDrawElements(GL_TRIANGLES, m.skin_index_count, GL_UNSIGNED_INT, nullptr);
-  glBindVertexArray(0);
-  glDisable(GL_CULL_FACE);
-  glBindTexture(GL_TEXTURE_BUFFER, 0);
   ++draw_calls_;
   return true;
 }
