@@ -41,8 +41,9 @@
 // Input: joint positions should be finite with no zero-length segment (a Chain or Tree
 //   guarantees both); a zero or non-finite segment direction is replaced by its parent's
 //   direction, so the output is always finite unit quaternions. Sizes are checked: a wrong
-//   `out` size returns false with `out` untouched. No heap allocation except in
-//   RotationTracker when the bone count changes, and TreeRotations sizing its scratch.
+//   `out` size returns false with `out` untouched. No heap allocation, except that a
+//   RotationTracker sizes its two buffers in its first two calls after the bone count changes
+//   and TreeRotations sizes its scratch when the node count changes (tested).
 #pragma once
 
 #include <cstddef>
