@@ -19,6 +19,7 @@
 #include "ik/orientation_target.h"
 #include "ik/recording_observer.h"
 #include "ik/rotations.h"
+#include "ik/tree.h"
 #include "ik/solver.h"
 
 namespace {
@@ -201,6 +202,10 @@ TEST(FabrikNoAlloc, RotationsAndOrientedSolvesDoNotAllocateWhenWarm) {
   (void)solver.Solve(chain, targets[0], {1e-3f, 50}, &cones);
   tracker.Update(chain.joints());
   tracker.Update(chain.joints());
+  Tree creature = BuildCreature({}).value();
+  RotationTracker tree_tracker;
+  tree_tracker.Update(creature);
+  tree_tracker.Update(creature);
   long solves = 0;
   AllocationWindow window;
   for (const OrientedTarget& t : targets) {
@@ -208,6 +213,7 @@ TEST(FabrikNoAlloc, RotationsAndOrientedSolvesDoNotAllocateWhenWarm) {
     solves += solver.Solve(chain, t, {1e-3f, 50}, &cones).base.ok;
     tracker.Update(chain.joints(), with_target);
     tracker.Update(chain.joints(), cones);
+    tree_tracker.Update(creature);
   }
   const long count = window.Close();
   EXPECT_EQ(solves, 128);
