@@ -14,7 +14,9 @@
 #include <string>
 
 #include "app/app_state.h"
+#include "ik/rotations.h"
 #include "render/renderer.h"
+#include "skin/tube_mesh.h"
 
 struct GLFWwindow;
 
@@ -44,6 +46,12 @@ class SceneDrawer {
   std::vector<LineVertex> lines_;
   std::vector<SphereInstance> spheres_;
   std::vector<BoneInstance> bones_;
+  // TEMPORARY preview of the skinned tentacle (env FABRIK_SKIN_PREVIEW=1; FABRIK_AXES_PREVIEW=1
+  // adds joint axes) until `skin on|off` lands on the new core.
+  bool DrawSkinPreview(const AppState& state, Renderer& renderer, std::span<const glm::vec3> p,
+                       float base);
+  RotationTracker rotations_;
+  SkinMesh skin_;
 };
 
 void HandleInput(AppState& state);

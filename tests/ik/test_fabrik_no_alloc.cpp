@@ -16,7 +16,10 @@
 
 #include "fabrik_test_util.h"
 #include "ik/fabrik.h"
+#include "ik/orientation_target.h"
 #include "ik/recording_observer.h"
+#include "ik/rotations.h"
+#include "ik/tree.h"
 #include "ik/solver.h"
 
 namespace {
@@ -173,6 +176,48 @@ TEST(FabrikNoAlloc, SolveNeverAllocates) {
   EXPECT_EQ(solves, static_cast<int>(3 * chains.size()));
   EXPECT_EQ(rejected, static_cast<int>(chains.size()));
   EXPECT_GT(recorder.half_pass_count(), 0u);
+}
+
+// Rotations every frame and oriented solves: no allocation once warmed up (the tracker's two
+// buffers after two calls, the oriented solver's sub-chain and scratch after one solve).
+TEST(FabrikNoAlloc, RotationsAndOrientedSolvesDoNotAllocateWhenWarm) {
+  std::mt19937 rng(6);
+  Chain chain = testing::StraightChain(12, 0.5f, glm::vec3(0, 1, 0));
+  ChainConstraints cones;
+  for (int i = 0; i < 6; ++i) cones.joints.push_back(JointConstraint::Cone(1.0f));
+  RotationTracker tracker;
+  OrientedSolver solver;
+  std::vector<OrientedTarget> targets;
+  for (int i = 0; i < 64; ++i) {
+    targets.push_back({testing::RandomUnit(rng) * testing::Uniform(rng, 1.0f, 5.0f),
+                       glm::angleAxis(testing::Uniform(rng, -3, 3), testing::RandomUnit(rng))});
+  }
+  const glm::quat roll = glm::angleAxis(0.5f, glm::vec3(0, 1, 0));
+  RotationSettings with_target;
+  with_target.effector_target = &roll;
+  // Warm up with a request whose sub-target is reachable (the effector where it is, the last
+  // bone as it is), so the solver builds its sub-chain copy.
+  const OrientedTarget here{chain.effector(), glm::quat(1, 0, 0, 0)};
+  (void)solver.Solve(chain, here, {1e-3f, 50});
+  (void)solver.Solve(chain, targets[0], {1e-3f, 50}, &cones);
+  tracker.Update(chain.joints());
+  tracker.Update(chain.joints());
+  Tree creature = BuildCreature({}).value();
+  RotationTracker tree_tracker;
+  tree_tracker.Update(creature);
+  tree_tracker.Update(creature);
+  long solves = 0;
+  AllocationWindow window;
+  for (const OrientedTarget& t : targets) {
+    solves += solver.Solve(chain, t, {1e-3f, 50}).base.ok;
+    solves += solver.Solve(chain, t, {1e-3f, 50}, &cones).base.ok;
+    tracker.Update(chain.joints(), with_target);
+    tracker.Update(chain.joints(), cones);
+    tree_tracker.Update(creature);
+  }
+  const long count = window.Close();
+  EXPECT_EQ(solves, 128);
+  EXPECT_EQ(count, 0);
 }
 
 }  // namespace
