@@ -1,10 +1,10 @@
 // Degenerate geometry, invalid input and extreme magnitudes, one case per test.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "fabrik_test_util.h"
 #include "ik/fabrik.h"
@@ -268,6 +268,31 @@ TEST(FabrikBehaviour, OutOfReachIsOneStraighteningPass) {
   EXPECT_EQ(observer.half_passes, 1);
   EXPECT_NEAR(r.distance, 7.0f, 1e-5f);
   EXPECT_NEAR(chain.effector().z, 3.0f, 1e-5f);
+}
+
+// Found by the fuzz campaign (fuzz_solver): a chain whose coordinates are ~1.25e7 (a float
+// step of 1) laid straight towards a far target drifted ~10 units off the line, because each
+// joint was placed from the previous one and the roundings added up. Every joint must stay
+// within a few float steps of the line from the root.
+TEST(FabrikExtreme, StraightenedChainStaysOnTheLineFarFromTheOrigin) {
+  const glm::vec3 root(-4.0f, -1.6f, 1.25e7f);
+  std::vector<glm::vec3> joints{root};
+  for (int i = 1; i <= 80; ++i) joints.push_back(joints.back() + glm::vec3(0, 123.4567f, 0));
+  Chain chain = MustMake(joints);
+  const glm::vec3 target(1.04e18f, 1.04e18f, 1.04e18f);
+  const SolveResult r = SolveFabrik(chain, target, Settings(1e21f, 31));
+  ASSERT_TRUE(r.ok);
+  ASSERT_FALSE(r.reachable);
+  EXPECT_TRUE(BitwiseEqual(chain.joints().subspan(0, 1), std::vector<glm::vec3>{root}));
+  const glm::dvec3 dir = glm::normalize(glm::dvec3(target) - glm::dvec3(root));
+  const double step = 1.25e7 * std::numeric_limits<float>::epsilon();  // float step at 1.25e7
+  for (std::size_t i = 1; i < chain.joint_count(); ++i) {
+    const glm::dvec3 v = glm::dvec3(chain.joints()[i]) - glm::dvec3(root);
+    EXPECT_LE(glm::length(v - dir * glm::dot(v, dir)), 2.0 * step) << "joint " << i;
+    // At this magnitude a length can be kept only to about a float step.
+    const double l = glm::length(glm::dvec3(chain.joints()[i]) - glm::dvec3(chain.joints()[i - 1]));
+    EXPECT_NEAR(l, chain.lengths()[i - 1], 2.0 * step) << "segment " << i - 1;
+  }
 }
 
 // ---- Chain construction ----
