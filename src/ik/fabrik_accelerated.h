@@ -1,0 +1,65 @@
+// fabrik_accelerated.h - FABRIK with a bend-scale step: reaches near full reach in a few
+// iterations where the textbook passes crawl.
+//
+// Why: near full reach the textbook FABRIK map (fabrik.h) is a contraction with a factor
+// close to 1: every iteration straightens the chain a little and the effector creeps towards
+// the target, so 10-joint chains need ~20 iterations on average and long chains often hit
+// any cap. What is missing there is one global move, "unbend everything a bit", which no
+// single reach can make.
+//
+// SolveFabrikAccelerated(chain, target, settings, observer) alternates
+//   * one textbook FABRIK iteration (SolveFabrik with max_iterations = 1: bitwise the same
+//     backward and forward pass, same degenerate-case handling), and
+//   * one bend-scale step: the bend at every inner joint (the rotation taking segment i-1's
+//     direction to segment i's) is scaled by one factor s >= 0 (s = 1: the current pose,
+//     s = 0: the chain straight along its first segment, s > 1: curled further), and the
+//     chain is then turned rigidly about the root so the effector points at the target.
+//     The factor is found by a bracketed 1-D root search (Illinois regula falsi) on
+//     |effector(s) - root| = |target - root|, so after the turn the effector lies on the
+//     target up to the search tolerance (1/4 of settings.tolerance) and float rounding.
+//     Computed in double from the float pose and written once, so segment lengths come out
+//     exact to float rounding of the coordinates (the step re-projects every length) and a
+//     long chain's effector carries no accumulated float noise.
+// Safeguard: a bend-scale step is applied only when the effector distance it produces (the
+// exact float result, predicted before anything is written) is strictly smaller than the
+// current one; otherwise the pose is left untouched. So no bend-scale step ever raises the
+// error. A step whose search finds no bracket (the effector is farther from the root than the
+// target and curling by s up to 4 does not bring it inside) is also left out.
+//
+// Iterations (SolveResult::iterations, capped by settings.max_iterations) count both kinds:
+// each textbook iteration counts 1 and each bend-scale step counts 1, applied or not. A
+// bend-scale step costs about 2-8 chain sweeps in double (one per search evaluation); the
+// benchmark (README: Accelerated FABRIK) reports the time per solve against the textbook.
+//
+// Observer: OnBegin once; per textbook iteration OnHalfPass(kBackward) and (kForward); per
+// bend-scale step one OnHalfPass(PassKind::kBendScale, iteration, pose) with the pose after
+// it (unchanged when the safeguard rejected it). Like a forward pass it writes joints in
+// order from the root (joint j is final once joint j has been written), so
+// RecordingObserver's reach numbering (joint j at reach j) replays it. The root is never
+// moved by it.
+//
+// Everything else is SolveFabrik's contract (fabrik.h): invalid input rejected untouched,
+// out-of-reach targets straightened (iterations = 1), 0 iterations when already within
+// tolerance, warm start from the current pose, root bitwise fixed, lengths kept, no NaN or
+// inf for any finite input, no heap allocation. Deterministic.
+// Joint limits: the bend-scale step knows none; constrained_fabrik.h uses it only where it
+// checks the result (see there).
+#pragma once
+
+#include "ik/chain.h"
+#include "ik/solve_types.h"
+
+namespace fabrik {
+
+// See the header comment. settings.accelerate is ignored (this is the accelerated solver).
+[[nodiscard]] SolveResult SolveFabrikAccelerated(Chain& chain, const glm::vec3& target,
+                                                 const SolveSettings& settings,
+                                                 SolveObserver* observer = nullptr);
+
+// One bend-scale step on its own (see above), for the constrained solver and tests: returns
+// true when it was applied (the effector's distance to `target` strictly decreased), false
+// when the pose is unchanged. `target` must be finite and within total_length() of the root;
+// `goal` (> 0) is how close the 1-D search tries to bring the effector.
+bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal);
+
+}  // namespace fabrik
