@@ -11,6 +11,8 @@
 //   * max_iterations: an integer, 1 <= max_iterations <= kMaxIterationsLimit (written as
 //     10 or 10.0; 10.5 is an error).
 //   * solver (optional, default "fabrik"): any name ParseSolverKind (ik/solver.h) knows.
+//   * accelerate (optional, default false): true runs the accelerated FABRIK
+//     (ik/fabrik_accelerated.h); a non-boolean, or true with another solver, is an error.
 //   * id (optional, any JSON value): copied into the response, to match answers to
 //     questions. Other fields are ignored.
 //   Numbers are read as double and must also be finite in single precision (the solver's),
