@@ -15,9 +15,9 @@ namespace {
 using glm::dquat;
 using glm::dvec3;
 
-// Search budget of one bend-scale step: Illinois regula falsi converges superlinearly on the
-// smooth, bracketed |effector(s) - root| - |target - root|; 4-6 evaluations are typical,
-// the cap only bounds the cost of a pathological pose.
+// Search budget of one bend-scale step: the bracketed search below converges superlinearly
+// on the smooth |effector(s) - root| - |target - root|; the cap only bounds the cost of a
+// pathological pose.
 constexpr int kMaxEvaluations = 16;
 // Curl factors tried, in order, when the effector is farther from the root than the target.
 // Fine steps first: a nearly folded joint passes its fold (where the distance dips) within a
@@ -62,10 +62,8 @@ dquat Arc(const dvec3& a, const dvec3& b) {
 // M the identity, s = 0 makes every d'_i = d'_0 = d_0: straight).
 // When `out` is set, joint i+1 is written as root + turn (offset of joint i+1). `out` may be
 // the pose itself: joint i+1 is read before it is written and never read again.
-long g_sweeps = 0;
 dvec3 Sweep(std::span<const glm::vec3> p, std::span<const float> len, double s, const dquat& turn,
             glm::vec3* out) {
-  ++g_sweeps;
   const dvec3 root(p[0]);
   dvec3 prev_point = root;
   dvec3 prev_dir(0.0, 1.0, 0.0);
@@ -111,7 +109,6 @@ class Relay final : public SolveObserver {
 };
 
 }  // namespace
-long Sweeps() { return g_sweeps; }
 
 bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal) {
   std::span<glm::vec3> p = chain.pose_for_solver();
@@ -150,15 +147,27 @@ bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal) {
     }
     if (!bracketed) return false;
   }
-  // Illinois regula falsi (Dowell & Jarratt, BIT 11, 1971): the secant point of the bracket,
-  // halving the retained end's value when the same end is kept twice, which keeps the
-  // superlinear rate where plain regula falsi would stall on one side.
-  // On [0, 1] the search runs in x = s^2: the straight chain is the distance's maximum, so
-  // near it f falls off like s^2 and is close to linear in x, where secants land well.
+  // Bracketed root search, Brent-style (Brent, "Algorithms for Minimization without
+  // Derivatives", 1973, ch. 4): inverse quadratic interpolation through the last three points
+  // when it lands inside the bracket, else the secant of the bracket ends, and bisection when
+  // neither is inside or the bracket has not halved in two steps; f is smooth, so 2-4
+  // evaluations are typical. On [0, 1] the search runs in x = s^2: the straight chain is the
+  // distance's maximum, so near it f falls off like s^2 and is close to linear in x.
   const bool squared = a == 0.0;
+  double lo = a, flo = fa, hi = b, fhi = fb;  // the bracket: flo and fhi differ in sign
+  double x0 = 0.0, f0 = 0.0, x1 = a, f1 = fa, x2 = b, f2 = fb;  // latest points, x2 newest
+  bool three = false;
+  double width[2] = {std::fabs(hi - lo), std::fabs(hi - lo)};  // one and two steps ago
   for (int k = 0; k < kMaxEvaluations; ++k) {
-    double x = b - fb * (b - a) / (fb - fa);
-    if (!(x > std::min(a, b) && x < std::max(a, b))) x = 0.5 * (a + b);
+    double x = hi - fhi * (hi - lo) / (fhi - flo);
+    if (three && f0 != f1 && f1 != f2 && f0 != f2) {
+      x = x0 * f1 * f2 / ((f0 - f1) * (f0 - f2)) + x1 * f0 * f2 / ((f1 - f0) * (f1 - f2)) +
+          x2 * f0 * f1 / ((f2 - f0) * (f2 - f1));
+    }
+    const bool inside = x > std::min(lo, hi) && x < std::max(lo, hi);
+    if (!inside || (k >= 2 && std::fabs(hi - lo) > 0.5 * width[1])) x = 0.5 * (lo + hi);
+    width[1] = width[0];
+    width[0] = std::fabs(hi - lo);
     const double s = squared ? std::sqrt(x) : x;
     const double fs = f(s, offset);
     if (!std::isfinite(fs)) return false;
@@ -166,12 +175,13 @@ bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal) {
       best_s = s, best_f = fs, best_offset = offset;
     }
     if (std::fabs(fs) <= goal) break;
-    if ((fs < 0.0) != (fb < 0.0)) {
-      a = b, fa = fb;
+    if ((fs < 0.0) == (flo < 0.0)) {
+      lo = x, flo = fs;
     } else {
-      fa *= 0.5;
+      hi = x, fhi = fs;
     }
-    b = x, fb = fs;
+    x0 = x1, f0 = f1, x1 = x2, f1 = f2, x2 = x, f2 = fs;
+    three = true;
   }
   if (best_s < 0.0) return false;
 
