@@ -110,9 +110,12 @@ class Relay final : public SolveObserver {
 
 }  // namespace
 
-bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal) {
-  std::span<glm::vec3> p = chain.pose_for_solver();
-  std::span<const float> len = chain.lengths();
+bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_t pivot) {
+  if (pivot + 1 >= chain.joint_count()) return false;
+  // The sub-chain from the pivot is a chain of its own: its root stays, everything after it
+  // is scaled and turned.
+  std::span<glm::vec3> p = chain.pose_for_solver().subspan(pivot);
+  std::span<const float> len = chain.lengths().subspan(pivot);
   const dvec3 root(p[0]);
   const double radius = glm::length(dvec3(target) - root);
   const float current = SafeDistance(p.back(), target);
@@ -127,6 +130,7 @@ bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal) {
   double total = 0.0;
   for (float l : len) total += l;
   double a = 0.0, fa = total - radius;
+  if (!(fa >= 0.0)) return false;  // out of the sub-chain's reach: no bracket
   double b = 1.0, fb = glm::length(dvec3(p.back()) - root) - radius;
   dvec3 best_offset(0.0), offset(0.0);
   double best_s = -1.0, best_f = 0.0;

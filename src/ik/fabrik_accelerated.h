@@ -58,8 +58,10 @@ namespace fabrik {
 
 // One bend-scale step on its own (see above), for the constrained solver and tests: returns
 // true when it was applied (the effector's distance to `target` strictly decreased), false
-// when the pose is unchanged. `target` must be finite and within total_length() of the root;
-// `goal` (> 0) is how close the 1-D search tries to bring the effector.
-bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal);
+// when the pose is unchanged (also when the target is beyond the reach of the part of the
+// chain after the pivot). `target` must be finite; `goal` (> 0) is how close the 1-D search
+// tries to bring the effector. `pivot`: the step acts on joints pivot..n-1 only, turning
+// them about joint `pivot` (0: the whole chain about the root); joints up to the pivot stay.
+bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_t pivot = 0);
 
 }  // namespace fabrik
