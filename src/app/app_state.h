@@ -53,6 +53,12 @@ struct ViewState {
   glm::mat4 view{1.0f};
   glm::mat4 projection{1.0f};
   float panel_width = 340.0f;  // screen coordinates; the scene is centred beside it
+  // The pointer as this frame's input saw it (window coordinates, top-left origin), and the
+  // left, right and middle buttons. Written to the state line so tests can wait for input
+  // to arrive instead of sleeping.
+  bool cursor_valid = false;
+  glm::vec2 cursor{0.0f};
+  bool buttons[3] = {false, false, false};
 };
 
 // The console panel: a scrollback log, an input line and its history.

@@ -111,6 +111,9 @@ void HandleInput(AppState& state) {
   const glm::vec2 cursor(io.MousePos.x, io.MousePos.y);
   const glm::vec2 delta(io.MouseDelta.x, io.MouseDelta.y);
   const bool scene_has_mouse = !io.WantCaptureMouse;
+  state.view.cursor_valid = cursor_valid;
+  state.view.cursor = cursor_valid ? cursor : glm::vec2(0.0f);
+  for (int b = 0; b < 3; ++b) state.view.buttons[b] = io.MouseDown[b];
   OrbitCamera& camera = state.view.camera;
 
   // Camera: right drag orbits, middle drag or Shift + right drag pans, the wheel zooms.

@@ -53,6 +53,9 @@ std::string StateLine(const AppState& s) {
   j["projection"] = Mat(s.view.projection);
   j["viewport"] = {s.view.framebuffer_size.x, s.view.framebuffer_size.y};
   j["window"] = {s.view.window_size.x, s.view.window_size.y};
+  j["cursor"] = s.view.cursor_valid ? nlohmann::json{Num(s.view.cursor.x), Num(s.view.cursor.y)}
+                                    : nlohmann::json(nullptr);
+  j["buttons"] = {s.view.buttons[0], s.view.buttons[1], s.view.buttons[2]};
   // Extras beyond the contract.
   j["solver"] = SolverName(s.solver);
   j["tolerance"] = Num(s.settings.tolerance);

@@ -217,17 +217,35 @@ class LiveDemo:
                                            if k not in ("view", "projection", "joints")}))
 
     def move(self, x, y):
-        """Moves the cursor to window coordinates (x, y); they may lie outside the window."""
+        """Moves the cursor to window coordinates (x, y); they may lie outside the window.
+        Returns once a frame has seen the pointer there (the state line's `cursor`), so the
+        next state already reflects the move."""
         sx, sy = int(round(self.origin[0] + x)), int(round(self.origin[1] + y))
         xdotool("mousemove", "--sync", sx, sy)
-        # The pointer lands on whole pixels: return where it really is, in window coordinates.
-        return sx - self.origin[0], sy - self.origin[1]
+        # The pointer lands on whole pixels and stays on the screen: return where it really
+        # is, in window coordinates.
+        out = xdotool("getmouselocation", "--shell")
+        vals = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+        wx, wy = int(vals["X"]) - self.origin[0], int(vals["Y"]) - self.origin[1]
+        self.wait_until(lambda s: s.get("cursor") is not None
+                        and abs(s["cursor"][0] - wx) < 0.5 and abs(s["cursor"][1] - wy) < 0.5,
+                        what="the cursor at (%d, %d)" % (wx, wy))
+        return wx, wy
+
+    def _button(self, action, button, pressed):
+        xdotool(action, button)
+        index = {1: 0, 3: 1, 2: 2}.get(int(button))
+        if index is not None:
+            self.wait_until(lambda s: s.get("buttons", [None] * 3)[index] == pressed,
+                            what="button %s %s" % (button, "down" if pressed else "up"))
 
     def down(self, button=1):
-        xdotool("mousedown", button)
+        """Presses a mouse button and returns once a frame has seen it held."""
+        self._button("mousedown", button, True)
 
     def up(self, button=1):
-        xdotool("mouseup", button)
+        """Releases a mouse button and returns once a frame has seen it released."""
+        self._button("mouseup", button, False)
 
     def click(self, button):
         xdotool("click", button)

@@ -187,8 +187,8 @@ class Modes(unittest.TestCase):
                               ("4", "script")]:
                 demo.wait_frames(10)
                 demo.key(key)
-                st = demo.wait_frames(40)
-                self.assertEqual(st["mode"], mode)
+                demo.wait_until(lambda st: st["mode"] == mode, what="mode " + mode)
+                demo.wait_frames(30)  # let the blend towards the new source play out
             states = demo.states()
         # The target never moves more than a little faster than the spline itself.
         for a, b in zip(states, states[1:]):
