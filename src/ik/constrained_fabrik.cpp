@@ -226,6 +226,8 @@ ConstrainedSolveResult SolveFabrikConstrained(Chain& chain, const ChainConstrain
   // reported as PassKind::kBendScale. After a step that was not kept the next waits 1, 2,
   // 4, ... iterations, so where limits always veto it the cost stays small.
   const bool accelerate = settings.accelerate && r.reachable && n <= kRestartMaxJoints;
+  // The jump guard (fabrik_accelerated.h): no joint moves more than 3 x the starting miss.
+  const float max_move = 3.0f * RobustLength(p[n - 1] - target);
   int gap = 0, wait = 0;
   auto bend_scale = [&](int iteration) {
     std::array<glm::vec3, kRestartMaxJoints> kept;
@@ -234,7 +236,7 @@ ConstrainedSolveResult SolveFabrikConstrained(Chain& chain, const ChainConstrain
     // (a rigid pedestal, say) forbids; then the same step pivoting on joint 1 is tried.
     bool applied = false;
     for (std::size_t pivot = 0; pivot < 2 && !applied; ++pivot) {
-      applied = BendScaleStep(chain, target, 0.25f * settings.tolerance, pivot);
+      applied = BendScaleStep(chain, target, 0.25f * settings.tolerance, pivot, max_move);
       if (applied && MaxConstraintViolation(p, constraints) > kAtLimitEpsilon * 0.1f) {
         std::copy(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(n), p.begin());
         applied = false;

@@ -1,9 +1,11 @@
 #include "ik/fabrik_accelerated.h"
 
+#include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
+#include <limits>
 
 #include "ik/fabrik.h"
 #include "ik/solver.h"
@@ -19,6 +21,9 @@ using glm::dvec3;
 // on the smooth |effector(s) - root| - |target - root|; the cap only bounds the cost of a
 // pathological pose.
 constexpr int kMaxEvaluations = 16;
+// The jump guard of a solve: a bend-scale step may move no joint farther than this many times
+// the effector's distance from the target when the solve began (README: Accelerated FABRIK).
+constexpr float kMaxMoveFactor = 3.0f;
 // Curl factors tried, in order, when the effector is farther from the root than the target.
 // Fine steps first: a nearly folded joint passes its fold (where the distance dips) within a
 // small increase of s; long, gently bent chains need large factors.
@@ -61,9 +66,10 @@ dquat Arc(const dvec3& a, const dvec3& b) {
 // i-1 to its new one, d'_i = M_{i-1} Q_i d_{i-1} and M_i = M_{i-1} Q_i q_i^-1 (so s = 1 leaves
 // M the identity, s = 0 makes every d'_i = d'_0 = d_0: straight).
 // When `out` is set, joint i+1 is written as root + turn (offset of joint i+1). `out` may be
-// the pose itself: joint i+1 is read before it is written and never read again.
+// the pose itself: joint i+1 is read before it is written and never read again. When `moved`
+// is set it receives the largest distance a joint would move (with the turn applied).
 dvec3 Sweep(std::span<const glm::vec3> p, std::span<const float> len, double s, const dquat& turn,
-            glm::vec3* out) {
+            glm::vec3* out, double* moved = nullptr) {
   const dvec3 root(p[0]);
   dvec3 prev_point = root;
   dvec3 prev_dir(0.0, 1.0, 0.0);
@@ -82,6 +88,7 @@ dvec3 Sweep(std::span<const glm::vec3> p, std::span<const float> len, double s, 
     }
     offset += static_cast<double>(len[i]) * new_dir;
     if (out != nullptr) out[i + 1] = glm::vec3(root + turn * offset);
+    if (moved != nullptr) *moved = std::max(*moved, glm::length(root + turn * offset - point));
     prev_point = point;
     prev_dir = dir;
   }
@@ -110,7 +117,8 @@ class Relay final : public SolveObserver {
 
 }  // namespace
 
-bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_t pivot) {
+bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_t pivot,
+                   float max_move) {
   if (pivot + 1 >= chain.joint_count()) return false;
   // The sub-chain from the pivot is a chain of its own: its root stays, everything after it
   // is scaled and turned.
@@ -197,6 +205,13 @@ bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_
       radius > 0.0 ? Arc(UnitOr(best_offset, dvec3(0, 1, 0)), to_target / radius) : identity;
   const glm::vec3 effector(root + turn * best_offset);
   if (!IsFinite(effector) || !(SafeDistance(effector, target) < current)) return false;
+  // The jump guard: a joint may move at most max_move. No joint can move more than twice
+  // the sub-chain's length, so the measuring sweep is skipped when the bound cannot bite.
+  if (max_move < 2.0 * total) {
+    double moved = 0.0;
+    Sweep(p, len, best_s, turn, nullptr, &moved);
+    if (!(moved <= max_move)) return false;
+  }
   Sweep(p, len, best_s, turn, p.data());
   return true;
 }
@@ -214,6 +229,7 @@ SolveResult SolveFabrikAccelerated(Chain& chain, const glm::vec3& target,
   one.max_iterations = 1;
   Relay relay(observer);
   SolveObserver* relayed = observer != nullptr ? &relay : nullptr;
+  const float start_distance = SafeDistance(chain.effector(), target);
   // The first textbook iteration also validates, handles the out-of-reach and
   // already-there cases and calls OnBegin, exactly as SolveFabrik documents.
   result = SolveFabrik(chain, target, one, relayed);
@@ -221,6 +237,7 @@ SolveResult SolveFabrikAccelerated(Chain& chain, const glm::vec3& target,
 
   std::span<glm::vec3> p = chain.pose_for_solver();
   const float goal = 0.25f * settings.tolerance;
+  const float max_move = kMaxMoveFactor * start_distance;
   int iterations = result.iterations;
   // Back-off: after a bend-scale step that could not be applied, the next one waits for
   // `gap` textbook iterations, doubling on each further failure, so poses where it does not
@@ -232,7 +249,7 @@ SolveResult SolveFabrikAccelerated(Chain& chain, const glm::vec3& target,
       --wait;
     } else {
       ++iterations;
-      if (BendScaleStep(chain, target, goal)) {
+      if (BendScaleStep(chain, target, goal, 0, max_move)) {
         result.distance = SafeDistance(p.back(), target);
         result.reached = result.distance <= settings.tolerance;
         gap = 0;

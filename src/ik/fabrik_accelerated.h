@@ -23,7 +23,12 @@
 // Safeguard: a bend-scale step is applied only when the effector distance it produces (the
 // exact float result, predicted before anything is written) is strictly smaller than the
 // current one; otherwise the pose is left untouched. So no bend-scale step ever raises the
-// error. A step whose search finds no bracket (the effector is farther from the root than the
+// error. Jump guard: a step is also left out when it would move any joint more than 3 times
+// the effector's distance from the target at the start of the solve - the bracket may hold a
+// root far from the current pose (a chain curled much further, say) that lands on the target
+// but jumps, where a few textbook iterations get there smoothly; warm tracking thus never
+// jumps, and a cold solve (where that distance is large) is not held back. A step whose
+// search finds no bracket (the effector is farther from the root than the
 // target and curling by s up to 4 does not bring it inside) is also left out.
 //
 // Iterations (SolveResult::iterations, capped by settings.max_iterations) count both kinds:
@@ -46,6 +51,9 @@
 // checks the result (see there).
 #pragma once
 
+#include <cstddef>
+#include <limits>
+
 #include "ik/chain.h"
 #include "ik/solve_types.h"
 
@@ -62,6 +70,9 @@ namespace fabrik {
 // chain after the pivot). `target` must be finite; `goal` (> 0) is how close the 1-D search
 // tries to bring the effector. `pivot`: the step acts on joints pivot..n-1 only, turning
 // them about joint `pivot` (0: the whole chain about the root); joints up to the pivot stay.
-bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_t pivot = 0);
+// `max_move` (world units): the step is left out (false) when it would move any joint farther
+// than that; infinity disables the check.
+bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_t pivot = 0,
+                   float max_move = std::numeric_limits<float>::infinity());
 
 }  // namespace fabrik
