@@ -24,6 +24,7 @@ constexpr int kMaxEvaluations = 16;
 // The jump guard of a solve: a bend-scale step may move no joint farther than this many times
 // the effector's distance from the target when the solve began (README: Accelerated FABRIK).
 constexpr float kMaxMoveFactor = 3.0f;
+constexpr double kDoubleEpsilon = std::numeric_limits<double>::epsilon();
 // Curl factors tried, in order, when the effector is farther from the root than the target.
 // Fine steps first: a nearly folded joint passes its fold (where the distance dips) within a
 // small increase of s; long, gently bent chains need large factors.
@@ -65,9 +66,12 @@ dquat Arc(const dvec3& a, const dvec3& b) {
 // in each segment's own frame: with M_{i-1} the rotation taking the old frame of segment
 // i-1 to its new one, d'_i = M_{i-1} Q_i d_{i-1} and M_i = M_{i-1} Q_i q_i^-1 (so s = 1 leaves
 // M the identity, s = 0 makes every d'_i = d'_0 = d_0: straight).
-// When `out` is set, joint i+1 is written as root + turn (offset of joint i+1). `out` may be
-// the pose itself: joint i+1 is read before it is written and never read again. When `moved`
-// is set it receives the largest distance a joint would move (with the turn applied).
+// When `out` is set, joint i+1 is written as x_{i+1} = x_i + turn (len_i d'_i), x_0 = root,
+// stepped in double from joint to joint rather than as root + turn (offset): a root far from
+// the rest of the chain (a huge first segment) would otherwise cancel against the offsets and
+// leave errors of its own size's rounding in every later segment. `out` may be the pose
+// itself: joint i+1 is read before it is written and never read again. When `moved` is set it
+// receives the largest distance a joint would move (with the turn applied).
 dvec3 Sweep(std::span<const glm::vec3> p, std::span<const float> len, double s, const dquat& turn,
             glm::vec3* out, double* moved = nullptr) {
   const dvec3 root(p[0]);
@@ -75,6 +79,7 @@ dvec3 Sweep(std::span<const glm::vec3> p, std::span<const float> len, double s, 
   dvec3 prev_dir(0.0, 1.0, 0.0);
   dquat frame(1.0, 0.0, 0.0, 0.0);
   dvec3 offset(0.0);
+  dvec3 x = root;
   for (std::size_t i = 0; i < len.size(); ++i) {
     const dvec3 point(p[i + 1]);
     const dvec3 dir = UnitOr(point - prev_point, prev_dir);
@@ -82,13 +87,17 @@ dvec3 Sweep(std::span<const glm::vec3> p, std::span<const float> len, double s, 
     if (i > 0) {
       const dquat q = Arc(prev_dir, dir);
       const dquat scaled = glm::normalize(dquat(1.0 - s + s * q.w, s * q.x, s * q.y, s * q.z));
-      const dquat moved = frame * scaled;
-      new_dir = moved * prev_dir;
-      frame = moved * glm::conjugate(q);
+      const dquat turned = frame * scaled;
+      new_dir = turned * prev_dir;
+      frame = turned * glm::conjugate(q);
     }
-    offset += static_cast<double>(len[i]) * new_dir;
-    if (out != nullptr) out[i + 1] = glm::vec3(root + turn * offset);
-    if (moved != nullptr) *moved = std::max(*moved, glm::length(root + turn * offset - point));
+    const dvec3 step = static_cast<double>(len[i]) * new_dir;
+    offset += step;
+    if (out != nullptr || moved != nullptr) {
+      x += turn * step;
+      if (out != nullptr) out[i + 1] = glm::vec3(x);
+      if (moved != nullptr) *moved = std::max(*moved, glm::length(x - point));
+    }
     prev_point = point;
     prev_dir = dir;
   }
@@ -126,7 +135,8 @@ bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_
   std::span<const float> len = chain.lengths().subspan(pivot);
   const dvec3 root(p[0]);
   const double radius = glm::length(dvec3(target) - root);
-  const float current = SafeDistance(p.back(), target);
+  // In double: the step must lower the true distance, not just its float rounding.
+  const double current = glm::length(dvec3(p.back()) - dvec3(target));
   const dquat identity(1.0, 0.0, 0.0, 0.0);
   auto f = [&](double s, dvec3& offset) {
     offset = Sweep(p, len, s, identity, nullptr);
@@ -134,7 +144,7 @@ bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_
   };
 
   // Bracket a sign change of f: f(0) = total - radius >= 0 (the straight chain), f(1) from
-  // the current pose, f(2), f(4) (curling further) when the effector is beyond the radius.
+  // the current pose, then f at growing curl factors when the effector is beyond the radius.
   double total = 0.0;
   for (float l : len) total += l;
   double a = 0.0, fa = total - radius;
@@ -197,14 +207,23 @@ bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_
   }
   if (best_s < 0.0) return false;
 
-  // Turn the scaled chain about the root so its effector points at the target. The exact
-  // float effector that Sweep will write is predicted here, so the safeguard compares the
-  // real outcome: applied only when it strictly lowers the distance.
+  // Turn the scaled chain about the root so its effector points at the target. The safeguard:
+  // applied only when the effector Sweep will write is provably nearer the target than now.
+  // That effector is root + turn (offset) up to the double rounding of the sums (bounded by
+  // `sums`: a few ulps of the largest magnitude involved per joint) and then its own float
+  // rounding (`rounding`: half an ulp per coordinate of its magnitude).
   const dvec3 to_target = dvec3(target) - root;
   const dquat turn =
       radius > 0.0 ? Arc(UnitOr(best_offset, dvec3(0, 1, 0)), to_target / radius) : identity;
-  const glm::vec3 effector(root + turn * best_offset);
-  if (!IsFinite(effector) || !(SafeDistance(effector, target) < current)) return false;
+  const dvec3 predicted = root + turn * best_offset;
+  const double magnitude =
+      std::max({std::fabs(root.x), std::fabs(root.y), std::fabs(root.z), std::fabs(predicted.x),
+                std::fabs(predicted.y), std::fabs(predicted.z)}) +
+      total;
+  const double sums = 8.0 * static_cast<double>(len.size()) * kDoubleEpsilon * magnitude;
+  const double rounding = std::sqrt(3.0) * std::ldexp(magnitude, -24);
+  const double miss = glm::length(predicted - dvec3(target)) + sums + rounding;
+  if (!IsFinite(glm::vec3(predicted)) || !(miss < current)) return false;
   // The jump guard: a joint may move at most max_move. No joint can move more than twice
   // the sub-chain's length, so the measuring sweep is skipped when the bound cannot bite.
   if (max_move < 2.0 * total) {

@@ -110,6 +110,22 @@ TEST(FabrikAccelerated, ObserverSeesEveryStepAndTheErrorNeverRisesAtOne) {
   EXPECT_GT(bend_steps, 300);
 }
 
+// Found by the fuzzer: a root 9e15 away from the rest of the chain (a huge first segment).
+// Joints written as root + offset lost the small segments to the rounding of that sum (one
+// came out 10.50 instead of 11.36); they are now stepped from joint to joint.
+TEST(FabrikAccelerated, HugeFirstSegmentKeepsTheSmallOnes) {
+  Result<Chain> made = Chain::FromJoints({{-0x1.4484cp-100f, 0x1.05feb4p+53f, 0x1.040404p-53f},
+                                          {1.0f, 1.0f, 10.0f},
+                                          {-1.0f, -1.0f, -1.0f}});
+  ASSERT_TRUE(made.ok());
+  Chain chain = std::move(made).value();
+  const glm::vec3 root = chain.root();
+  const SolveResult r = SolveFabrik(chain, glm::vec3(-1.0f, 10.0f, -1.0f), Accelerated(1.0f, 56));
+  ASSERT_TRUE(r.ok);
+  EXPECT_TRUE(BitwiseEqual(chain.root(), root));
+  EXPECT_NEAR(DistanceD(chain.joints()[2], chain.joints()[1]), chain.lengths()[1], 1e-4);
+}
+
 // Out of reach, already there, invalid: exactly what the textbook solve does.
 TEST(FabrikAccelerated, TrivialCasesMatchTheTextbook) {
   const glm::vec3 targets[] = {{0, 0, 20}, {0, 4, 0}, {0.0f, 4.0005f, 0.0f}};
