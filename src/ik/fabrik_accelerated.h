@@ -14,27 +14,32 @@
 //     direction to segment i's) is scaled by one factor s >= 0 (s = 1: the current pose,
 //     s = 0: the chain straight along its first segment, s > 1: curled further), and the
 //     chain is then turned rigidly about the root so the effector points at the target.
-//     The factor is found by a bracketed 1-D root search (Illinois regula falsi) on
+//     The factor is found by a bracketed 1-D root search (Brent-style: inverse quadratic
+//     interpolation, secant, bisection) on
 //     |effector(s) - root| = |target - root|, so after the turn the effector lies on the
 //     target up to the search tolerance (1/4 of settings.tolerance) and float rounding.
-//     Computed in double from the float pose and written once, so segment lengths come out
-//     exact to float rounding of the coordinates (the step re-projects every length) and a
-//     long chain's effector carries no accumulated float noise.
-// Safeguard: a bend-scale step is applied only when the effector distance it produces (the
-// exact float result, predicted before anything is written) is strictly smaller than the
-// current one; otherwise the pose is left untouched. So no bend-scale step ever raises the
-// error. Jump guard: a step is also left out when it would move any joint more than 3 times
-// the effector's distance from the target at the start of the solve - the bracket may hold a
-// root far from the current pose (a chain curled much further, say) that lands on the target
-// but jumps, where a few textbook iterations get there smoothly; warm tracking thus never
-// jumps, and a cold solve (where that distance is large) is not held back. A step whose
-// search finds no bracket (the effector is farther from the root than the
-// target and curling by s up to 4 does not bring it inside) is also left out.
+//     Computed in double from the float pose and written once (joint after joint, each
+//     rounded to float once), so segment lengths come out exact to the float rounding of
+//     their two joints' coordinates (the step re-projects every length; a segment may thus
+//     differ by up to one float ulp of the chain's largest coordinate) and a long chain's
+//     effector carries no accumulated float noise.
+// Safeguard: a bend-scale step is applied only when the effector it writes is provably
+// nearer the target than the current one (its predicted distance plus bounds on the double
+// and float rounding, against the current distance in double); otherwise the pose is left
+// bitwise untouched. So no bend-scale step ever raises the error. Jump guard: a step is also left
+// out when it would move any joint more than 3 times the effector's distance from the target at the
+// start of the solve - the bracket may hold a root far from the current pose (a chain curled much
+// further, say) that lands on the target but jumps, where a few textbook iterations get there
+// smoothly; warm tracking thus never jumps, and a cold solve (where that distance is large) is not
+// held back. A step whose search finds no bracket (the effector is farther from the root than the
+// target and curling by s up to 17 does not bring it inside) is also left out. After a step that
+// was left out, the next waits 1, 2, 4, ... textbook iterations.
 //
 // Iterations (SolveResult::iterations, capped by settings.max_iterations) count both kinds:
 // each textbook iteration counts 1 and each bend-scale step counts 1, applied or not. A
-// bend-scale step costs about 2-8 chain sweeps in double (one per search evaluation); the
-// benchmark (README: Accelerated FABRIK) reports the time per solve against the textbook.
+// bend-scale step costs 2-4 chain sweeps in double as a rule (one per search evaluation, one
+// to write, one more for the jump guard when it can bite; up to ~25 in pathological poses);
+// the benchmark (README: Accelerated FABRIK) reports the time per solve against the textbook.
 //
 // Observer: OnBegin once; per textbook iteration OnHalfPass(kBackward) and (kForward); per
 // bend-scale step one OnHalfPass(PassKind::kBendScale, iteration, pose) with the pose after
