@@ -108,6 +108,7 @@ int RunApp(const Options& options) {
   state.uniform_length = options.length;
   state.settings.tolerance = options.moe;
   state.settings.max_iterations = options.max_iterations;
+  state.settings.accelerate = true;  // README: Accelerated FABRIK (console: accelerate off)
   state.solver = *solver;
   state.mode = options.mode;
   state.target = state.source_target = start_target;

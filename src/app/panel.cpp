@@ -199,6 +199,9 @@ void SolverEditor(AppState& state) {
     }
     ImGui::EndCombo();
   }
+  // README: Accelerated FABRIK. Used by FABRIK, the arm's constrained FABRIK and the step
+  // view; the race shows both FABRIKs whatever this says.
+  ImGui::Checkbox("accelerate FABRIK (bend-scale steps)", &state.settings.accelerate);
   float moe = state.settings.tolerance;
   if (ImGui::SliderFloat("margin of error", &moe, 1e-4f, 1.0f, "%.4f",
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {

@@ -69,9 +69,7 @@ void StepSection(AppState& state) {
       ImGui::TableSetColumnIndex(0);
       ImGui::TextColored(color, "%d", pass.iteration);
       ImGui::TableSetColumnIndex(1);
-      ImGui::TextColored(color, "%s", pass.kind == PassKind::kBackward  ? "backward"
-                                      : pass.kind == PassKind::kForward ? "forward"
-                                                                        : "straighten");
+      ImGui::TextColored(color, "%s", PassShortName(pass.kind));
       ImGui::TableSetColumnIndex(2);
       ImGui::TextColored(color, "%.5f", pass.distance);
     }
@@ -97,10 +95,10 @@ void RaceSection(AppState& state) {
     ImGui::TableSetupColumn("distance");
     ImGui::TableHeadersRow();
     for (const RaceEntry& e : race.entries) {
-      const glm::vec4 c = RacerColor(e.kind);
+      const glm::vec4 c = RacerColor(e);
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1.0f), "%s", SolverName(e.kind));
+      ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1.0f), "%s", RacerName(e));
       ImGui::TableSetColumnIndex(1);
       ImGui::Text("%d", e.last.iterations);
       ImGui::TableSetColumnIndex(2);
@@ -112,12 +110,12 @@ void RaceSection(AppState& state) {
   }
   const float width = ImGui::GetContentRegionAvail().x;
   for (const RaceEntry& e : race.entries) {
-    const glm::vec4 c = RacerColor(e.kind);
+    const glm::vec4 c = RacerColor(e);
     char overlay[64];
-    std::snprintf(overlay, sizeof(overlay), "%s iterations (mean %.1f)", SolverName(e.kind),
+    std::snprintf(overlay, sizeof(overlay), "%s iterations (mean %.1f)", RacerName(e),
                   e.iteration_history.mean());
     ImGui::PushStyleColor(ImGuiCol_PlotLines, ImVec4(c.r, c.g, c.b, 1.0f));
-    const std::string id = std::string("##race_") + SolverName(e.kind);
+    const std::string id = std::string("##race_") + RacerName(e);
     ImGui::PlotLines(id.c_str(),
                      e.iteration_history.data(), e.iteration_history.size(),
                      e.iteration_history.offset(), overlay, 0.0f,

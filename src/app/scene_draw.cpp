@@ -96,7 +96,7 @@ void SceneDrawer::DrawRacers(const AppState& state, Renderer& renderer, float ba
   spheres_.clear();
   for (const RaceEntry& e : state.race.entries) {
     if (!e.chain) continue;
-    const glm::vec4 color = RacerColor(e.kind);
+    const glm::vec4 color = RacerColor(e);
     std::span<const glm::vec3> q = e.chain->joints();
     for (std::size_t i = 0; i + 1 < q.size(); ++i) {
       bones_.push_back({q[i], base * 0.22f, q[i + 1], base * 0.22f, color});
@@ -130,7 +130,8 @@ void SceneDrawer::DrawStepOverlay(const AppState& state, Renderer& renderer, flo
   lines_.clear();
   const glm::vec4 slide(1.0f, 0.92f, 0.25f, 0.95f);
   const glm::vec4 reach_color(1.0f, 0.6f, 0.9f, 0.9f);
-  if (reach.kind == PassKind::kStraighten || (reach.kind == PassKind::kBackward && j == n - 1) ||
+  if (reach.kind == PassKind::kStraighten || reach.kind == PassKind::kBendScale ||
+      (reach.kind == PassKind::kBackward && j == n - 1) ||
       (reach.kind == PassKind::kForward && j == 0)) {
     // The effector jumps onto the target, or the root back home: show the jump.
     lines_.push_back({s.ghost[j], slide});

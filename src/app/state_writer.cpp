@@ -59,6 +59,7 @@ std::string StateLine(const AppState& s, bool with_console_last) {
   j["solver"] = SolverName(s.solver);
   j["tolerance"] = Num(s.settings.tolerance);
   j["max_iterations"] = s.settings.max_iterations;
+  j["accelerate"] = s.settings.accelerate;
   j["dragging"] = s.dragging;
   j["camera"] = {{"pivot", Vec(s.view.camera.pivot())},
                  {"distance", Num(s.view.camera.distance())},
@@ -90,9 +91,7 @@ std::string StateLine(const AppState& s, bool with_console_last) {
       const RecordingObserver::Reach r = s.step.recording.reach(s.step.step - 1);
       step["joint"] = r.joint;
       step["iteration"] = r.iteration;
-      step["pass"] = r.kind == PassKind::kBackward  ? "backward"
-                     : r.kind == PassKind::kForward ? "forward"
-                                                    : "straighten";
+      step["pass"] = PassShortName(r.kind);
     }
     // The real chain keeps the start pose while the view replays the recorded solve.
     nlohmann::json chain_pose = nlohmann::json::array();
@@ -104,7 +103,7 @@ std::string StateLine(const AppState& s, bool with_console_last) {
     nlohmann::json race = nlohmann::json::array();
     for (const RaceEntry& e : s.race.entries) {
       if (!e.chain) continue;
-      race.push_back({{"solver", SolverName(e.kind)},
+      race.push_back({{"solver", RacerName(e)},
                       {"iterations", e.last.iterations},
                       {"distance", Num(e.last.distance)},
                       {"reached", e.last.reached},

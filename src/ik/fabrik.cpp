@@ -1,4 +1,6 @@
 #include "ik/fabrik.h"
+#include "ik/fabrik_accelerated.h"
+#include "ik/vec_util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -143,6 +145,7 @@ void StraightenTowards(Chain& chain, const glm::vec3& target) {
 
 SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettings& settings,
                         SolveObserver* observer) {
+  if (settings.accelerate) return SolveFabrikAccelerated(chain, target, settings, observer);
   SolveResult result;
   if (const char* error = ValidateSolveInput(target, settings)) {
     result.ok = false;

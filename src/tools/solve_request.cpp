@@ -193,6 +193,16 @@ Result<SolveRequest> ReadChainRequest(const Json& request) {
     }
     out.solver = *kind;
   }
+  // README: The headless solver - accelerated FABRIK (fabrik_accelerated.h) on request.
+  if (const json* accelerate = Field(request, "accelerate")) {
+    if (!accelerate->is_boolean()) {
+      return MakeError(std::string("accelerate must be true or false, got ") + accelerate->dump());
+    }
+    out.settings.accelerate = accelerate->get<bool>();
+    if (out.settings.accelerate && out.solver != SolverKind::kFabrik) {
+      return MakeError("accelerate applies to the fabrik solver only");
+    }
+  }
   return out;
 }
 

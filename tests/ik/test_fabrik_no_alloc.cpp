@@ -1,6 +1,6 @@
-// SolveFabrik promises no heap allocation. This file replaces the global operator new and
-// delete (every form) for the whole test executable with versions that count calls while
-// g_counting is set, then solves many chains inside that window.
+// SolveFabrik promises no heap allocation, textbook and accelerated. This file replaces the global
+// operator new and delete (every form) for the whole test executable with versions that count calls
+// while g_counting is set, then solves many chains inside that window.
 //
 // The replacements forward to malloc/free (aligned forms: aligned_alloc), so under
 // AddressSanitizer every block is still a malloc block freed by free, and ASan's checks keep
@@ -159,6 +159,10 @@ TEST(FabrikNoAlloc, SolveNeverAllocates) {
   settings.max_iterations = 100;
   SolveSettings invalid = settings;
   invalid.tolerance = -1.0f;
+  SolveSettings accelerated = settings;
+  accelerated.accelerate = true;
+  SolveSettings accelerated_invalid = invalid;
+  accelerated_invalid.accelerate = true;
 
   int solves = 0, rejected = 0;
   long allocations = 0;
@@ -169,12 +173,17 @@ TEST(FabrikNoAlloc, SolveNeverAllocates) {
       solves += SolveFabrik(chains[i], targets[i] * 0.5f, settings, &recorder).ok;
       solves += Solve(SolverKind::kFabrik, chains[i], -targets[i], settings).ok;
       rejected += !SolveFabrik(chains[i], targets[i], invalid).ok;
+      // The accelerated FABRIK (fabrik_accelerated.h), with and without an observer.
+      solves += SolveFabrik(chains[i], targets[i] * 0.9f, accelerated).ok;
+      solves += SolveFabrik(chains[i], targets[i] * 0.3f, accelerated, &recorder).ok;
+      solves += Solve(SolverKind::kFabrik, chains[i], -targets[i], accelerated).ok;
+      rejected += !SolveFabrik(chains[i], targets[i], accelerated_invalid).ok;
     }
     allocations = window.Close();
   }
   EXPECT_EQ(allocations, 0);
-  EXPECT_EQ(solves, static_cast<int>(3 * chains.size()));
-  EXPECT_EQ(rejected, static_cast<int>(chains.size()));
+  EXPECT_EQ(solves, static_cast<int>(6 * chains.size()));
+  EXPECT_EQ(rejected, static_cast<int>(2 * chains.size()));
   EXPECT_GT(recorder.half_pass_count(), 0u);
 }
 
