@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "render/shader.h"
+#include "render/skin_pass.h"
 
 // libstb (Debian) ships the implementation; only the declarations are included here.
 #include <stb_image_write.h>
@@ -95,6 +96,7 @@ struct Renderer::Impl {
   glm::mat4 view_projection{1.0f};
   glm::vec3 eye{0.0f};
   std::vector<GpuInstance> scratch;  // reused every frame: no per-frame allocation
+  std::unique_ptr<SkinPass> skin;    // the skinned tube (skin_pass.h)
 
   Mesh MakeMesh(const std::vector<MeshVertex>& vertices) {
     Mesh mesh;
@@ -150,6 +152,9 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::string& shader_dir
   impl->mesh_shader = std::move(mesh).value();
   impl->line_shader = std::move(line).value();
   impl->background_shader = std::move(bg).value();
+  auto skin = SkinPass::Create(shader_dir);
+  if (!skin) return MakeError(skin.error());
+  impl->skin = std::move(skin).value();
 
   glGenBuffers(1, &impl->instance_vbo);
   impl->sphere = impl->MakeMesh(SphereTriangles(16, 24));
@@ -289,6 +294,17 @@ void Renderer::DrawLines(std::span<const LineVertex> vertices, float width, bool
   if (on_top) glEnable(GL_DEPTH_TEST);
   glLineWidth(1.0f);
   ++draw_calls_;
+}
+
+void Renderer::SetSkinMesh(const SkinMesh& mesh) { impl_->skin->SetMesh(mesh); }
+
+bool Renderer::DrawSkin(std::span<const glm::quat> rotations, std::span<const glm::vec3> joints,
+                        const glm::vec4& color) {
+  if (!impl_->skin->Draw(rotations, joints, color, impl_->view_projection, impl_->eye)) {
+    return false;
+  }
+  ++draw_calls_;
+  return true;
 }
 
 std::vector<unsigned char> Renderer::ReadPixels(glm::ivec2 size) const {

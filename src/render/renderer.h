@@ -15,8 +15,10 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "ik/result.h"
+#include "skin/tube_mesh.h"
 
 namespace fabrik {
 
@@ -64,6 +66,16 @@ class Renderer {
   // distance from `fade_centre`. `on_top` draws without depth testing.
   void DrawLines(std::span<const LineVertex> vertices, float width = 1.0f, bool on_top = false,
                  glm::vec3 fade_centre = glm::vec3(0.0f), float fade_radius = 0.0f);
+
+  // Skinned tube (README: Rotations, orientation target and skinning). SetSkinMesh uploads a
+  // tube built by BuildTube (tube_mesh.h); call it when the chain's lengths change (BuiltFor
+  // tells). DrawSkin poses it on the GPU with dual quaternion skinning (shaders/skin.vert): one
+  // world rotation per bone (rotations.h: +Y onto the segment) and the joint positions (at
+  // least one more than the bones), lit like the other meshes, one draw call for any number
+  // of bones. Returns false and draws nothing when no mesh is set or the counts do not match.
+  void SetSkinMesh(const SkinMesh& mesh);
+  bool DrawSkin(std::span<const glm::quat> rotations, std::span<const glm::vec3> joints,
+                const glm::vec4& color);
 
   // Reads the current framebuffer (before swap) as tightly packed RGB rows, top row first.
   std::vector<unsigned char> ReadPixels(glm::ivec2 framebuffer_size) const;
