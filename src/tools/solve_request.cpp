@@ -194,12 +194,13 @@ Result<SolveRequest> ReadChainRequest(const Json& request) {
     out.solver = *kind;
   }
   // README: The headless solver - accelerated FABRIK (fabrik_accelerated.h) on request.
-  if (const json* accelerate = Field(request, "accelerate")) {
+  if (const Json* accelerate = Field(request, "accelerate")) {
     if (!accelerate->is_boolean()) {
-      return MakeError(std::string("accelerate must be true or false, got ") + accelerate->dump());
+      return MakeError(std::string("accelerate must be true or false, got ") +
+                       SafeDump(*accelerate));
     }
-    out.settings.accelerate = accelerate->get<bool>();
-    if (out.settings.accelerate && out.solver != SolverKind::kFabrik) {
+    out.accelerate = accelerate->get<bool>();
+    if (out.accelerate && out.solver != SolverKind::kFabrik) {
       return MakeError("accelerate applies to the fabrik solver only");
     }
   }
@@ -219,6 +220,7 @@ Result<LocalChain> SetUpChain(const SolveRequest& request) {
                                     std::numeric_limits<float>::denorm_min());
   out.settings.max_iterations = WorkCap(out.chain.joint_count(), request.max_iterations);
   out.capped = out.settings.max_iterations < request.max_iterations;
+  out.settings.accelerate = request.accelerate;
   return out;
 }
 

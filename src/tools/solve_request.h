@@ -66,6 +66,7 @@ struct SolveRequest {
   double tolerance = 0.01;  // world units, > 0 also in single precision
   int max_iterations = 10;
   SolverKind solver = SolverKind::kFabrik;
+  bool accelerate = false;  // accelerated FABRIK (fabrik solver only)
 };
 
 // Reads the plain chain fields (joints, target, tolerance, max_iterations, solver) of a
