@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "render/instance_filter.h"
 #include "render/shader.h"
 
 // libstb (Debian) ships the implementation; only the declarations are included here.
@@ -82,9 +83,9 @@ struct Renderer::Impl {
   ShaderProgram mesh_shader;
   ShaderProgram line_shader;
   ShaderProgram background_shader;
-  Mesh sphere;       // smooth, for a few large spheres
-  Mesh sphere_low;   // coarse, for many small ones: vertex work stays flat as chains grow
-  Mesh sphere_min;   // coarser still, for thousands
+  Mesh sphere;      // smooth, for a few large spheres
+  Mesh sphere_low;  // coarse, for many small ones: vertex work stays flat as chains grow
+  Mesh sphere_min;  // coarser still, for thousands
   Mesh cylinder;
   Mesh cylinder_low;
   Mesh quad;
@@ -94,7 +95,11 @@ struct Renderer::Impl {
   GLuint empty_vao = 0;
   glm::mat4 view_projection{1.0f};
   glm::vec3 eye{0.0f};
-  std::vector<GpuInstance> scratch;  // reused every frame: no per-frame allocation
+  float near_plane = 0.0f;
+  // Reused every frame: no per-frame allocation.
+  std::vector<GpuInstance> scratch;
+  std::vector<SphereInstance> shadows;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> shadow_keys;
 
   Mesh MakeMesh(const std::vector<MeshVertex>& vertices) {
     Mesh mesh;
@@ -144,8 +149,7 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::string& shader_dir
   if (!mesh) return MakeError(mesh.error());
   auto line = ShaderProgram::Load(shader_dir + "/line.vert", shader_dir + "/line.frag");
   if (!line) return MakeError(line.error());
-  auto bg = ShaderProgram::Load(shader_dir + "/background.vert",
-                                shader_dir + "/background.frag");
+  auto bg = ShaderProgram::Load(shader_dir + "/background.vert", shader_dir + "/background.frag");
   if (!bg) return MakeError(bg.error());
   impl->mesh_shader = std::move(mesh).value();
   impl->line_shader = std::move(line).value();
@@ -193,10 +197,13 @@ void Renderer::BeginFrame(glm::ivec2 framebuffer_size) {
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
 }
 
-void Renderer::SetCamera(const glm::mat4& view, const glm::mat4& projection,
-                         const glm::vec3& eye) {
+void Renderer::SetCamera(const glm::mat4& view, const glm::mat4& projection, const glm::vec3& eye) {
   impl_->view_projection = projection * view;
   impl_->eye = eye;
+  // A perspective matrix holds the near distance: P[3][2] / (P[2][2] - 1) (glm's layout).
+  const float near_plane =
+      projection[2][3] == -1.0f ? projection[3][2] / (projection[2][2] - 1.0f) : 0.0f;
+  impl_->near_plane = std::isfinite(near_plane) ? std::fmax(near_plane, 0.0f) : 0.0f;
 }
 
 void Renderer::DrawMeshInstances(int kind, const void* data, std::size_t count, bool shell) {
@@ -232,23 +239,32 @@ void Renderer::DrawMeshInstances(int kind, const void* data, std::size_t count, 
 void Renderer::DrawSpheres(std::span<const SphereInstance> spheres) {
   auto& s = impl_->scratch;
   s.clear();
-  for (const SphereInstance& i : spheres) s.push_back({{i.center, i.radius}, {}, i.color});
+  for (const SphereInstance& i : spheres) {
+    // One enclosing the eye would fill the whole screen with its inside (README: Rendering
+    // cost): a camera among a long chain's joints sits inside dozens of them at once.
+    if (EyeInsideSphere(i, impl_->eye, impl_->near_plane)) continue;
+    s.push_back({{i.center, i.radius}, {}, i.color});
+  }
   DrawMeshInstances(0, s.data(), s.size(), false);
 }
 
 void Renderer::DrawBones(std::span<const BoneInstance> bones) {
   auto& s = impl_->scratch;
   s.clear();
-  for (const BoneInstance& b : bones) s.push_back({{b.start, b.r0}, {b.end, b.r1}, b.color});
+  for (const BoneInstance& b : bones) {
+    if (EyeInsideBone(b, impl_->eye, impl_->near_plane)) continue;
+    s.push_back({{b.start, b.r0}, {b.end, b.r1}, b.color});
+  }
   DrawMeshInstances(1, s.data(), s.size(), false);
 }
 
 void Renderer::DrawShadows(std::span<const SphereInstance> spheres) {
+  // Bounded footprints, one blob per spot (README: Rendering cost): blobs that grew with
+  // the height made a 10,000-joint chain standing upright blend 10,000 screen-sized quads.
+  BuildShadows(spheres, impl_->shadows, impl_->shadow_keys);
   auto& s = impl_->scratch;
   s.clear();
-  for (const SphereInstance& i : spheres) {
-    s.push_back({{i.center, i.radius * 1.3f}, {}, glm::vec4(0.0f, 0.0f, 0.0f, 0.35f)});
-  }
+  for (const SphereInstance& i : impl_->shadows) s.push_back({{i.center, i.radius}, {}, i.color});
   glDepthMask(GL_FALSE);
   DrawMeshInstances(2, s.data(), s.size(), false);
   glDepthMask(GL_TRUE);
@@ -306,8 +322,7 @@ std::vector<unsigned char> Renderer::ReadPixels(glm::ivec2 size) const {
 }
 
 Status WritePng(const std::string& path, std::span<const unsigned char> rgb, glm::ivec2 size) {
-  if (size.x <= 0 || size.y <= 0 ||
-      rgb.size() != static_cast<std::size_t>(size.x) * size.y * 3) {
+  if (size.x <= 0 || size.y <= 0 || rgb.size() != static_cast<std::size_t>(size.x) * size.y * 3) {
     return MakeError("screenshot has no pixels");
   }
   if (!stbi_write_png(path.c_str(), size.x, size.y, 3, rgb.data(), size.x * 3)) {
