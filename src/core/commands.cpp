@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "core/command_table.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
 #include "core/state_writer.h"
@@ -213,7 +214,7 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             return true;
           },
           [&](const cmd::Help& c) {
-            for (std::string& line : HelpLines(c.topic)) out(std::move(line));
+            for (std::string& line : HelpLines(c.topic, AppCommandLanguage())) out(std::move(line));
             return true;
           },
           [&](const cmd::Solver& c) {
@@ -283,6 +284,12 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
           [&](const cmd::Quit&) {
             state.quit_requested = true;
             return true;
+          },
+          [&](const cmd::Extension& c) {
+            const AppCommandEntry* entry = FindAppCommand(c.name);
+            if (entry == nullptr) return Fail(state, c.name + ": not in this build");
+            CommandOutput output(state, source);
+            return entry->apply(state, c.args, output);
           },
       },
       command);

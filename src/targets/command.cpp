@@ -448,7 +448,10 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
     }
     if (args.empty()) return Command(cmd::Help{});
     const std::string topic = text::Lower(args[0]);
-    if (FindCommand(topic) == nullptr) {
+    const bool extension =
+        std::any_of(context.extensions.begin(), context.extensions.end(),
+                    [&](const CommandExtension& e) { return e.name == topic; });
+    if (FindCommand(topic) == nullptr && !extension) {
       return MakeError("help: unknown command " + text::Quote(args[0]));
     }
     return Command(cmd::Help{topic});
@@ -495,6 +498,12 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
   }
   if (name == "at") {
     return MakeError("'at T COMMAND' belongs in script files; type the command by itself");
+  }
+  for (const CommandExtension& e : context.extensions) {
+    if (e.name != name || e.parse == nullptr) continue;
+    Result<std::vector<std::string>> parsed = e.parse(args);
+    if (!parsed.ok()) return MakeError(parsed.error());
+    return Command(cmd::Extension{name, std::move(parsed).value()});
   }
   return MakeError("unknown command " + text::Quote(words[0]) + " (type 'help' for the list)");
 }
@@ -617,6 +626,11 @@ Status ValidateCommand(const Command& command) {
           },
           [&](const cmd::Race&) -> Status { return Ok{}; },
           [&](const cmd::Quit&) -> Status { return Ok{}; },
+          [&](const cmd::Extension& c) -> Status {
+            return !c.name.empty() && FindCommand(c.name) == nullptr
+                       ? Status(Ok{})
+                       : fail("extension: not a name of its own");
+          },
       },
       command);
 }
@@ -673,6 +687,14 @@ std::string FormatCommand(const Command& command) {
           },
           [](const cmd::Race& c) -> std::string { return c.on ? "race on" : "race off"; },
           [](const cmd::Quit&) -> std::string { return "quit"; },
+          [](const cmd::Extension& c) {
+            std::string out = c.name;
+            for (const std::string& a : c.args) {
+              out += ' ';
+              out += FormatPath(a);
+            }
+            return out;
+          },
       },
       command);
 }
@@ -702,31 +724,43 @@ std::string_view CommandName(const Command& command) {
                         [](const cmd::Step&) -> std::string_view { return "step"; },
                         [](const cmd::Race&) -> std::string_view { return "race"; },
                         [](const cmd::Quit&) -> std::string_view { return "quit"; },
+                        [](const cmd::Extension& c) -> std::string_view { return c.name; },
                     },
                     command);
 }
 
-std::vector<std::string> HelpLines(std::string_view topic) {
+std::vector<std::string> HelpLines(std::string_view topic) { return HelpLines(topic, {}); }
+
+std::vector<std::string> HelpLines(std::string_view topic,
+                                   std::span<const CommandExtension> extensions) {
   std::vector<std::string> lines;
+  auto listed = [&](std::string_view usage, std::string_view summary) {
+    std::string line = "  " + std::string(usage);
+    if (line.size() < 44) line.resize(44, ' ');
+    line += "  " + std::string(summary);
+    lines.push_back(std::move(line));
+  };
   if (topic.empty()) {
     lines.emplace_back("commands (help COMMAND for more; # starts a comment):");
-    for (const CommandInfo& info : kCommands) {
-      std::string line = "  " + std::string(info.usage);
-      if (line.size() < 44) line.resize(44, ' ');
-      line += "  " + std::string(info.summary);
-      lines.push_back(std::move(line));
-    }
+    for (const CommandInfo& info : kCommands) listed(info.usage, info.summary);
+    for (const CommandExtension& e : extensions) listed(e.usage, e.summary);
     return lines;
   }
   const std::string name = text::Lower(topic);
-  const CommandInfo* info = FindCommand(name);
-  if (info == nullptr) {
-    lines.push_back("help: unknown command " + text::Quote(topic));
+  if (const CommandInfo* info = FindCommand(name)) {
+    lines.push_back("usage: " + std::string(info->usage));
+    lines.push_back("  " + std::string(info->summary));
+    for (std::string_view d : Details(name)) lines.emplace_back(d);
     return lines;
   }
-  lines.push_back("usage: " + std::string(info->usage));
-  lines.push_back("  " + std::string(info->summary));
-  for (std::string_view d : Details(name)) lines.emplace_back(d);
+  for (const CommandExtension& e : extensions) {
+    if (e.name != name) continue;
+    lines.push_back("usage: " + std::string(e.usage));
+    lines.push_back("  " + std::string(e.summary));
+    for (std::string_view d : e.details) lines.emplace_back(d);
+    return lines;
+  }
+  lines.push_back("help: unknown command " + text::Quote(topic));
   return lines;
 }
 
@@ -832,6 +866,9 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
                               info.name != "help" && info.name != "quit";
       offer(info.name, takes_args);
     }
+    if (context != nullptr) {
+      for (const CommandExtension& e : context->extensions) offer(e.name, true);
+    }
   } else {
     const std::string name = text::Lower(words[0]);
     const std::string sub = words.size() > 1 ? text::Lower(words[1]) : "";
@@ -853,6 +890,14 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
       }
       if (name == "help") {
         for (const CommandInfo& info : kCommands) offer(info.name, false);
+        if (context != nullptr) {
+          for (const CommandExtension& e : context->extensions) offer(e.name, false);
+        }
+      }
+      if (context != nullptr) {
+        for (const CommandExtension& e : context->extensions) {
+          if (e.name == name) offer_all(e.keywords, false);
+        }
       }
       if (name == "spline") {
         for (std::string_view s : kSplineSubcommands) offer(s, s == "load" || s == "speed");

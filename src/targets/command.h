@@ -69,6 +69,20 @@ inline constexpr int kMaxIterations = 100000;
 inline constexpr float kMaxTargetCoordinate = 1.0e6f;  // |x|, |y|, |z| <= this
 // Spline speeds are in (0, SplineFollower::kMaxSpeed].
 
+// A command the app adds to the language: one entry of the app's command table
+// (core/command_table.h) holds it, with how the app carries it out. Parsing checks the words
+// with `parse`; the command travels as cmd::Extension.
+struct CommandExtension {
+  std::string_view name;     // first word, lower case, not a built-in command's name
+  std::string_view usage;    // e.g. "echo TEXT ..."
+  std::string_view summary;  // one line for `help`
+  std::span<const std::string_view> details;  // extra lines for `help NAME`
+  // Checks the words after the name. Returns them in canonical form (what FormatCommand
+  // writes back: keywords lower case), or one error line naming the command and problem.
+  Result<std::vector<std::string>> (*parse)(std::span<const std::string> args) = nullptr;
+  std::span<const std::string_view> keywords;  // Tab completions of the first argument
+};
+
 // How ParseCommand finds files and which commands it allows.
 struct CommandContext {
   // Folders tried, in order, after the working directory, for relative paths. Usually one
@@ -80,6 +94,9 @@ struct CommandContext {
   // The scenes `scene NAME` accepts, when the app has its own list (its scene registry);
   // empty: SceneNames(). The views must outlive the context (the app's are literals).
   std::vector<std::string_view> scene_names;
+  // Commands the app adds (its command table); they parse, complete and are listed by
+  // `help` when given here. Must outlive the context (the app's table is static).
+  std::span<const CommandExtension> extensions;
 };
 
 // The commands, one struct each. Names of fields say their units.
@@ -179,6 +196,11 @@ struct Race {
 };
 // quit: close the demo
 struct Quit {};
+// A command from CommandContext::extensions: its name and canonical argument words.
+struct Extension {
+  std::string name;
+  std::vector<std::string> args;
+};
 
 }  // namespace cmd
 
@@ -187,7 +209,7 @@ using Command =
                  cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed, cmd::SplinePlayback,
                  cmd::SplineEnd, cmd::ScriptRun, cmd::ScriptPlayback, cmd::CameraReset, cmd::State,
                  cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear, cmd::Step, cmd::Race,
-                 cmd::Quit>;
+                 cmd::Quit, cmd::Extension>;
 
 // Parses one line (see the top of this file). Blank and comment-only lines give
 // cmd::Nothing. Errors are one line naming the command and the problem, e.g.
@@ -201,7 +223,8 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
                                   const CommandContext& context = {});
 
 // Checks a command against the ranges documented above, field by field: OK for anything
-// ParseCommand returns; an error naming the first bad field for a hand-built command
+// ParseCommand returns without extensions (a `help` topic or an extension command is checked
+// only by name here); an error naming the first bad field for a hand-built command
 // ("joints: count 1 is outside 2..10000"). The app can use it before carrying out commands
 // that did not come from the parser.
 Status ValidateCommand(const Command& command);
@@ -225,6 +248,9 @@ std::span<const CommandInfo> CommandList();
 // Lines to print for `help` (topic empty: one line per command) or `help TOPIC` (usage,
 // summary and details of that command). An unknown topic gives one line saying so.
 std::vector<std::string> HelpLines(std::string_view topic = {});
+// The same, with the app's own commands (listed after the built-in ones).
+std::vector<std::string> HelpLines(std::string_view topic,
+                                   std::span<const CommandExtension> extensions);
 
 // Names accepted by `solver` and `scene`, in the order they are listed.
 std::span<const std::string_view> SolverNames();

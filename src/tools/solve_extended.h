@@ -1,5 +1,6 @@
-// solve_extended.h - fabrik-solve requests beyond the plain request (README "The headless solver"): joint constraints with
-// an optional pole on a chain, and trees with several end effectors.
+// solve_extended.h - fabrik-solve requests beyond the plain request (README "The headless
+// solver"): joint constraints with an optional pole on a chain, and trees with several end
+// effectors.
 //
 // Constrained chain: a plain request (solve_request.h) plus any of
 //   "constraints": [{"joint": 1, "type": "ball", "up": 0.5, "down": 0.5, "left": 0.5,
