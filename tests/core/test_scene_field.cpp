@@ -156,6 +156,29 @@ TEST(FieldScene, SamplesAreTheBatchsJointsOfTwoFixedChains) {
   }
 }
 
+TEST(FieldScene, TheChainsCommandReshapesTheField) {
+  Core core(testing::FixedStep());
+  core.Run("chains 200");
+  EXPECT_EQ(core.state().scene.name(), "chain");  // only remembered outside the field
+  core.Run("scene field");
+  EXPECT_EQ(TheField(core).chain_count(), 200u);
+  EXPECT_EQ(TheField(core).joint_count(), 10u);
+  core.Run("chains 300 6");  // in the field: rebuilt at once
+  EXPECT_EQ(TheField(core).chain_count(), 300u);
+  EXPECT_EQ(TheField(core).joint_count(), 6u);
+  EXPECT_EQ(core.LastLine(), "field: 300 chains x 6 joints");
+  for (const char* bad : {"chains", "chains 0", "chains 100001", "chains 12x", "chains 10 1",
+                          "chains 100000 50", "chains 1 2 3"}) {
+    core.Run(bad);
+    EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError) << bad;
+    EXPECT_EQ(core.LastLine().rfind("chains", 0), 0u) << core.LastLine();
+    EXPECT_EQ(TheField(core).chain_count(), 300u) << bad;
+  }
+  core.Frames(1);
+  EXPECT_EQ(core.state().field.chains, 300);
+  EXPECT_EQ(core.state().field.joints, 6);
+}
+
 TEST(FieldScene, CameraResetFramesTheField) {
   Core core(Field(2500));
   core.Send(app::CameraOrbit{{300.0f, 0.0f}});
