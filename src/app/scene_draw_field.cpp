@@ -77,8 +77,10 @@ void SceneDrawer::DrawField(const AppState& state, const FieldScene& field, Rend
   auto full = [&](std::size_t c, bool sampled) {
     const glm::vec3* p = &poses[c * jc];
     const bool reached = field.batch().outcome(c).distance <= tol;
+    // The sampled chains are drawn thicker: they are the ones to look at and check.
+    const float r = sampled ? base * 2.0f : base * 0.7f;
     for (std::size_t i = 0; i + 1 < jc; ++i) {
-      bones_.push_back({p[i], base * 0.7f, p[i + 1], base * 0.45f, sampled ? kSample : kBone});
+      bones_.push_back({p[i], r, p[i + 1], r * 0.7f, sampled ? kSample : kBone});
     }
     for (std::size_t i = 1; i + 1 < jc; ++i) spheres_.push_back({p[i], base * 0.8f, kJoint});
     spheres_.push_back({p[jc - 1], base * 1.1f, reached ? kTipReached : kTipChasing});
