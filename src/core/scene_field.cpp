@@ -184,6 +184,7 @@ void FieldScene::WriteState(nlohmann::json& j) const {
   j["reached_share"] = json::Num(reached_share());
   j["lead_chain"] = lead_;
   j["lane_utilisation"] = json::Num(last_.lane_utilisation);
+  j["batch_us"] = json::Num(last_.seconds * 1e6);
   nlohmann::json samples = nlohmann::json::array();
   const std::size_t jc = joint_count();
   for (int k = 0; k < 2 && batch_; ++k) {

@@ -59,7 +59,8 @@ class FieldScene final : public Scene {
   std::span<const glm::vec3> Pose(const AppState& state) const override;
   // The target only (no effector handle: 10,000 effectors are not grabbable one by one).
   void Handles(const AppState& state, std::vector<Handle>& out) const override;
-  // "chains", "field_joints", "reached_share", "samples", "lead_chain", "lane_utilisation".
+  // "chains", "field_joints", "reached_share", "samples", "lead_chain", "lane_utilisation",
+  // "batch_us" (the batched solve alone, microseconds).
   void WriteState(nlohmann::json& line) const override;
 
   std::size_t chain_count() const { return batch_ ? batch_->chain_count() : 0; }
