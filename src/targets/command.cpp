@@ -31,7 +31,7 @@ constexpr std::array<CommandInfo, 18> kCommands = {{
     {"target", "target X Y Z", "set the target (world units); mode becomes console"},
     {"mode", "mode drag|spline|console|script", "choose where the target comes from"},
     {"joints", "joints N", "joint count, root included (2..10000)"},
-    {"length", "length L", "every segment's length (0 < L <= 1000)"},
+    {"length", "length L", "every segment's length (0.0001 <= L <= 1000)"},
     {"lengths", "lengths A B C ...", "per-segment lengths; joints = their count + 1"},
     {"moe", "moe E", "margin of error, world units (0 < E <= 100)"},
     {"iterations", "iterations N", "iteration cap per solve (1..100000)"},
@@ -67,7 +67,7 @@ std::vector<std::string_view> Details(std::string_view name) {
     return {"  drag: drag the target with the mouse;  spline: follow the loaded spline;",
             "  console: stay where 'target' put it;  script: follow the running script."};
   }
-  if (name == "lengths") return {"  1 to 9999 lengths, each 0 < x <= 1000 world units."};
+  if (name == "lengths") return {"  1 to 9999 lengths, each from 0.0001 to 1000 world units."};
   if (name == "spline") {
     return {"  spline load PATH     read a spline file (relative paths: working directory,",
             "                       then the project folder), e.g. assets/splines/word.txt",
@@ -174,6 +174,18 @@ Result<float> PositiveUpTo(std::string_view what, std::string_view word, float h
   const float f = static_cast<float>(n.value);
   if (!(f > 0.0f)) return Expected(what, description, word, text::NumberError::kOutOfRange);
   return f;
+}
+
+// A segment length in [kMinSegmentLength, kMaxSegmentLength].
+Result<float> SegmentLength(std::string_view what, std::string_view word) {
+  const std::string description = "a length from 0.0001 to 1000";
+  const text::Number n = text::ParseReal(word);
+  if (n.error != text::NumberError::kNone) return Expected(what, description, word, n.error);
+  if (!(n.value >= static_cast<double>(kMinSegmentLength) &&
+        n.value <= static_cast<double>(kMaxSegmentLength))) {
+    return Expected(what, description, word, text::NumberError::kOutOfRange);
+  }
+  return static_cast<float>(n.value);
 }
 
 // A float with |value| <= kMaxTargetCoordinate.
@@ -390,7 +402,7 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
   }
   if (name == "length") {
     if (args.size() != 1) return WrongArity("length", "length L", 1, args.size());
-    Result<float> l = PositiveUpTo("length", args[0], kMaxSegmentLength, "1000");
+    Result<float> l = SegmentLength("length", args[0]);
     if (!l.ok()) return MakeError(l.error());
     return Command(cmd::Length{l.value()});
   }
@@ -406,7 +418,7 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
     out.lengths.reserve(args.size());
     for (std::size_t i = 0; i < args.size(); ++i) {
       const std::string what = "lengths: length " + std::to_string(i + 1);
-      Result<float> l = PositiveUpTo(what, args[i], kMaxSegmentLength, "1000");
+      Result<float> l = SegmentLength(what, args[i]);
       if (!l.ok()) return MakeError(l.error());
       out.lengths.push_back(l.value());
     }
@@ -517,6 +529,9 @@ Result<Command> ParseCommand(std::string_view line, const CommandContext& contex
 Status ValidateCommand(const Command& command) {
   auto fail = [](std::string m) -> Status { return MakeError(std::move(m)); };
   auto positive_up_to = [](float v, float hi) { return std::isfinite(v) && v > 0.0f && v <= hi; };
+  auto segment_length = [](float v) {
+    return std::isfinite(v) && v >= kMinSegmentLength && v <= kMaxSegmentLength;
+  };
   auto named = [](const std::string& n, std::span<const std::string_view> names) {
     return std::find(names.begin(), names.end(), n) != names.end();
   };
@@ -544,9 +559,8 @@ Status ValidateCommand(const Command& command) {
             return Ok{};
           },
           [&](const cmd::Length& c) -> Status {
-            return positive_up_to(c.length, kMaxSegmentLength)
-                       ? Status(Ok{})
-                       : fail("length: not a number > 0 and <= 1000");
+            return segment_length(c.length) ? Status(Ok{})
+                                            : fail("length: not a length from 0.0001 to 1000");
           },
           [&](const cmd::Lengths& c) -> Status {
             if (c.lengths.empty() || c.lengths.size() > static_cast<std::size_t>(kMaxJoints - 1)) {
@@ -554,9 +568,9 @@ Status ValidateCommand(const Command& command) {
                           std::to_string(c.lengths.size()));
             }
             for (std::size_t i = 0; i < c.lengths.size(); ++i) {
-              if (!positive_up_to(c.lengths[i], kMaxSegmentLength)) {
+              if (!segment_length(c.lengths[i])) {
                 return fail("lengths: length " + std::to_string(i + 1) +
-                            " is not a number > 0 and <= 1000");
+                            " is not a length from 0.0001 to 1000");
               }
             }
             return Ok{};

@@ -9,8 +9,8 @@
 //   target X Y Z                 set the target, world units, |coordinate| <= 1e6
 //   mode drag|spline|console|script
 //   joints N                     joint count, root included: 2..10000
-//   length L                     every segment's length: 0 < L <= 1000
-//   lengths A B C ...            per-segment lengths (1..9999 of them, each 0 < x <= 1000)
+//   length L                     every segment's length: 0.0001 <= L <= 1000
+//   lengths A B C ...            per-segment lengths (1..9999 of them, each 0.0001..1000)
 //   moe E                        margin of error, world units: 0 < E <= 100
 //   iterations N                 iteration cap per solve: 1..100000
 //   spline load PATH             load a spline file (spline_file.h) now, at parse time
@@ -62,7 +62,9 @@ std::string_view ModeName(TargetMode mode);
 // Ranges promised for parsed commands (inclusive unless noted).
 inline constexpr int kMinJoints = 2;
 inline constexpr int kMaxJoints = 10000;
-inline constexpr float kMaxSegmentLength = 1000.0f;  // lengths are in (0, this]
+inline constexpr float kMinSegmentLength = 1.0e-4f;  // lengths are in [kMin, kMax]: shorter
+inline constexpr float kMaxSegmentLength = 1000.0f;  // ones cannot keep their length in float
+                                                     // beside the longest reach (README)
 inline constexpr float kMaxTolerance = 100.0f;       // moe is in (0, this]
 inline constexpr int kMinIterations = 1;
 inline constexpr int kMaxIterations = 100000;
@@ -120,11 +122,11 @@ struct Joints {
 };
 // length L
 struct Length {
-  float length = 1.0f;  // world units, (0, kMaxSegmentLength]
+  float length = 1.0f;  // world units, [kMinSegmentLength, kMaxSegmentLength]
 };
 // lengths A B C ...
 struct Lengths {
-  std::vector<float> lengths;  // 1..kMaxJoints-1 values, each in (0, kMaxSegmentLength]
+  std::vector<float> lengths;  // 1..kMaxJoints-1 values, each in [kMinSegmentLength, kMaxSegmentLength]
 };
 // moe E
 struct Moe {

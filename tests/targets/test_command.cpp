@@ -76,6 +76,9 @@ TEST(Command, EveryCommandParsesWithItsValues) {
   EXPECT_EQ(Parsed<cmd::Joints>("joints 10000").count, 10000);
   EXPECT_EQ(Parsed<cmd::Length>("length 0.25").length, 0.25f);
   EXPECT_EQ(Parsed<cmd::Length>("length 1000").length, 1000.0f);
+  EXPECT_EQ(Parsed<cmd::Length>("length 0.0001").length, 0.0001f);
+  // A byte-order mark at the start of a line is not part of the command.
+  EXPECT_EQ(Parsed<cmd::Length>("\xEF\xBB\xBFlength 2").length, 2.0f);
   EXPECT_EQ(Parsed<cmd::Lengths>("lengths 1 2 3 1").lengths, (std::vector<float>{1, 2, 3, 1}));
   EXPECT_EQ(Parsed<cmd::Lengths>("lengths 0.5").lengths, (std::vector<float>{0.5f}));
   EXPECT_EQ(Parsed<cmd::Moe>("moe 0.001").tolerance, 0.001f);
@@ -146,16 +149,22 @@ TEST(Command, BadLinesGiveOneSpecificError) {
       {"joints nan",
        "joints: expected an integer from 2 to 10000, got 'nan' (not a finite number)"},
       {"joints 4 5", "joints: expected 1 argument (usage: joints N), got 2"},
-      {"length 0", "length: expected a number > 0 and <= 1000, got '0' (out of range)"},
-      {"length -1", "length: expected a number > 0 and <= 1000, got '-1' (out of range)"},
-      {"length 1000.5", "length: expected a number > 0 and <= 1000, got '1000.5' (out of range)"},
-      {"length 1e-50", "length: expected a number > 0 and <= 1000, got '1e-50' (out of range)"},
-      {"length inf", "length: expected a number > 0 and <= 1000, got 'inf' (not a finite number)"},
-      {"length 1,5", "length: expected a number > 0 and <= 1000, got '1,5'"},
+      {"length 0", "length: expected a length from 0.0001 to 1000, got '0' (out of range)"},
+      {"length -1", "length: expected a length from 0.0001 to 1000, got '-1' (out of range)"},
+      {"length 1000.5", "length: expected a length from 0.0001 to 1000, got '1000.5' (out of range)"},
+      {"length 1e-50", "length: expected a length from 0.0001 to 1000, got '1e-50' (out of range)"},
+      {"length 1e-40", "length: expected a length from 0.0001 to 1000, got '1e-40' (out of range)"},
+      {"length 0.00009", "length: expected a length from 0.0001 to 1000, got '0.00009' (out of range)"},
+      {"lengths 1 1e-40 1",
+       "lengths: length 2: expected a length from 0.0001 to 1000, got '1e-40' (out of range)"},
+      {"target 1\"2\"3", "a quote inside a word: '1\"'"},
+      {"spline load \"a\"b", "a quoted word must end at a space: 'spline load \"a\"b'"},
+      {"length inf", "length: expected a length from 0.0001 to 1000, got 'inf' (not a finite number)"},
+      {"length 1,5", "length: expected a length from 0.0001 to 1000, got '1,5'"},
       {"lengths", "lengths: expected at least 1 length (usage: lengths A B C ...)"},
       {"lengths 1 2 0 4",
-       "lengths: length 3: expected a number > 0 and <= 1000, got '0' (out of range)"},
-      {"lengths 1 x", "lengths: length 2: expected a number > 0 and <= 1000, got 'x'"},
+       "lengths: length 3: expected a length from 0.0001 to 1000, got '0' (out of range)"},
+      {"lengths 1 x", "lengths: length 2: expected a length from 0.0001 to 1000, got 'x'"},
       {"moe 0", "moe: expected a number > 0 and <= 100, got '0' (out of range)"},
       {"moe 101", "moe: expected a number > 0 and <= 100, got '101' (out of range)"},
       {"moe NaN", "moe: expected a number > 0 and <= 100, got 'NaN' (not a finite number)"},
