@@ -71,6 +71,8 @@ StartOptions ToStartOptions(const Options& o) {
   start.max_iterations = o.max_iterations;
   start.fixed_dt = o.fixed_dt;
   start.scene = o.scene;
+  start.chains = o.chains;
+  start.field_joints = o.field_joints;
   start.solver = o.solver;
   start.exec = o.exec;
   return start;

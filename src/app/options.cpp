@@ -195,7 +195,9 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   app.add_option("--frames", frames, "quit after N frames (1..1000000000)");
   app.add_option("--screenshot", o.screenshot_path, "write the last frame as PNG");
   app.add_option("--state-out", o.state_out_path, "write one JSON line per frame");
-  app.add_option("--scene", scene, "scene at start: chain|arm|creature");
+  app.add_option("--scene", scene, "scene at start: chain|arm|creature|field");
+  app.add_option("--chains", o.chains, "chains in the field scene (1..100000, default 10000)")
+      ->check(CLI::Range(1, 100000));
   app.add_option("--solver", solver, "solver at start: fabrik|ccd|jacobian_transpose|dls");
   app.add_option("--exec", o.exec, "run a console command at start (repeatable)")
       ->allow_extra_args(false);
@@ -261,12 +263,19 @@ ParsedOptions ParseOptions(int argc, char** argv) {
     }
     o.joints = static_cast<int>(o.lengths.size()) + 1;
   }
+  // The field's chains take --joints (or --lengths' count) when given, else 10 joints each.
+  if (app.count("--joints") || !o.lengths.empty()) o.field_joints = o.joints;
+  // Checked when the field starts; `scene field` later refuses a too-large shape by itself.
+  if (scene == "field" && static_cast<long>(o.chains) * o.field_joints > 2000000L) {
+    return fail("--chains " + std::to_string(o.chains) + " x " + std::to_string(o.field_joints) +
+                " joints is more than the field's 2000000 joints");
+  }
   if (app.count("--size")) {
     if (auto error = ParseSize(size, o.width, o.height)) return fail(*error);
   }
   if (app.count("--scene")) {
-    if (scene != "chain" && scene != "arm" && scene != "creature") {
-      return fail("--scene: unknown scene " + Quote(scene) + " (chain, arm, creature)");
+    if (scene != "chain" && scene != "arm" && scene != "creature" && scene != "field") {
+      return fail("--scene: unknown scene " + Quote(scene) + " (chain, arm, creature, field)");
     }
     o.scene = scene;
   }

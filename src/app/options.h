@@ -42,6 +42,8 @@ struct Options {
   std::string screenshot_path;
   std::string state_out_path;
   std::string scene = "chain";
+  int chains = 10000;     // the field scene's chains (--chains)
+  int field_joints = 10;  // the field scene's joints per chain (--joints when given)
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
   bool hidden = false;            // no visible window (still renders offscreen-sized)

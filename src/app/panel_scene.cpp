@@ -10,6 +10,7 @@
 
 #include "app/panel_widgets.h"
 #include "app/systems.h"
+#include "core/scene_field.h"
 #include "core/scene_registry.h"
 #include "core/step_view.h"
 
@@ -72,6 +73,7 @@ const char* EffectorLabel(const Tree& tree, int node) {
 const char* SceneLabel(std::string_view name) {
   if (name == "arm") return "robot arm (hinges, pole)";
   if (name == "creature") return "creature (5 effectors)";
+  if (name == "field") return "field (many chains, batched)";
   for (const SceneEntry& entry : RegisteredScenes()) {
     if (entry.name == name) return entry.name.data();  // the table's literals end in '\0'
   }
@@ -156,6 +158,18 @@ void SceneSection(const AppState& state, UiState& ui, CommandQueue& queue) {
     }
     ImGui::TextColored(kDim, "'driven': the effector the modes move. Drag any effector or target.");
     if (c.last.limited) ImGui::TextColored(kWarn, "the limits hold the creature back");
+  } else if (const FieldScene* field = scene.As<FieldScene>();
+             field != nullptr && field->chain_count() > 0) {
+    const BatchSolveResult& r = field->last();
+    ImGui::Text("chains %zu x %zu joints", field->chain_count(), field->joint_count());
+    ImGui::Text("field solve %.2f ms / frame (%s, all cores)", state.solve_us / 1000.0,
+                BatchSimdTarget());
+    const double share = field->reached_share();
+    ImGui::TextColored(share >= 0.99 ? kGood : kWarn, "reached %.2f %% of %zu reachable",
+                       share * 100.0, r.reachable_count);
+    ImGui::TextColored(kDim, "lanes busy %.0f %%, iterations up to %d", r.lane_utilisation * 100.0,
+                       r.max_iterations_run);
+    ImGui::TextColored(kDim, "each chain leans to the target; pink: the two sampled chains");
   }
 }
 

@@ -9,6 +9,7 @@
 #include "app/systems.h"
 #include "core/scene_arm.h"
 #include "core/scene_creature.h"
+#include "core/scene_field.h"
 #include "core/step_view.h"
 #include "render/joint_axes.h"
 
@@ -214,6 +215,11 @@ void SceneDrawer::AddPlinth(const glm::vec3& root, float base) {
 }
 
 void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
+  if (const FieldScene* field = state.scene.As<FieldScene>(); field && field->chain_count() > 0) {
+    renderer.SetCamera(state.view.view, state.view.projection, state.view.camera.eye());
+    DrawField(state, *field, renderer);
+    return;
+  }
   const Chain& chain = state.chain;
   std::span<const glm::vec3> p = DisplayedPose(state);
   std::span<const float> len = chain.lengths();
@@ -270,6 +276,20 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
   if (state.step.active) DrawStepOverlay(state, renderer, base);
   if (state.race.active) DrawRacers(state, renderer, base);
 
+  DrawSpline(state, renderer, base);
+
+  // The reach: a faint shell and its circle on the ground (a chain's; a tree has one per
+  // effector, so none is drawn).
+  if (!creature) {
+    lines_.clear();
+    AddCircle(lines_, glm::vec3(chain.root().x, 0.002f, chain.root().z), reach, {1, 0, 0},
+              {0, 0, 1}, glm::vec4(0.35f, 0.62f, 0.98f, 0.45f), 128);
+    renderer.DrawLines(lines_, 1.0f, false);
+    renderer.DrawShell(chain.root(), reach, kReachColor);
+  }
+}
+
+void SceneDrawer::DrawSpline(const AppState& state, Renderer& renderer, float base) {
   // The spline being followed: the curve, its control points and the point on it now.
   if (state.spline.follower.has_spline()) {
     const bool active = state.mode == TargetMode::kSpline;
@@ -292,16 +312,6 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
     spheres_.push_back({state.spline.follower.position(), base * 0.45f,
                         glm::vec4(1.0f, 1.0f, 1.0f, active ? 0.9f : 0.3f)});
     renderer.DrawSpheres(spheres_);
-  }
-
-  // The reach: a faint shell and its circle on the ground (a chain's; a tree has one per
-  // effector, so none is drawn).
-  if (!creature) {
-    lines_.clear();
-    AddCircle(lines_, glm::vec3(chain.root().x, 0.002f, chain.root().z), reach, {1, 0, 0},
-              {0, 0, 1}, glm::vec4(0.35f, 0.62f, 0.98f, 0.45f), 128);
-    renderer.DrawLines(lines_, 1.0f, false);
-    renderer.DrawShell(chain.root(), reach, kReachColor);
   }
 }
 

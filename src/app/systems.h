@@ -10,6 +10,7 @@
 #include "core/frame.h"
 #include "core/scene_arm.h"
 #include "core/scene_creature.h"
+#include "core/scene_field.h"
 #include "ik/rotations.h"
 #include "render/renderer.h"
 #include "skin/tube_mesh.h"
@@ -29,6 +30,10 @@ class SceneDrawer {
   void DrawChainBody(const AppState& state, Renderer& renderer, std::span<const glm::vec3> p,
                      std::span<const float> len, float base);
   void DrawCreature(const CreatureScene& creature, Renderer& renderer, float base);
+  // The field scene (scene_draw_field.cpp): every chain as lines in one draw, the chains
+  // near the target and the sampled ones as lit bones and joints.
+  void DrawField(const AppState& state, const FieldScene& field, Renderer& renderer);
+  void DrawSpline(const AppState& state, Renderer& renderer, float base);
   void DrawArmExtras(const AppState& state, const ArmScene& arm, Renderer& renderer, float base);
   void AddPlinth(const glm::vec3& root, float base);
   void AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base);
@@ -46,6 +51,9 @@ class SceneDrawer {
                        float base);
   RotationTracker rotations_;
   SkinMesh skin_;
+
+  std::vector<LineVertex> field_lines_;
+  float field_grid_extent_ = -1.0f;
 };
 
 // Step 1: camera, drag and keys, read through ImGui's IO, enqueued as commands; the pointer

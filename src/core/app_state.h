@@ -15,6 +15,7 @@
 #include "core/app_command.h"
 #include "core/history.h"
 #include "core/scene.h"
+#include "core/scene_field.h"
 #include "core/target_sources.h"
 #include "ik/chain.h"
 #include "ik/recording_observer.h"
@@ -150,6 +151,7 @@ struct AppState {
   StepState step;
   RaceState race;
   SceneState scene;
+  FieldConfig field;  // the field scene's shape (--chains, --joints)
 
   ViewState view;
   FrameTiming timing;

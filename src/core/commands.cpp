@@ -211,7 +211,8 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             return true;
           },
           [&](const cmd::CameraReset&) {
-            state.view.camera.SetHome(HomeFor(state.chain));
+            state.view.camera.SetHome(state.scene.current ? state.scene.current->CameraHome(state)
+                                                          : HomeFor(state.chain));
             state.view.camera.Reset();
             return true;
           },

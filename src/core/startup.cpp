@@ -94,6 +94,8 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
     // Start on the curve: no glide from the default pose's target.
     state.targeting.Jump(state.spline.follower.position());
   }
+  state.field.chains = options.chains;
+  state.field.joints = options.field_joints;
   state.scene.current = MakeScene("chain");
   if (options.scene != "chain" && !SetScene(state, options.scene)) {
     return MakeError("--scene: " + state.message);

@@ -24,6 +24,8 @@ struct StartOptions {
   int max_iterations = 10;
   double fixed_dt = 0.0;  // 0 = real time
   std::string scene = "chain";
+  int chains = 10000;     // the field scene's chain count (--chains)
+  int field_joints = 10;  // the field scene's joints per chain (--joints, when given)
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
 };

@@ -130,6 +130,19 @@ TEST(AppNoAlloc, ScriptModeFramesBetweenLinesAllocateNothing) {
   EXPECT_TRUE(core.state().script.running);
 }
 
+TEST(AppNoAlloc, FieldFramesAllocateNothing) {
+  // The field scene owns its batch, targets and pose buffer: a frame that moves the target
+  // and solves 1,000 chains reuses them all.
+  StartOptions options = testing::FixedStep();
+  options.chains = 1000;
+  testing::Core core(options);
+  core.Run("scene field");
+  core.Run("spline load assets/splines/trefoil.txt");
+  core.Frames(60);
+  EXPECT_EQ(CountFrames(core, 200, nullptr), 0);
+  EXPECT_EQ(core.state().scene.name(), "field");
+}
+
 TEST(AppNoAlloc, TheCounterSeesAllocations) {
   // The test can fail: a frame that rebuilds the chain allocates, and is counted.
   testing::Core core;

@@ -1,0 +1,110 @@
+// Step 5 for the field scene (README "The field scene"): levels of detail keep 10,000 chains
+// interactive under a software renderer. Every chain far from the action is one line strip
+// folded into a single line draw (no joints: at that distance a joint is under a pixel); the
+// chains around the target's foot and the two sampled chains get lit bones and joints. Three
+// instanced draws plus one line draw, whatever the chain count.
+#include <algorithm>
+#include <cmath>
+
+#include "app/systems.h"
+#include "core/scene_field.h"
+
+namespace fabrik {
+namespace {
+
+// Chains within this many grid cells of the lead chain (the one under the target) are drawn
+// in full: a 7 x 7 patch, ~900 instances.
+constexpr int kNearCells = 3;
+// Chains within this many cells (the ones bending most) are drawn as lines through every
+// joint; farther ones through the middle joint only.
+constexpr int kFineCells = 8;
+
+const glm::vec4 kStem(0.10f, 0.32f, 0.24f, 1.0f);
+const glm::vec4 kTipReached(0.62f, 0.96f, 0.58f, 1.0f);
+const glm::vec4 kTipChasing(0.98f, 0.72f, 0.28f, 1.0f);
+const glm::vec4 kBone(0.80f, 0.86f, 0.74f, 1.0f);
+const glm::vec4 kJoint(0.30f, 0.62f, 0.86f, 1.0f);
+const glm::vec4 kSample(0.98f, 0.45f, 0.80f, 1.0f);
+
+}  // namespace
+
+void SceneDrawer::DrawField(const AppState& state, const FieldScene& field, Renderer& renderer) {
+  const std::size_t n = field.chain_count();
+  const std::size_t jc = field.joint_count();
+  const std::span<const glm::vec3> poses = field.poses();
+  const float width = std::max(field.columns(), field.rows()) * kFieldSpacing;
+  const float seg = kFieldReach / static_cast<float>(jc - 1);
+  const float base = std::clamp(std::max(seg * 0.15f, kFieldReach * 0.012f), 0.01f, 1.0f);
+
+  // The ground grid, sized to the field.
+  const float grid_reach = std::max(width * 0.45f, kFieldReach);
+  if (std::fabs(grid_reach_ - grid_reach) > 1e-3f * grid_reach) RebuildGrid(grid_reach);
+  renderer.DrawLines(grid_, 1.0f, false, glm::vec3(0.0f), std::max(10.0f, grid_reach * 1.6f));
+
+  const int columns = field.columns();
+  const int lead_col = static_cast<int>(field.lead() % static_cast<std::size_t>(columns));
+  const int lead_row = static_cast<int>(field.lead() / static_cast<std::size_t>(columns));
+  auto near = [&](std::size_t c, int cells) {
+    const int col = static_cast<int>(c % static_cast<std::size_t>(columns));
+    const int row = static_cast<int>(c / static_cast<std::size_t>(columns));
+    return std::abs(col - lead_col) <= cells && std::abs(row - lead_row) <= cells;
+  };
+  const float tol = state.settings.tolerance;
+
+  // Far chains: one colour ramp from a dark stem to a tip that is green when the chain reached
+  // its own target, amber while it chases.
+  field_lines_.clear();
+  // Away from the target the chains stand nearly straight: two segments (root, middle joint,
+  // tip) show their lean. Line primitives are what a software rasteriser pays for.
+  const std::size_t coarse = std::max<std::size_t>(1, jc / 2);
+  for (std::size_t c = 0; c < n; ++c) {
+    if (near(c, kNearCells) || c == field.sample(0) || c == field.sample(1)) continue;
+    const glm::vec3* p = &poses[c * jc];
+    const glm::vec4 tip = field.batch().outcome(c).distance <= tol ? kTipReached : kTipChasing;
+    const std::size_t step = near(c, kFineCells) ? 1 : coarse;
+    const float last = static_cast<float>(jc - 1);
+    for (std::size_t i = 0; i + 1 < jc; i += step) {
+      const std::size_t k = std::min(i + step, jc - 1);
+      field_lines_.push_back({p[i], kStem + (tip - kStem) * (static_cast<float>(i) / last)});
+      field_lines_.push_back({p[k], kStem + (tip - kStem) * (static_cast<float>(k) / last)});
+    }
+  }
+  renderer.DrawLines(field_lines_, 1.0f, false);
+
+  // Near and sampled chains in full.
+  bones_.clear();
+  spheres_.clear();
+  auto full = [&](std::size_t c, bool sampled) {
+    const glm::vec3* p = &poses[c * jc];
+    const bool reached = field.batch().outcome(c).distance <= tol;
+    // The sampled chains are drawn thicker: they are the ones to look at and check.
+    const float r = sampled ? base * 2.0f : base * 0.7f;
+    for (std::size_t i = 0; i + 1 < jc; ++i) {
+      bones_.push_back({p[i], r, p[i + 1], r * 0.7f, sampled ? kSample : kBone});
+    }
+    for (std::size_t i = 1; i + 1 < jc; ++i) spheres_.push_back({p[i], base * 0.8f, kJoint});
+    spheres_.push_back({p[jc - 1], base * 1.1f, reached ? kTipReached : kTipChasing});
+  };
+  for (int row = std::max(0, lead_row - kNearCells); row <= lead_row + kNearCells; ++row) {
+    for (int col = std::max(0, lead_col - kNearCells);
+         col <= std::min(columns - 1, lead_col + kNearCells); ++col) {
+      const std::size_t c = static_cast<std::size_t>(row) * columns + col;
+      if (c < n && c != field.sample(0) && c != field.sample(1)) full(c, false);
+    }
+  }
+  full(field.sample(0), true);
+  if (field.sample(1) != field.sample(0)) full(field.sample(1), true);
+  renderer.DrawBones(bones_);
+  renderer.DrawSpheres(spheres_);
+
+  // The shared target.
+  lines_.clear();
+  spheres_.clear();
+  const glm::vec4 color(0.98f, 0.92f, 0.55f, 0.85f);
+  AddTargetMarker(state.target(), color, base * 1.5f);
+  renderer.DrawLines(lines_, 1.5f, true);
+  renderer.DrawSpheres(spheres_);
+  DrawSpline(state, renderer, base);
+}
+
+}  // namespace fabrik
