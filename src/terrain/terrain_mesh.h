@@ -1,0 +1,35 @@
+// terrain_mesh.h - a triangle grid over a heightmap, for drawing it (no GL here).
+//
+// BuildTerrainMesh(map, resolution) samples the ground on a regular grid of resolution x
+// resolution vertices spanning the whole square [-S/2, S/2]^2 (README: Terrain): vertex (a, b)
+// - column a along +X, row b along +Z - sits at x = -S/2 + a S / (resolution - 1),
+// z = -S/2 + b S / (resolution - 1), y = map.HeightAt(x, z), with normal map.NormalAt(x, z).
+// Vertices are row-major (index b x resolution + a). Each grid cell gives two triangles,
+// wound anticlockwise seen from above (+Y), so their geometric normals point up.
+#pragma once
+
+#include <cstdint>
+#include <glm/vec3.hpp>
+#include <vector>
+
+#include "ik/result.h"
+#include "terrain/heightmap.h"
+
+namespace fabrik {
+
+struct TerrainMesh {
+  int resolution = 0;                  // vertices per side
+  std::vector<glm::vec3> positions;    // world space, resolution^2 of them
+  std::vector<glm::vec3> normals;      // unit, one per position
+  std::vector<std::uint32_t> indices;  // triangles, 6 x (resolution - 1)^2 entries
+};
+
+// Accepted resolutions (vertices per side).
+inline constexpr int kMinTerrainMeshResolution = 2;
+inline constexpr int kMaxTerrainMeshResolution = 2048;
+
+// Fails (with a message naming the value) on a resolution outside
+// [kMinTerrainMeshResolution, kMaxTerrainMeshResolution].
+Result<TerrainMesh> BuildTerrainMesh(const Heightmap& map, int resolution);
+
+}  // namespace fabrik
