@@ -71,6 +71,9 @@ StartOptions ToStartOptions(const Options& o) {
   start.max_iterations = o.max_iterations;
   start.fixed_dt = o.fixed_dt;
   start.scene = o.scene;
+  start.terrain_path = o.terrain_path;
+  start.terrain_size = o.terrain_size;
+  start.terrain_height = o.terrain_height;
   start.solver = o.solver;
   start.exec = o.exec;
   return start;

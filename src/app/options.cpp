@@ -67,7 +67,12 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   app.add_option("--frames", o.frames, "quit after N frames")->check(CLI::Range(1L, 1000000000L));
   app.add_option("--screenshot", o.screenshot_path, "write the last frame as PNG");
   app.add_option("--state-out", o.state_out_path, "write one JSON line per frame");
-  app.add_option("--scene", scene, "scene at start: chain|arm|creature");
+  app.add_option("--scene", scene, "scene at start: chain|arm|creature|walker");
+  app.add_option("--terrain", o.terrain_path, "the walker's ground: an 8/16-bit gray PNG");
+  app.add_option("--terrain-size", o.terrain_size, "side S of the terrain square (0 < S <= 1e5)")
+      ->check(CLI::Range(1e-3f, 1e5f));
+  app.add_option("--terrain-height", o.terrain_height, "height H of white (0 <= H <= 1e4)")
+      ->check(CLI::Range(0.0f, 1e4f));
   app.add_option("--solver", solver, "solver at start: fabrik|ccd|jacobian_transpose|dls");
   app.add_option("--exec", o.exec, "run a console command at start (repeatable)")
       ->allow_extra_args(false);
@@ -118,8 +123,8 @@ ParsedOptions ParseOptions(int argc, char** argv) {
     o.height = h;
   }
   if (!scene.empty()) {
-    if (scene != "chain" && scene != "arm" && scene != "creature") {
-      return fail("--scene: unknown scene '" + scene + "' (chain, arm, creature)");
+    if (scene != "chain" && scene != "arm" && scene != "creature" && scene != "walker") {
+      return fail("--scene: unknown scene '" + scene + "' (chain, arm, creature, walker)");
     }
     o.scene = scene;
   }

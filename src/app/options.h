@@ -30,6 +30,9 @@ struct Options {
   std::string screenshot_path;
   std::string state_out_path;
   std::string scene = "chain";
+  std::string terrain_path;     // --terrain: a gray PNG heightmap (README: Terrain)
+  float terrain_size = 40.0f;   // --terrain-size S
+  float terrain_height = 3.0f;  // --terrain-height H
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
   bool hidden = false;            // no visible window (still renders offscreen-sized)

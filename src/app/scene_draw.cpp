@@ -329,6 +329,10 @@ void SceneDrawer::AddConstraintOutline(const JointConstraint& c, const Frame& pa
 }
 
 void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
+  if (const WalkerScene* walker = state.scene.As<WalkerScene>(); walker && walker->walker) {
+    walker_.Draw(state, *walker, renderer);  // its own look: terrain, body, legs
+    return;
+  }
   const Chain& chain = state.chain;
   std::span<const glm::vec3> p = DisplayedPose(state);
   std::span<const float> len = chain.lengths();

@@ -8,6 +8,7 @@
 #include "core/scene_registry.h"
 #include "core/state_writer.h"
 #include "core/step_view.h"
+#include "core/terrain_load.h"
 #include "ik/chain_rebuild.h"
 
 namespace fabrik {
@@ -202,7 +203,8 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             return true;
           },
           [&](const cmd::CameraReset&) {
-            state.view.camera.SetHome(HomeFor(state.chain));
+            state.view.camera.SetHome(state.scene.current ? state.scene.current->CameraHome(state)
+                                                          : HomeFor(state.chain));
             state.view.camera.Reset();
             return true;
           },
@@ -280,6 +282,17 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
           },
           [&](const cmd::Quit&) {
             state.quit_requested = true;
+            return true;
+          },
+          [&](const cmd::TerrainLoad& c) {
+            const float size = c.scaled ? c.size : state.terrain.size;
+            const float height = c.scaled ? c.height : state.terrain.height;
+            if (!LoadTerrain(state, c.path, c.resolved_path, size, height)) {
+              return Fail(state, state.message);
+            }
+            out("terrain " + c.resolved_path + Fmt(": %.4g", size) + Fmt(" x %.4g", size) +
+                Fmt(", %.4g high", height) +
+                (state.scene.name() == "walker" ? "" : " (shown in the walker scene)"));
             return true;
           },
       },

@@ -8,6 +8,7 @@
 #include "core/scene_arm.h"
 #include "core/scene_chain.h"
 #include "core/scene_creature.h"
+#include "core/scene_walker.h"
 #include "core/step_view.h"
 
 namespace fabrik {
@@ -19,10 +20,11 @@ std::unique_ptr<Scene> Make() {
 }
 
 // One line per scene.
-constexpr std::array<SceneEntry, 3> kScenes = {{
+constexpr std::array<SceneEntry, 4> kScenes = {{
     {"chain", Make<ChainScene>},
     {"arm", Make<ArmScene>},
     {"creature", Make<CreatureScene>},
+    {"walker", Make<WalkerScene>},
 }};
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "core/commands.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
+#include "core/terrain_load.h"
 #include "ik/chain_rebuild.h"
 #include "ik/fabrik.h"
 #include "targets/spline_file.h"
@@ -90,6 +91,16 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
   if (state.mode == TargetMode::kSpline && state.spline.follower.has_spline()) {
     // Start on the curve: no glide from the default pose's target.
     state.targeting.Jump(state.spline.follower.position());
+  }
+  state.terrain.size = options.terrain_size;
+  state.terrain.height = options.terrain_height;
+  if (!options.terrain_path.empty()) {
+    const std::string resolved =
+        ResolveDataPath(options.terrain_path, state.command_context.search_roots);
+    if (!LoadTerrain(state, options.terrain_path, resolved, options.terrain_size,
+                     options.terrain_height)) {
+      return MakeError("--terrain: " + state.message);
+    }
   }
   state.scene.current = MakeScene("chain");
   if (options.scene != "chain" && !SetScene(state, options.scene)) {

@@ -24,6 +24,9 @@ struct StartOptions {
   int max_iterations = 10;
   double fixed_dt = 0.0;  // 0 = real time
   std::string scene = "chain";
+  std::string terrain_path;     // "" = the default terrain, loaded when the walker starts
+  float terrain_size = 40.0f;   // S (README: Terrain)
+  float terrain_height = 3.0f;  // H
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
 };

@@ -18,7 +18,7 @@ namespace {
 constexpr std::array<std::string_view, 4> kModeNames = {"drag", "spline", "console", "script"};
 constexpr std::array<std::string_view, 4> kSolverNames = {"fabrik", "ccd", "jacobian_transpose",
                                                           "dls"};
-constexpr std::array<std::string_view, 3> kSceneNames = {"chain", "arm", "creature"};
+constexpr std::array<std::string_view, 4> kSceneNames = {"chain", "arm", "creature", "walker"};
 constexpr std::array<std::string_view, 7> kSplineSubcommands = {
     "load", "speed", "play", "pause", "restart", "loop", "pingpong"};
 constexpr std::array<std::string_view, 5> kScriptSubcommands = {"run", "play", "pause", "restart",
@@ -27,7 +27,7 @@ constexpr std::array<std::string_view, 5> kScriptSubcommands = {"run", "play", "
 constexpr std::array<std::string_view, 11> kStepSubcommands = {
     "on", "off", "next", "prev", "pass", "back", "iteration", "start", "end", "play", "pause"};
 
-constexpr std::array<CommandInfo, 18> kCommands = {{
+constexpr std::array<CommandInfo, 19> kCommands = {{
     {"target", "target X Y Z", "set the target (world units); mode becomes console"},
     {"mode", "mode drag|spline|console|script", "choose where the target comes from"},
     {"joints", "joints N", "joint count, root included (2..10000)"},
@@ -42,12 +42,13 @@ constexpr std::array<CommandInfo, 18> kCommands = {{
     {"state", "state", "print chain, target and solver state"},
     {"help", "help [COMMAND]", "list the commands, or explain one"},
     {"solver", "solver fabrik|ccd|jacobian_transpose|dls", "choose the IK solver"},
-    {"scene", "scene chain|arm|creature", "choose the scene"},
+    {"scene", "scene chain|arm|creature|walker", "choose the scene"},
     {"clear", "clear", "clear the console"},
     {"step", "step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause",
      "replay one solve reach by reach"},
     {"race", "race on|off", "run every solver side by side"},
     {"quit", "quit", "close the demo"},
+    {"terrain", "terrain load PATH [S H]", "the walker's ground from a gray PNG"},
 }};
 
 // Extra lines for `help COMMAND`.
@@ -66,6 +67,10 @@ std::vector<std::string_view> Details(std::string_view name) {
   if (name == "mode") {
     return {"  drag: drag the target with the mouse;  spline: follow the loaded spline;",
             "  console: stay where 'target' put it;  script: follow the running script."};
+  }
+  if (name == "terrain") {
+    return {"  An 8- or 16-bit grayscale PNG covering [-S/2, S/2] in X and Z, white = H high.",
+            "  S in (0, 1e5] (default 40), H in [0, 1e4] (default 3); a bad file changes nothing."};
   }
   if (name == "lengths") return {"  1 to 9999 lengths, each 0 < x <= 1000 world units."};
   if (name == "spline") {
@@ -187,6 +192,18 @@ Result<float> Coordinate(std::string_view what, std::string_view word) {
   return static_cast<float>(n.value);
 }
 
+// A float in [0, hi].
+Result<float> NonNegativeUpTo(std::string_view what, std::string_view word, float hi,
+                              std::string_view hi_text) {
+  const std::string description = "a number >= 0 and <= " + std::string(hi_text);
+  const text::Number n = text::ParseReal(word);
+  if (n.error != text::NumberError::kNone) return Expected(what, description, word, n.error);
+  if (!(n.value >= 0.0 && n.value <= static_cast<double>(hi))) {
+    return Expected(what, description, word, text::NumberError::kOutOfRange);
+  }
+  return static_cast<float>(n.value);
+}
+
 // `word` (lower-cased) if it is one of `names`.
 std::optional<std::string> OneOf(std::string_view word, std::span<const std::string_view> names) {
   std::string lowered = text::Lower(word);
@@ -223,6 +240,8 @@ Result<Command> ParseTarget(Words args) {
   return Command(t);
 }
 
+Result<Command> ParseTerrain(Words args, const CommandContext& context);
+
 Result<Command> ParseMode(Words args) {
   if (args.size() != 1) {
     return WrongArity("mode", "mode drag|spline|console|script", 1, args.size());
@@ -258,6 +277,38 @@ Result<Command> ParseLoad(std::string_view what, Words args, const CommandContex
   if (!parsed.ok()) return MakeError(parsed.error());
   return Command(
       cmd::ScriptRun{path, resolved, std::make_shared<const Script>(std::move(parsed).value())});
+}
+
+// terrain load PATH [S H]: the file must exist now; decoding it is the app's job (it needs the
+// terrain library), and a bad image is refused there with the state unchanged.
+Result<Command> ParseTerrain(Words args, const CommandContext& context) {
+  const std::string usage = "terrain load PATH [S H]";
+  if (args.empty() || text::Lower(args[0]) != "load") {
+    return MakeError("terrain: expected load (usage: " + usage + ")" +
+                     (args.empty() ? std::string() : ", got " + text::Quote(args[0])));
+  }
+  if (args.size() != 2 && args.size() != 4) {
+    return MakeError("terrain load: expected PATH or PATH S H (usage: " + usage + "), got " +
+                     std::to_string(args.size() - 1) + " arguments");
+  }
+  cmd::TerrainLoad c;
+  c.path = args[1];
+  if (c.path.empty()) return MakeError("terrain load: the path is empty");
+  c.resolved_path = ResolveDataPath(c.path, context.search_roots);
+  if (!Exists(c.resolved_path)) {
+    return MakeError("terrain load: cannot find " + text::Quote(c.path) + " (looked in " +
+                     SearchedText(context) + ")");
+  }
+  if (args.size() == 4) {
+    Result<float> size = PositiveUpTo("terrain load S", args[2], 1e5f, "1e5");
+    if (!size.ok()) return MakeError(size.error());
+    Result<float> height = NonNegativeUpTo("terrain load H", args[3], 1e4f, "1e4");
+    if (!height.ok()) return MakeError(height.error());
+    c.scaled = true;
+    c.size = size.value();
+    c.height = height.value();
+  }
+  return Command(std::move(c));
 }
 
 Result<Command> ParseSpline(Words args, const CommandContext& context) {
@@ -456,9 +507,9 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
   if (name == "solver") return ParseNamed("solver", args, kSolverNames, true);
   if (name == "scene") {
     return ParseNamed("scene", args,
-                      context.scene_names.empty() ? std::span<const std::string_view>(kSceneNames)
-                                                  : std::span<const std::string_view>(
-                                                        context.scene_names),
+                      context.scene_names.empty()
+                          ? std::span<const std::string_view>(kSceneNames)
+                          : std::span<const std::string_view>(context.scene_names),
                       false);
   }
   if (name == "step") {
@@ -489,6 +540,7 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
     }
     return Command(cmd::Race{sub == "on"});
   }
+  if (name == "terrain") return ParseTerrain(args, context);
   if (name == "quit") {
     if (!args.empty()) return WrongArity("quit", "quit", 0, args.size());
     return Command(cmd::Quit{});
@@ -616,6 +668,16 @@ Status ValidateCommand(const Command& command) {
                                                      : fail("step: count out of range");
           },
           [&](const cmd::Race&) -> Status { return Ok{}; },
+          [&](const cmd::TerrainLoad& c) -> Status {
+            if (c.path.empty()) return fail("terrain load: the path is empty");
+            if (c.scaled && !(c.size > 0.0f && c.size <= 1e5f)) {
+              return fail("terrain load: S is not a number > 0 and <= 1e5");
+            }
+            if (c.scaled && !(c.height >= 0.0f && c.height <= 1e4f)) {
+              return fail("terrain load: H is not a number >= 0 and <= 1e4");
+            }
+            return Ok{};
+          },
           [&](const cmd::Quit&) -> Status { return Ok{}; },
       },
       command);
@@ -672,6 +734,11 @@ std::string FormatCommand(const Command& command) {
             return out;
           },
           [](const cmd::Race& c) -> std::string { return c.on ? "race on" : "race off"; },
+          [](const cmd::TerrainLoad& c) -> std::string {
+            std::string s = "terrain load " + FormatPath(c.path);
+            if (c.scaled) s += " " + FormatFloat(c.size) + " " + FormatFloat(c.height);
+            return s;
+          },
           [](const cmd::Quit&) -> std::string { return "quit"; },
       },
       command);
@@ -701,6 +768,7 @@ std::string_view CommandName(const Command& command) {
                         [](const cmd::Clear&) -> std::string_view { return "clear"; },
                         [](const cmd::Step&) -> std::string_view { return "step"; },
                         [](const cmd::Race&) -> std::string_view { return "race"; },
+                        [](const cmd::TerrainLoad&) -> std::string_view { return "terrain"; },
                         [](const cmd::Quit&) -> std::string_view { return "quit"; },
                     },
                     command);
@@ -828,8 +896,8 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
 
   if (index == 0) {
     for (const CommandInfo& info : kCommands) {
-      const bool takes_args = info.name != "state" && info.name != "clear" &&
-                              info.name != "help" && info.name != "quit";
+      const bool takes_args = info.name != "state" && info.name != "clear" && info.name != "help" &&
+                              info.name != "quit";
       offer(info.name, takes_args);
     }
   } else {
@@ -847,6 +915,7 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
         }
       }
       if (name == "step") offer_all(kStepSubcommands, false);
+      if (name == "terrain") offer("load", true);
       if (name == "race") {
         offer("on", false);
         offer("off", false);
@@ -861,7 +930,8 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
         for (std::string_view s : kScriptSubcommands) offer(s, s == "run");
       }
     } else if (index == 2 && context != nullptr &&
-               ((name == "spline" && sub == "load") || (name == "script" && sub == "run"))) {
+               ((name == "spline" && sub == "load") || (name == "script" && sub == "run") ||
+                (name == "terrain" && sub == "load"))) {
       for (const std::string& p : CompletePath(partial, *context)) out.push_back(head + p);
     }
   }

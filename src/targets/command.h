@@ -21,7 +21,11 @@
 //   script play|pause|restart|stop
 //   camera reset                 state                    help [COMMAND]
 //   solver fabrik|ccd|jacobian_transpose|dls              (the app checks availability)
-//   scene chain|arm|creature     clear                    (clears the console)
+//   scene chain|arm|creature|walker                       clear (clears the console)
+//   terrain load PATH [S H]      the walker's ground from a gray PNG (README: Terrain), the
+//                                square side S in (0, 1e5] and height H in [0, 1e4] (default:
+//                                the current ones); the file is found at parse time and
+//                                decoded when applied (a bad image is refused then)
 //   step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause
 //   race on|off                  quit
 //
@@ -37,14 +41,13 @@
 // "assets/splines/word.txt" works from any working directory). Absolute paths are used as is.
 #pragma once
 
+#include <glm/vec3.hpp>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "ik/result.h"
 #include "targets/catmull_rom.h"
@@ -163,11 +166,29 @@ struct Scene {
 };
 // clear (the console)
 struct Clear {};
+// terrain load PATH [S H]
+struct TerrainLoad {
+  std::string path;           // as written
+  std::string resolved_path;  // where it was found (it existed at parse time)
+  bool scaled = false;        // S and H were given; otherwise the current ones are kept
+  float size = 40.0f;         // world units, (0, 1e5]
+  float height = 3.0f;        // world units, [0, 1e4]
+};
 
 // step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause: the step-through
 // view of a solve (the app replays one recorded solve reach by reach).
 enum class StepAction {
-  kOn, kOff, kNext, kPrev, kPass, kBack, kIteration, kStart, kEnd, kPlay, kPause
+  kOn,
+  kOff,
+  kNext,
+  kPrev,
+  kPass,
+  kBack,
+  kIteration,
+  kStart,
+  kEnd,
+  kPlay,
+  kPause
 };
 struct Step {
   StepAction action = StepAction::kOn;
@@ -186,8 +207,8 @@ using Command =
     std::variant<cmd::Nothing, cmd::Target, cmd::Mode, cmd::Joints, cmd::Length, cmd::Lengths,
                  cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed, cmd::SplinePlayback,
                  cmd::SplineEnd, cmd::ScriptRun, cmd::ScriptPlayback, cmd::CameraReset, cmd::State,
-                 cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear, cmd::Step, cmd::Race,
-                 cmd::Quit>;
+                 cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear, cmd::Step, cmd::Race, cmd::Quit,
+                 cmd::TerrainLoad>;
 
 // Parses one line (see the top of this file). Blank and comment-only lines give
 // cmd::Nothing. Errors are one line naming the command and the problem, e.g.

@@ -193,7 +193,7 @@ TEST(Command, BadLinesGiveOneSpecificError) {
        "got 0"},
       {"solver newton",
        "solver: unknown solver 'newton' (known: fabrik, ccd, jacobian_transpose, dls)"},
-      {"scene forest", "scene: unknown scene 'forest' (known: chain, arm, creature)"},
+      {"scene forest", "scene: unknown scene 'forest' (known: chain, arm, creature, walker)"},
       {"target \"1 2 3", "unterminated quote"},
   };
   ASSERT_GE(cases.size(), 25u);
@@ -292,7 +292,10 @@ TEST(Command, FormatCommandRoundTrips) {
                                           "scene arm",
                                           "clear",
                                           "spline load assets/splines/word.txt",
-                                          "script run assets/scripts/tour.txt"};
+                                          "script run assets/scripts/tour.txt",
+                                          "scene walker",
+                                          "terrain load assets/terrain/hills.png",
+                                          "terrain load assets/terrain/hills.png 20 1.5"};
   const CommandContext context = ProjectContext();
   for (const std::string& line : lines) {
     Result<Command> first = ParseCommand(line, context);
@@ -313,7 +316,7 @@ TEST(Command, HelpListsEveryCommand) {
   ASSERT_EQ(all.size(), CommandList().size() + 1);
   for (const char* name :
        {"target", "mode", "joints", "length", "lengths", "moe", "iterations", "spline", "script",
-        "camera", "state", "help", "solver", "scene", "clear"}) {
+        "camera", "state", "help", "solver", "scene", "clear", "terrain"}) {
     bool found = false;
     for (const CommandInfo& info : CommandList()) found = found || info.name == name;
     EXPECT_TRUE(found) << name;
@@ -450,6 +453,35 @@ TEST(Command, StepRaceAndQuit) {
   }
   EXPECT_EQ(CompleteCommand("step p"), (std::vector<std::string>{"step pass", "step pause",
                                                                   "step play", "step prev"}));
+}
+
+}  // namespace
+}  // namespace fabrik
+
+namespace fabrik {
+namespace {
+
+TEST(Command, TerrainLoadFindsTheFileAndChecksTheScale) {
+  const CommandContext context = ProjectContext();
+  auto ok = ParseCommand("terrain load assets/terrain/hills.png 24 2", context);
+  ASSERT_TRUE(ok.ok()) << ok.error();
+  const auto& c = std::get<cmd::TerrainLoad>(ok.value());
+  EXPECT_TRUE(c.scaled);
+  EXPECT_EQ(c.size, 24.0f);
+  EXPECT_EQ(c.height, 2.0f);
+  EXPECT_NE(c.resolved_path.find("hills.png"), std::string::npos);
+  auto plain = ParseCommand("TERRAIN LOAD assets/terrain/hills.png", context);
+  ASSERT_TRUE(plain.ok()) << plain.error();
+  EXPECT_FALSE(std::get<cmd::TerrainLoad>(plain.value()).scaled);
+  for (const char* bad :
+       {"terrain", "terrain load", "terrain dig x", "terrain load /no/such.png",
+        "terrain load assets/terrain/hills.png 10", "terrain load assets/terrain/hills.png 0 1",
+        "terrain load assets/terrain/hills.png 10 -1", "terrain load assets/terrain/hills.png nan 1",
+        "terrain load assets/terrain/hills.png 10 1e9"}) {
+    auto r = ParseCommand(bad, context);
+    EXPECT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().find("terrain"), std::string::npos) << r.error();
+  }
 }
 
 }  // namespace
