@@ -64,7 +64,7 @@ void UnitSphere(std::vector<glm::vec3>& positions, std::vector<std::uint32_t>& i
   for (std::uint32_t r = 0; r < kRings; ++r) {
     for (std::uint32_t s = 0; s < static_cast<std::uint32_t>(kSectors); ++s) {
       const std::uint32_t i0 = r * row + s, i1 = i0 + 1, i2 = i0 + row, i3 = i2 + 1;
-      indices.insert(indices.end(), {i0, i2, i1, i1, i2, i3});
+      indices.insert(indices.end(), {i0, i1, i2, i1, i3, i2});  // anticlockwise outside
     }
   }
 }
@@ -106,11 +106,11 @@ void WalkerDrawer::Draw(const AppState& state, const WalkerScene& scene, Rendere
       meshed_ = w.terrain_ptr();
     }
     SurfaceStyle terrain;
-    terrain.color = {0.33f, 0.47f, 0.29f, 1.0f};
-    terrain.high_color = {0.58f, 0.53f, 0.45f, 1.0f};
+    terrain.color = {0.27f, 0.42f, 0.24f, 1.0f};
+    terrain.high_color = {0.56f, 0.49f, 0.38f, 1.0f};
     terrain.ramp_height = std::max(ground.height_scale(), 1e-3f);
     terrain.grid_step = 1.0f;
-    terrain.grid_color = {0.92f, 0.96f, 1.0f, 0.32f};
+    terrain.grid_color = {0.90f, 0.95f, 1.0f, 0.28f};
     surfaces_->Draw(kTerrainSlot, glm::mat4(1.0f), view_projection, eye, terrain);
 
     const glm::vec3 half = 0.5f * w.settings().body_size;

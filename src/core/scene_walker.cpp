@@ -38,9 +38,9 @@ OrbitCamera::Home WalkerScene::CameraHome(const AppState& state) const {
   if (!walker) return Scene::CameraHome(state);
   OrbitCamera::Home home;
   home.pivot = walker->body_position();
-  home.yaw = 0.6f;
-  home.pitch = 0.45f;
-  home.distance = 11.0f;
+  home.yaw = 0.5f;
+  home.pitch = 0.55f;
+  home.distance = 17.0f;
   return home;
 }
 

@@ -451,8 +451,8 @@ TEST(Command, StepRaceAndQuit) {
     EXPECT_FALSE(r.ok()) << bad;
     EXPECT_FALSE(r.error().empty()) << bad;
   }
-  EXPECT_EQ(CompleteCommand("step p"), (std::vector<std::string>{"step pass", "step pause",
-                                                                  "step play", "step prev"}));
+  EXPECT_EQ(CompleteCommand("step p"),
+            (std::vector<std::string>{"step pass", "step pause", "step play", "step prev"}));
 }
 
 }  // namespace
@@ -476,7 +476,8 @@ TEST(Command, TerrainLoadFindsTheFileAndChecksTheScale) {
   for (const char* bad :
        {"terrain", "terrain load", "terrain dig x", "terrain load /no/such.png",
         "terrain load assets/terrain/hills.png 10", "terrain load assets/terrain/hills.png 0 1",
-        "terrain load assets/terrain/hills.png 10 -1", "terrain load assets/terrain/hills.png nan 1",
+        "terrain load assets/terrain/hills.png 10 -1",
+        "terrain load assets/terrain/hills.png nan 1",
         "terrain load assets/terrain/hills.png 10 1e9"}) {
     auto r = ParseCommand(bad, context);
     EXPECT_FALSE(r.ok()) << bad;
