@@ -27,8 +27,8 @@ def bluish(R, G, B):  # the body
     return B > R + 25 and B > G
 
 
-def bone(R, G, B):  # legs (pale) and knees (blue), never the green-brown ground
-    return (R > 150 and G > 140 and B > 120) or (B > R + 40 and B > G + 10)
+def bone(R, G, B):  # legs: neutral grey-white; the ground is green (G well above R and B)
+    return max(R, G, B) - min(R, G, B) < 22 and R > 60 and R >= G - 3
 
 
 class Walker(unittest.TestCase):
@@ -50,7 +50,13 @@ class Walker(unittest.TestCase):
             j = leg["joints"]
             # The middle of the thigh bone (hip to knee) is drawn in leg colours.
             mid = [(a + b) / 2 for a, b in zip(j[1], j[2])]
-            self.assertGreater(share(img, *project(last, mid), bone, r=1), 0.3, leg)
+            self.assertGreater(share(img, *project(last, mid), bone, r=1), 0.5, leg)
+        # ...and the ground well beside the walker is not.
+        b = last["body"]["position"]
+        ground_y = min(leg["foot_target"][1] for leg in last["legs"])
+        for dx, dz in [(4, 0), (0, 4), (-4, -4)]:
+            p = project(last, [b[0] + dx, ground_y, b[2] + dz])
+            self.assertLess(share(img, *p, bone, r=1), 0.5, (dx, dz))
 
     def test_console_target_makes_it_walk_and_stop(self):
         with LiveDemo(FAST + ["--scene", "walker", "--fixed-dt", "0.02"]) as demo:
