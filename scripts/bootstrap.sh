@@ -3,6 +3,8 @@
 #   bash scripts/bootstrap.sh demo [demo options...]   install, build, run the demo
 #   bash scripts/bootstrap.sh test                      install, build, run every test
 #   bash scripts/bootstrap.sh bench                     install, build, run the benchmarks
+#   bash scripts/bootstrap.sh fuzz [SECONDS]            fuzz campaign: every fuzzer SECONDS
+#                                                       (default 60), one at a time
 # Missing Debian packages are installed with apt-get (through sudo when not root).
 set -euo pipefail
 
@@ -14,6 +16,7 @@ packages=(
   build-essential cmake pkg-config python3 clang libclang-rt-14-dev
   libglfw3-dev libglm-dev libimgui-dev libstb-dev python3-glad
   libgtest-dev libgmock-dev libpng-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
+  libhwy-dev libtbb-dev
   xvfb xauth xdotool x11-utils libgl1-mesa-dri python3-pil fonts-dejavu-core
 )
 
@@ -67,8 +70,47 @@ case "$cmd" in
     configure_build build -DFABRIK_BUILD_TESTS=OFF -DFABRIK_BUILD_BENCH=ON
     for b in build/bin/bench_*; do "$b" "$@"; done
     ;;
+  fuzz)
+    # Not part of CI (README: Fuzzing). Each fuzzer starts from its corpus in the repository,
+    # works in build-fuzz/fuzz-corpus/, and what found new coverage is merged back into
+    # tests/fuzz/corpus/<fuzzer>/ (commit it). Crashes: build-fuzz/fuzz-artifacts/.
+    seconds="${1:-60}"
+    install_packages
+    CC=clang CXX=clang++ configure_build build-fuzz -DFABRIK_FUZZ=ON
+    mkdir -p build-fuzz/fuzz-artifacts
+    failed=()
+    for fuzzer in build-fuzz/bin/fuzz_*; do
+      name="$(basename "$fuzzer")"
+      # Absolute paths: the options fuzzer works in a scratch folder of its own.
+      work="$here/build-fuzz/fuzz-corpus/$name"
+      seeds="$here/tests/fuzz/corpus/$name"
+      mkdir -p "$work" "$seeds"
+      mask=1  # the options fuzzer's target prints usage lines: close its stderr too
+      [ "$name" = fuzz_options ] && mask=3
+      echo "== $name: ${seconds}s"
+      # -entropic=0: libFuzzer's entropic scheduling took 3/4 of the request fuzzer's time
+      # (measured: about 250 against 950 executions a second).
+      if nice "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+          -entropic=0 -close_fd_mask="$mask" -print_final_stats=1 \
+          -artifact_prefix="$here/build-fuzz/fuzz-artifacts/$name-" "$work" "$seeds" \
+          >"build-fuzz/fuzz-$name.log" 2>&1; then
+        grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb" \
+          "build-fuzz/fuzz-$name.log" || true
+      else
+        failed+=("$name")
+        grep -E "ERROR|SUMMARY|broken promise|Test unit written" "build-fuzz/fuzz-$name.log" || true
+      fi
+      nice "$fuzzer" -merge=1 -close_fd_mask="$mask" "$seeds" "$work" >/dev/null 2>&1 || true
+      echo "   corpus: $(find "$seeds" -type f | wc -l) files in $seeds"
+    done
+    if [ ${#failed[@]} -gt 0 ]; then
+      echo "== fuzzers that failed: ${failed[*]} (inputs in build-fuzz/fuzz-artifacts/)" >&2
+      exit 1
+    fi
+    echo "== fuzz campaign done"
+    ;;
   *)
-    echo "usage: bash scripts/bootstrap.sh demo|test|bench [args]" >&2
+    echo "usage: bash scripts/bootstrap.sh demo|test|bench|fuzz [args]" >&2
     exit 2
     ;;
 esac

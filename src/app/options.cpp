@@ -1,9 +1,17 @@
 #include "app/options.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
+#include <cstring>
+
+#include "ik/solver.h"
 
 namespace fabrik {
 
@@ -15,26 +23,149 @@ std::optional<TargetMode> ParseMode(std::string_view name) {
   return std::nullopt;
 }
 
+std::string EscapeControl(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c < 0x20 || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
 namespace {
 
-// "A,B,C" -> floats; each must be finite and in (0, 1000].
-std::optional<std::string> ParseLengths(const std::string& text, std::vector<float>& out) {
-  std::stringstream in(text);
-  std::string item;
-  out.clear();
-  while (std::getline(in, item, ',')) {
-    char* end = nullptr;
-    const float v = std::strtof(item.c_str(), &end);
-    if (item.empty() || end == item.c_str() || *end != '\0') {
-      return "--lengths: '" + item + "' is not a number";
-    }
-    if (!std::isfinite(v) || v <= 0.0f || v > 1000.0f) {
-      return "--lengths: " + item + " is out of range (0, 1000]";
-    }
-    out.push_back(v);
+using OptError = std::optional<std::string>;
+
+// Plain decimal only: from_chars takes no sign '+', no spaces, no hex ("0x1p3") and no
+// thousands separators, and the whole text must be used.
+enum class Parse { kOk, kMalformed, kOutOfRange };
+template <typename T>
+Parse ParseWhole(std::string_view text, T& out) {
+  if (text.empty()) return Parse::kMalformed;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), out);
+  if (r.ptr != text.data() + text.size()) return Parse::kMalformed;
+  if (r.ec == std::errc::result_out_of_range) return Parse::kOutOfRange;  // never wrapped
+  return r.ec == std::errc() ? Parse::kOk : Parse::kMalformed;
+}
+
+std::string Quote(std::string_view text) { return "'" + EscapeControl(text) + "'"; }
+
+std::string Num(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", v);
+  return buffer;
+}
+
+// A decimal number in [lo, hi] (also written like 1e-3); `name` is the option.
+template <typename T>
+OptError ReadNumber(const std::string& name, const std::string& text, T lo, T hi, T& out) {
+  T v{};
+  const Parse result = ParseWhole(text, v);
+  if (result == Parse::kMalformed) {
+    return name + ": " + Quote(text) + " is not a " +
+           (std::is_integral_v<T> ? "whole number" : "decimal number");
   }
-  if (out.empty()) return std::string("--lengths: expected A,B,C,... with at least one length");
-  if (out.size() > 9999) return std::string("--lengths: at most 9999 segments");
+  if (result == Parse::kOutOfRange || !(v >= lo && v <= hi)) {  // NaN and inf fail here too
+    return name + ": " + Quote(text) + " is out of range (" + Num(double(lo)) + " to " +
+           Num(double(hi)) + ")";
+  }
+  out = v;
+  return std::nullopt;
+}
+
+// "A,B,C" -> lengths, each in [kMinLength, kMaxLength]; no empty item.
+OptError ParseLengths(const std::string& text, std::vector<float>& out) {
+  out.clear();
+  if (text.empty()) return std::string("--lengths: expected A,B,C,... with at least one length");
+  std::size_t start = 0;
+  for (int index = 1;; ++index) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.empty()) {
+      return "--lengths: item " + std::to_string(index) + " is empty in " + Quote(text);
+    }
+    float v = 0.0f;
+    if (auto e = ReadNumber("--lengths", item, kMinLength, kMaxLength, v)) return e;
+    out.push_back(v);
+    if (out.size() > 9999) return std::string("--lengths: at most 9999 segments");
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return std::nullopt;
+}
+
+// "WxH", each a whole number, within 200x150 .. 16384x16384.
+OptError ParseSize(const std::string& size, int& width, int& height) {
+  const std::size_t x = size.find_first_of("xX");
+  long long w = 0, h = 0;
+  const Parse pw = x == std::string::npos ? Parse::kMalformed
+                                          : ParseWhole(std::string_view(size).substr(0, x), w);
+  const Parse ph = x == std::string::npos ? Parse::kMalformed
+                                          : ParseWhole(std::string_view(size).substr(x + 1), h);
+  if (pw == Parse::kMalformed || ph == Parse::kMalformed) {
+    return "--size: expected WxH such as 1280x800, got " + Quote(size);
+  }
+  if (pw != Parse::kOk || ph != Parse::kOk || w < 200 || h < 150 || w > 16384 || h > 16384) {
+    return "--size: " + Quote(size) + " is out of range (200x150 to 16384x16384)";
+  }
+  width = static_cast<int>(w);
+  height = static_cast<int>(h);
+  return std::nullopt;
+}
+
+// Whether the demo will be able to write `path` when it needs to (the state stream at start,
+// the screenshot at the end): checked now so a typo fails before any window opens. An
+// existing regular file is opened for writing without truncating it (FIFOs and devices are taken
+// as they are); for a new file the folder must
+// exist and be writable (nothing is created).
+OptError CheckWritable(const std::string& name, const std::string& path) {
+  if (path.empty()) return name + ": empty path";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return name + ": " + Quote(path) + " is a directory";
+    // A FIFO or device (/dev/stdout, a co-process pipe) is taken as it is: opening it now
+    // could block or have effects.
+    if (!S_ISREG(st.st_mode)) return std::nullopt;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return name + ": cannot write " + Quote(path) + ": " + std::strerror(errno);
+    ::close(fd);
+    return std::nullopt;
+  }
+  if (errno != ENOENT) return name + ": cannot write " + Quote(path) + ": " + std::strerror(errno);
+  const std::size_t slash = path.find_last_of('/');
+  const std::string folder =
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  if (slash != std::string::npos && slash + 1 == path.size()) {
+    return name + ": " + Quote(path) + " names a folder, not a file";
+  }
+  if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return name + ": cannot write " + Quote(path) + ": folder " + Quote(folder) + " does not exist";
+  }
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+    return name + ": cannot write " + Quote(path) + ": " + std::strerror(errno);
+  }
+  return std::nullopt;
+}
+
+OptError NoControl(const std::string& name, const std::string& text) {
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7f) return name + ": " + Quote(text) + " contains a control character";
+  }
   return std::nullopt;
 }
 
@@ -45,26 +176,23 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   Options& o = parsed.options;
   CLI::App app{"fabrik-demo: interactive FABRIK inverse kinematics"};
   app.get_formatter()->column_width(34);
-  std::string mode, size, lengths, solver, scene;
-  app.add_option("--mode", mode, "target mode at start: drag|spline|console|script")
-      ->check(CLI::IsMember({"drag", "spline", "console", "script"}));
+  // Numbers are taken as text and read strictly here (ReadNumber): plain decimal only, and
+  // range errors that print the limits as the README states them.
+  std::string mode, size, lengths, solver, scene, joints, length, moe, iterations, fixed_dt, frames,
+      msaa;
+  app.add_option("--mode", mode, "target mode at start: drag|spline|console|script");
   app.add_option("--spline", o.spline_path, "load this spline file at start");
   app.add_option("--script", o.script_path, "load this script file at start");
-  app.add_option("--joints", o.joints, "joint count, root included (2..10000)")
-      ->check(CLI::Range(2, 10000));
-  app.add_option("--length", o.length, "every segment has this length (0 < L <= 1000)")
-      ->check(CLI::Range(1e-6f, 1000.0f));
-  app.add_option("--lengths", lengths, "per-segment lengths A,B,C,...");
-  app.add_option("--moe", o.moe, "margin of error, world units (0 < E <= 100)")
-      ->check(CLI::Range(1e-7f, 100.0f));
-  app.add_option("--max-iterations", o.max_iterations, "iteration cap per solve (1..100000)")
-      ->check(CLI::Range(1, 100000));
+  app.add_option("--joints", joints, "joint count, root included (2..10000)");
+  app.add_option("--length", length, "every segment has this length (0.0001 <= L <= 1000)");
+  app.add_option("--lengths", lengths, "per-segment lengths A,B,C,... (each 0.0001 to 1000)");
+  app.add_option("--moe", moe, "margin of error, world units (1e-6 <= E <= 100)");
+  app.add_option("--max-iterations", iterations, "iteration cap per solve (1..100000)");
   app.add_option("--size", size, "window size WxH in screen coordinates");
   bool no_vsync = false;
   app.add_flag("--no-vsync", no_vsync, "render as fast as possible");
-  app.add_option("--fixed-dt", o.fixed_dt, "advance simulated time by S seconds a frame")
-      ->check(CLI::Range(1e-6, 1.0));
-  app.add_option("--frames", o.frames, "quit after N frames")->check(CLI::Range(1L, 1000000000L));
+  app.add_option("--fixed-dt", fixed_dt, "advance simulated time by S seconds a frame (1e-6..1)");
+  app.add_option("--frames", frames, "quit after N frames (1..1000000000)");
   app.add_option("--screenshot", o.screenshot_path, "write the last frame as PNG");
   app.add_option("--state-out", o.state_out_path, "write one JSON line per frame");
   app.add_option("--scene", scene, "scene at start: chain|arm|creature|walker");
@@ -77,9 +205,17 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   app.add_option("--exec", o.exec, "run a console command at start (repeatable)")
       ->allow_extra_args(false);
   app.add_flag("--hidden", o.hidden, "do not show the window (headless rendering)");
-  app.add_option("--msaa", o.msaa, "multisample anti-aliasing samples: 0, 2, 4 or 8")
-      ->check(CLI::IsMember({0, 2, 4, 8}));
+  app.add_option("--msaa", msaa, "multisample anti-aliasing samples: 0, 2, 4 or 8");
 
+  auto fail = [&](const std::string& message) {
+    // One line whatever the user typed: control characters are shown escaped.
+    std::string line = EscapeControl(message);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '.')) line.pop_back();
+    parsed.error = line + " (see --help)";
+    std::fprintf(stderr, "fabrik-demo: %s\n", parsed.error.c_str());
+    parsed.exit_code = 2;
+    return parsed;
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -88,21 +224,41 @@ ParsedOptions ParseOptions(int argc, char** argv) {
     return parsed;
   } catch (const CLI::ParseError& e) {
     std::string what = e.what();
-    if (const auto nl = what.find('\n'); nl != std::string::npos) what.resize(nl);
-    std::fprintf(stderr, "fabrik-demo: %s (see --help)\n", what.c_str());
-    parsed.exit_code = 2;
-    return parsed;
+    while (!what.empty() && what.back() == '\n') what.pop_back();
+    return fail(what);
   }
-  auto fail = [&](const std::string& message) {
-    std::fprintf(stderr, "fabrik-demo: %s (see --help)\n", message.c_str());
-    parsed.exit_code = 2;
-    return parsed;
-  };
-  if (!std::isfinite(o.length)) return fail("--length must be finite");
-  if (!std::isfinite(o.moe)) return fail("--moe must be finite");
-  if (!std::isfinite(o.fixed_dt)) return fail("--fixed-dt must be finite");
+
+  if (!mode.empty() && !ParseMode(mode)) {
+    return fail("--mode: " + Quote(mode) + " is not one of drag, spline, console, script");
+  }
+  if (!joints.empty()) {
+    if (auto e = ReadNumber("--joints", joints, 2, 10000, o.joints)) return fail(*e);
+  }
+  if (app.count("--length")) {
+    if (auto e = ReadNumber("--length", length, kMinLength, kMaxLength, o.length)) return fail(*e);
+  }
+  if (app.count("--moe")) {
+    if (auto e = ReadNumber("--moe", moe, 1e-6f, 100.0f, o.moe)) return fail(*e);
+  }
+  if (app.count("--max-iterations")) {
+    if (auto e = ReadNumber("--max-iterations", iterations, 1, 100000, o.max_iterations)) {
+      return fail(*e);
+    }
+  }
+  if (app.count("--fixed-dt")) {
+    if (auto e = ReadNumber("--fixed-dt", fixed_dt, 1e-6, 1.0, o.fixed_dt)) return fail(*e);
+  }
+  if (app.count("--frames")) {
+    if (auto e = ReadNumber("--frames", frames, 1L, 1000000000L, o.frames)) return fail(*e);
+  }
+  if (app.count("--msaa")) {
+    if (ParseWhole(msaa, o.msaa) != Parse::kOk ||
+        (o.msaa != 0 && o.msaa != 2 && o.msaa != 4 && o.msaa != 8)) {
+      return fail("--msaa: " + Quote(msaa) + " is not one of 0, 2, 4, 8");
+    }
+  }
   o.vsync = !no_vsync;
-  if (!lengths.empty()) {
+  if (app.count("--lengths")) {
     if (auto error = ParseLengths(lengths, o.lengths)) return fail(*error);
     if (app.count("--joints") && o.joints != static_cast<int>(o.lengths.size()) + 1) {
       return fail("--joints " + std::to_string(o.joints) + " disagrees with --lengths (" +
@@ -110,25 +266,41 @@ ParsedOptions ParseOptions(int argc, char** argv) {
     }
     o.joints = static_cast<int>(o.lengths.size()) + 1;
   }
-  if (!size.empty()) {
-    int w = 0, h = 0;
-    char x = 0, extra = 0;
-    if (std::sscanf(size.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X')) {
-      return fail("--size: expected WxH such as 1280x800, got '" + size + "'");
-    }
-    if (w < 200 || h < 150 || w > 16384 || h > 16384) {
-      return fail("--size: " + size + " is out of range (200x150 to 16384x16384)");
-    }
-    o.width = w;
-    o.height = h;
+  if (app.count("--size")) {
+    if (auto error = ParseSize(size, o.width, o.height)) return fail(*error);
   }
-  if (!scene.empty()) {
+  if (app.count("--scene")) {
     if (scene != "chain" && scene != "arm" && scene != "creature" && scene != "walker") {
-      return fail("--scene: unknown scene '" + scene + "' (chain, arm, creature, walker)");
+      return fail("--scene: unknown scene " + Quote(scene) + " (chain, arm, creature, walker)");
     }
     o.scene = scene;
   }
-  if (!solver.empty()) o.solver = solver;  // checked against the library's list by the app
+  if (app.count("--solver")) {
+    if (!ParseSolverKind(solver)) {
+      return fail("--solver: unknown solver " + Quote(solver) +
+                  " (fabrik, ccd, jacobian_transpose, dls)");
+    }
+    o.solver = solver;
+  }
+  for (const auto& [name, path] :
+       {std::pair<const char*, const std::string*>{"--spline", &o.spline_path},
+        {"--script", &o.script_path}}) {
+    if (app.count(name)) {
+      if (path->empty()) return fail(std::string(name) + ": empty path");
+      if (auto e = NoControl(name, *path)) return fail(*e);
+    }
+  }
+  for (const auto& [name, path] :
+       {std::pair<const char*, const std::string*>{"--screenshot", &o.screenshot_path},
+        {"--state-out", &o.state_out_path}}) {
+    if (app.count(name)) {
+      if (auto e = NoControl(name, *path)) return fail(*e);
+      if (auto e = CheckWritable(name, *path)) return fail(*e);
+    }
+  }
+  for (std::size_t i = 0; i < o.exec.size(); ++i) {
+    if (auto e = NoControl("--exec", o.exec[i])) return fail(*e);
+  }
   if (!mode.empty()) {
     o.mode = *ParseMode(mode);
     o.mode_given = true;

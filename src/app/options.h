@@ -1,9 +1,14 @@
-// options.h - the demo's command line (README "Command line"), parsed with CLI11.
+// options.h - the demo's command line (README: Command line), parsed with CLI11.
+// Numbers are plain decimal (no hex, sign '+', spaces or trailing text) within the ranges
+// README states; paths and --exec lines may not hold control characters; --screenshot and
+// --state-out must be writable (checked at parse time, nothing is created). Every error is
+// one line on stderr naming the option, control characters shown escaped (\n, \x01).
 #pragma once
 
 #include <glm/vec3.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "targets/command.h"  // TargetMode, ModeName
@@ -11,6 +16,13 @@
 namespace fabrik {
 
 std::optional<TargetMode> ParseMode(std::string_view name);
+
+// Segment length range of --length and --lengths, world units: the console's (command.h).
+inline constexpr float kMinLength = kMinSegmentLength;
+inline constexpr float kMaxLength = kMaxSegmentLength;
+
+// `text` with control characters written as \n, \t, \r or \xNN, for one-line messages.
+std::string EscapeControl(std::string_view text);
 
 struct Options {
   TargetMode mode = TargetMode::kDrag;
@@ -44,6 +56,7 @@ struct Options {
 struct ParsedOptions {
   Options options;
   std::optional<int> exit_code;
+  std::string error;  // for exit code 2: the line printed (without "fabrik-demo: " and newline)
 };
 ParsedOptions ParseOptions(int argc, char** argv);
 

@@ -60,14 +60,20 @@ struct ConsoleState {
   std::vector<ConsoleLine> log;  // bounded: oldest lines dropped past kMaxLines
   std::size_t printed = 0;       // lines ever printed (the shell scrolls when it grows)
   static constexpr std::size_t kMaxLines = 2000;
+  static constexpr std::size_t kMaxLineBytes = 8192;  // longer lines are cut, with a note
 };
 
 // The step-through view: one solve recorded half-pass by half-pass and replayed one reach at
 // a time. While it is on, target sources are paused and the real chain keeps the pose the
 // recorded solve started from; leaving the view lets the normal solve run on from there.
 struct StepState {
+  // The recording keeps at most this many joint positions (48 MB): a long chain with a high
+  // iteration cap records its first iterations only, and the view says so (README: Step view).
+  static constexpr std::size_t kMaxRecordedPositions = 4'000'000;
   bool active = false;
   RecordingObserver recording;
+  std::size_t reserved_joints = 0;  // the shape `recording` was made for
+  int reserved_iterations = 0;
   SolveResult result;  // what the recorded solve returned
   glm::vec3 recorded_target{0.0f};
   std::vector<glm::vec3> recorded_from;  // the chain pose the recording started from

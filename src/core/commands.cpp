@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "core/command_table.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
 #include "core/state_writer.h"
 #include "core/step_view.h"
-#include "core/terrain_load.h"
 #include "ik/chain_rebuild.h"
 
 namespace fabrik {
@@ -89,6 +89,14 @@ void Playback(AppState& state, cmd::Playback action, bool spline) {
 void ConsolePrint(AppState& state, std::string text, ConsoleLine::Kind kind) {
   auto& log = state.console.log;
   if (log.size() >= ConsoleState::kMaxLines) log.erase(log.begin(), log.begin() + 200);
+  if (text.size() > ConsoleState::kMaxLineBytes) {
+    // Cut on a UTF-8 character boundary, and say how much was left out.
+    std::size_t cut = ConsoleState::kMaxLineBytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    const std::size_t left_out = text.size() - cut;
+    text.resize(cut);
+    text += " ... (" + std::to_string(left_out) + " more bytes)";
+  }
   log.push_back({kind, std::move(text)});
   ++state.console.printed;
 }
@@ -149,11 +157,11 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             return true;
           },
           [&](const cmd::Length& c) {
-            state.uniform_length = c.length;
             if (!ApplyLengths(state,
                               UniformLengths(static_cast<int>(state.lengths.size()), c.length))) {
               return Fail(state, state.message);
             }
+            state.uniform_length = c.length;
             out(Fmt("every segment %.4g long", c.length));
             return true;
           },
@@ -209,11 +217,11 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             return true;
           },
           [&](const cmd::State&) {
-            out(StateLine(state));
+            out(StateLine(state, ShellReport{}, /*with_console_last=*/false));
             return true;
           },
           [&](const cmd::Help& c) {
-            for (std::string& line : HelpLines(c.topic)) out(std::move(line));
+            for (std::string& line : HelpLines(c.topic, AppCommandLanguage())) out(std::move(line));
             return true;
           },
           [&](const cmd::Solver& c) {
@@ -234,12 +242,11 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
           },
           [&](const cmd::Step& c) {
             using A = cmd::StepAction;
-            if (c.action != A::kOn && c.action != A::kOff && !state.step.active) {
-              SetStepView(state, true);
+            if (c.action != A::kOff && !SetStepView(state, true)) {
+              return Fail(state, state.message);
             }
             switch (c.action) {
               case A::kOn:
-                SetStepView(state, true);
                 break;
               case A::kOff:
                 SetStepView(state, false);
@@ -276,7 +283,7 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             return true;
           },
           [&](const cmd::Race& c) {
-            SetRace(state, c.on);
+            if (!SetRace(state, c.on)) return Fail(state, state.message);
             out(c.on ? "race on: every solver chases the target" : "race off");
             return true;
           },
@@ -284,16 +291,11 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             state.quit_requested = true;
             return true;
           },
-          [&](const cmd::TerrainLoad& c) {
-            const float size = c.scaled ? c.size : state.terrain.size;
-            const float height = c.scaled ? c.height : state.terrain.height;
-            if (!LoadTerrain(state, c.path, c.resolved_path, size, height)) {
-              return Fail(state, state.message);
-            }
-            out("terrain " + c.resolved_path + Fmt(": %.4g", size) + Fmt(" x %.4g", size) +
-                Fmt(", %.4g high", height) +
-                (state.scene.name() == "walker" ? "" : " (shown in the walker scene)"));
-            return true;
+          [&](const cmd::Extension& c) {
+            const AppCommandEntry* entry = FindAppCommand(c.name);
+            if (entry == nullptr) return Fail(state, c.name + ": not in this build");
+            CommandOutput output(state, source);
+            return entry->apply(state, c.args, output);
           },
       },
       command);

@@ -50,8 +50,8 @@ bool ApplyLengths(AppState& state, std::vector<float> lengths) {
     return false;
   }
   for (float l : lengths) {
-    if (!std::isfinite(l) || l <= 0.0f || l > 1000.0f) {
-      SetMessage(state, "segment lengths must be in (0, 1000]", true);
+    if (!std::isfinite(l) || l < kMinSegmentLength || l > kMaxSegmentLength) {
+      SetMessage(state, "segment lengths must be from 0.0001 to 1000", true);
       return false;
     }
   }
@@ -107,6 +107,15 @@ void UpdateTarget(AppState& state) {
 void RecordSolveTime(AppState& state, std::chrono::steady_clock::time_point start) {
   state.solve_us =
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
+
+SolveSettings BoundedSettings(const AppState& state, std::size_t joint_count) {
+  SolveSettings settings = state.settings;
+  const long affordable =
+      kMaxJointUpdatesPerSolve / std::max<long>(1, static_cast<long>(joint_count));
+  settings.max_iterations =
+      static_cast<int>(std::max<long>(1, std::min<long>(settings.max_iterations, affordable)));
+  return settings;
 }
 
 void RunSolve(AppState& state) {

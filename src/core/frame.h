@@ -56,5 +56,10 @@ void PlaceTarget(AppState& state, const glm::vec3& position);
 // message, changes nothing and returns false.
 bool ApplyLengths(AppState& state, std::vector<float> lengths);
 void SetMessage(AppState& state, std::string text, bool is_error);
+// The settings one solve of `joint_count` joints runs with: the user's, with the iteration
+// cap lowered where needed so that one solve does at most kMaxJointUpdatesPerSolve joint
+// updates (README: Limits), so that no cap and chain length can freeze a frame.
+inline constexpr long kMaxJointUpdatesPerSolve = 10'000'000;
+SolveSettings BoundedSettings(const AppState& state, std::size_t joint_count);
 
 }  // namespace fabrik

@@ -77,7 +77,8 @@ void ArmScene::Solve(AppState& state) {
     }
   }
   at_limit.resize(state.chain.joint_count());
-  last = SolveFabrikConstrained(state.chain, constraints, state.target(), state.settings, aim_pole,
+  last = SolveFabrikConstrained(state.chain, constraints, state.target(),
+                                BoundedSettings(state, state.chain.joint_count()), aim_pole,
                                 nullptr, at_limit);
   RecordSolveTime(state, start);
   if (!last.base.ok) {

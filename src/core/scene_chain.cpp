@@ -27,8 +27,8 @@ void ChainScene::Solve(AppState& state) {
     return;
   }
   const auto start = std::chrono::steady_clock::now();
-  const SolveResult result =
-      fabrik::Solve(state.solver, state.chain, state.target(), state.settings);
+  const SolveResult result = fabrik::Solve(state.solver, state.chain, state.target(),
+                                           BoundedSettings(state, state.chain.joint_count()));
   const auto end = std::chrono::steady_clock::now();
   state.solve_us = std::chrono::duration<double, std::micro>(end - start).count();
   if (!result.ok) {

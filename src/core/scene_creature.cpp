@@ -69,7 +69,7 @@ void CreatureScene::Solve(AppState& state) {
   TreeSolveOutputs outputs;
   outputs.distances = distances;
   outputs.at_limit = at_limit;
-  last = SolveTree(*tree, targets, state.settings, nullptr, outputs);
+  last = SolveTree(*tree, targets, BoundedSettings(state, tree->node_count()), nullptr, outputs);
   RecordSolveTime(state, start);
   if (!last.ok) {
     SetMessage(state, std::string("solve rejected: ") + last.error, true);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/command_table.h"
 #include "core/commands.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
@@ -67,6 +68,7 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
   state.view.camera.SetHome(HomeFor(state.chain));
   state.view.camera.Reset();
   state.command_context.search_roots = {data_dir};
+  state.command_context.extensions = AppCommandLanguage();
   for (const SceneEntry& entry : RegisteredScenes()) {
     state.command_context.scene_names.push_back(entry.name);
   }

@@ -30,7 +30,7 @@ Result<std::unique_ptr<StateWriter>> StateWriter::Open(const std::string& path) 
 
 StateWriter::~StateWriter() { std::fclose(file_); }
 
-std::string StateLine(const AppState& s, const ShellReport& shell) {
+std::string StateLine(const AppState& s, const ShellReport& shell, bool with_console_last) {
   nlohmann::json j;
   j["frame"] = s.timing.frame;
   j["time"] = Num(s.timing.time);
@@ -125,9 +125,9 @@ std::string StateLine(const AppState& s, const ShellReport& shell) {
                     {"pixels", {s.terrain.map->width(), s.terrain.map->height()}}};
   }
   j["console_open"] = shell.console_open;
-  if (!s.console.log.empty()) j["console_last"] = s.console.log.back().text;
+  if (with_console_last && !s.console.log.empty()) j["console_last"] = s.console.log.back().text;
   j["lengths"] = s.lengths;
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void StateWriter::Write(const AppState& state, const ShellReport& shell) {

@@ -35,7 +35,10 @@ class StateWriter {
   std::FILE* file_;
 };
 
-// The state line as a JSON string (no newline), also used by the console's `state`.
-std::string StateLine(const AppState& state, const ShellReport& shell = {});
+// The state line as a JSON string (no newline), also used by the console's `state`, which
+// leaves out `console_last` (else each `state` would print the previous one inside it).
+// Bytes that are not valid UTF-8 in any text field are written as U+FFFD.
+std::string StateLine(const AppState& state, const ShellReport& shell = {},
+                      bool with_console_last = true);
 
 }  // namespace fabrik

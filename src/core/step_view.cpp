@@ -19,9 +19,21 @@ void Record(AppState& state) {
   StepState& s = state.step;
   s.recorded_from.assign(state.chain.joints().begin(), state.chain.joints().end());
   s.recorded_target = state.target();
-  s.recording.Reserve(state.chain.joint_count(), state.settings.max_iterations);
+  // Room for every half-pass up to the cap, within the memory bound; a fresh observer when
+  // the shape changes, so a large recording made earlier is freed rather than kept.
+  const std::size_t joints = state.chain.joint_count();
+  const std::size_t snapshots = StepState::kMaxRecordedPositions / std::max<std::size_t>(joints, 1);
+  const int affordable = static_cast<int>(
+      std::min<std::size_t>((std::max<std::size_t>(snapshots, 3) - 1) / 2, 1'000'000));
+  const SolveSettings settings = BoundedSettings(state, joints);
+  const int iterations = std::max(1, std::min(settings.max_iterations, affordable));
+  if (s.reserved_joints != joints || s.reserved_iterations != iterations) {
+    s.recording = RecordingObserver(joints, iterations);
+    s.reserved_joints = joints;
+    s.reserved_iterations = iterations;
+  }
   Chain copy = state.chain;  // the real chain keeps the start pose while stepping
-  s.result = Solve(state.solver, copy, state.target(), state.settings, &s.recording);
+  s.result = Solve(state.solver, copy, state.target(), settings, &s.recording);
   s.step = 0;
   s.playing = s.playing && s.recording.reach_count() > 0;
 }
@@ -49,13 +61,13 @@ const char* PassName(PassKind kind) {
 
 }  // namespace
 
-void SetStepView(AppState& state, bool on) {
+bool SetStepView(AppState& state, bool on) {
   StepState& s = state.step;
-  if (on == s.active) return;
   if (on && !state.scene.free_chain()) {
-    SetMessage(state, "the step view works on the chain scene ('scene chain')", true);
-    return;
+    SetMessage(state, "step: the step view works on the chain scene only ('scene chain')", true);
+    return false;
   }
+  if (on == s.active) return true;
   s.active = on;
   s.playing = false;
   if (on) {
@@ -64,6 +76,7 @@ void SetStepView(AppState& state, bool on) {
     Record(state);
     ShowStep(s);
   }
+  return true;
 }
 
 void RefreshStepRecording(AppState& state) {
@@ -140,8 +153,9 @@ std::string DescribeStep(const AppState& state) {
     return buf;
   }
   if (s.step == 0) {
-    std::snprintf(buf, sizeof(buf), "start pose, %.4f from the target (%zu reaches recorded)",
-                  r.start_distance(), r.reach_count());
+    std::snprintf(buf, sizeof(buf), "start pose, %.4f from the target (%zu reaches recorded%s)",
+                  r.start_distance(), r.reach_count(),
+                  r.truncated() ? "; the solve went on past the recording's memory bound" : "");
     return buf;
   }
   const RecordingObserver::Reach reach = r.reach(s.step - 1);
@@ -171,21 +185,22 @@ std::span<const glm::vec3> DisplayedPose(const AppState& state) {
   return state.scene.current ? state.scene.current->Pose(state) : state.chain.joints();
 }
 
-void SetRace(AppState& state, bool on) {
+bool SetRace(AppState& state, bool on) {
   RaceState& race = state.race;
   if (on && !state.scene.free_chain()) {
-    SetMessage(state, "the race works on the chain scene ('scene chain')", true);
-    return;
+    SetMessage(state, "race: the race works on the chain scene only ('scene chain')", true);
+    return false;
   }
   race.active = on;
   race.entries.clear();
-  if (!on) return;
+  if (!on) return true;
   for (SolverKind kind : AllSolvers()) {
     RaceEntry entry;
     entry.kind = kind;
     entry.chain = state.chain;
     race.entries.push_back(std::move(entry));
   }
+  return true;
 }
 
 void UpdateRace(AppState& state) {
@@ -199,7 +214,8 @@ void UpdateRace(AppState& state) {
       e.chain = state.chain;
     }
     const auto start = std::chrono::steady_clock::now();
-    const SolveResult r = Solve(e.kind, *e.chain, state.target(), state.settings);
+    const SolveResult r =
+        Solve(e.kind, *e.chain, state.target(), BoundedSettings(state, e.chain->joint_count()));
     e.solve_us =
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (!r.ok) continue;

@@ -9,8 +9,9 @@
 namespace fabrik {
 
 // Turns the step view on (recording a solve from the chain's current pose towards the
-// current target) or off.
-void SetStepView(AppState& state, bool on);
+// current target) or off. Only the chain scene has a step view: turning it on elsewhere
+// changes nothing and returns false, with the reason in state.message.
+bool SetStepView(AppState& state, bool on);
 // Records a fresh solve if the target or the chain changed since the last recording.
 void RefreshStepRecording(AppState& state);
 // Moves the step cursor by `reaches` (negative goes back), clamped to the recording.
@@ -31,8 +32,9 @@ std::span<const glm::vec3> DisplayedPose(const AppState& state);
 // Each solver's colour in the race (scene and table).
 glm::vec4 RacerColor(SolverKind kind);
 
-// Starts or stops the race (every solver on its own copy of the chain).
-void SetRace(AppState& state, bool on);
+// Starts or stops the race (every solver on its own copy of the chain). Only the chain scene
+// races: starting it elsewhere changes nothing and returns false, reason in state.message.
+bool SetRace(AppState& state, bool on);
 // Solves every racer towards the current target (called after the main solve).
 void UpdateRace(AppState& state);
 

@@ -1,18 +1,16 @@
 #include "ik/tree.h"
-#include "ik/vec_util.h"
 
 #include <algorithm>
 #include <cmath>
+#include <glm/geometric.hpp>
+#include <limits>
 #include <string>
 
-#include <glm/geometric.hpp>
-
 #include "ik/fabrik.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {
-
-
 
 std::string NodeLabel(std::size_t i) { return "nodes[" + std::to_string(i) + "]"; }
 
@@ -162,11 +160,22 @@ Result<Tree> Tree::Create(std::span<const TreeNodeSpec> nodes, const BaseFrame& 
                          " must be an earlier node (0.." + std::to_string(i - 1) + ")");
       }
       const glm::vec3 from = nodes[static_cast<std::size_t>(s.parent)].position;
-      const float l = glm::length(s.position - from);
-      if (!(l > 0.0f) || !std::isfinite(l)) {
+      // In double: in float the squares overflow past ~1.8e19 and underflow below ~1e-19,
+      // which would call a long or a tiny segment "zero-length".
+      const double ld = glm::length(glm::dvec3(s.position) - glm::dvec3(from));
+      if (!(ld > 0.0)) {
         return MakeError(NodeLabel(i) + " coincides with its parent nodes[" +
                          std::to_string(s.parent) + "]: zero-length segment");
       }
+      if (!(ld <= double(std::numeric_limits<float>::max()))) {
+        return MakeError(NodeLabel(i) + ": segment too long for single precision (above 3.4e38)");
+      }
+      if (ld < double(std::numeric_limits<float>::min())) {
+        return MakeError(NodeLabel(i) +
+                         ": segment shorter than 1.2e-38, too short for single "
+                         "precision");
+      }
+      const auto l = static_cast<float>(ld);
       if (const char* e = ValidateJointConstraint(s.constraint)) {
         return MakeError(NodeLabel(i) + ": " + e);
       }

@@ -40,7 +40,7 @@ class Spline {
   // A point closer than this to the previously kept point is a duplicate and is dropped.
   static constexpr float kMinPointSpacing = 1.0e-5f;
   // Most control points a spline may have (after duplicates are dropped).
-  static constexpr std::size_t kMaxPoints = 100000;
+  static constexpr std::size_t kMaxPoints = 10000;  // bounds memory (README: Spline files)
 
   // Builds the curve through `points`.
   // Cleaning: a point within kMinPointSpacing of the previous kept point is dropped (so

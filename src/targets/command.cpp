@@ -18,7 +18,8 @@ namespace {
 constexpr std::array<std::string_view, 4> kModeNames = {"drag", "spline", "console", "script"};
 constexpr std::array<std::string_view, 4> kSolverNames = {"fabrik", "ccd", "jacobian_transpose",
                                                           "dls"};
-constexpr std::array<std::string_view, 4> kSceneNames = {"chain", "arm", "creature", "walker"};
+constexpr std::array<std::string_view, 4> kSceneNames = {"chain", "arm", "creature",
+                                                         "walker"};
 constexpr std::array<std::string_view, 7> kSplineSubcommands = {
     "load", "speed", "play", "pause", "restart", "loop", "pingpong"};
 constexpr std::array<std::string_view, 5> kScriptSubcommands = {"run", "play", "pause", "restart",
@@ -27,11 +28,11 @@ constexpr std::array<std::string_view, 5> kScriptSubcommands = {"run", "play", "
 constexpr std::array<std::string_view, 11> kStepSubcommands = {
     "on", "off", "next", "prev", "pass", "back", "iteration", "start", "end", "play", "pause"};
 
-constexpr std::array<CommandInfo, 19> kCommands = {{
+constexpr std::array<CommandInfo, 18> kCommands = {{
     {"target", "target X Y Z", "set the target (world units); mode becomes console"},
     {"mode", "mode drag|spline|console|script", "choose where the target comes from"},
     {"joints", "joints N", "joint count, root included (2..10000)"},
-    {"length", "length L", "every segment's length (0 < L <= 1000)"},
+    {"length", "length L", "every segment's length (0.0001 <= L <= 1000)"},
     {"lengths", "lengths A B C ...", "per-segment lengths; joints = their count + 1"},
     {"moe", "moe E", "margin of error, world units (0 < E <= 100)"},
     {"iterations", "iterations N", "iteration cap per solve (1..100000)"},
@@ -48,7 +49,6 @@ constexpr std::array<CommandInfo, 19> kCommands = {{
      "replay one solve reach by reach"},
     {"race", "race on|off", "run every solver side by side"},
     {"quit", "quit", "close the demo"},
-    {"terrain", "terrain load PATH [S H]", "the walker's ground from a gray PNG"},
 }};
 
 // Extra lines for `help COMMAND`.
@@ -68,11 +68,7 @@ std::vector<std::string_view> Details(std::string_view name) {
     return {"  drag: drag the target with the mouse;  spline: follow the loaded spline;",
             "  console: stay where 'target' put it;  script: follow the running script."};
   }
-  if (name == "terrain") {
-    return {"  An 8- or 16-bit grayscale PNG covering [-S/2, S/2] in X and Z, white = H high.",
-            "  S in (0, 1e5] (default 40), H in [0, 1e4] (default 3); a bad file changes nothing."};
-  }
-  if (name == "lengths") return {"  1 to 9999 lengths, each 0 < x <= 1000 world units."};
+  if (name == "lengths") return {"  1 to 9999 lengths, each from 0.0001 to 1000 world units."};
   if (name == "spline") {
     return {"  spline load PATH     read a spline file (relative paths: working directory,",
             "                       then the project folder), e.g. assets/splines/word.txt",
@@ -181,24 +177,24 @@ Result<float> PositiveUpTo(std::string_view what, std::string_view word, float h
   return f;
 }
 
+// A segment length in [kMinSegmentLength, kMaxSegmentLength].
+Result<float> SegmentLength(std::string_view what, std::string_view word) {
+  const std::string description = "a length from 0.0001 to 1000";
+  const text::Number n = text::ParseReal(word);
+  if (n.error != text::NumberError::kNone) return Expected(what, description, word, n.error);
+  if (!(n.value >= static_cast<double>(kMinSegmentLength) &&
+        n.value <= static_cast<double>(kMaxSegmentLength))) {
+    return Expected(what, description, word, text::NumberError::kOutOfRange);
+  }
+  return static_cast<float>(n.value);
+}
+
 // A float with |value| <= kMaxTargetCoordinate.
 Result<float> Coordinate(std::string_view what, std::string_view word) {
   const text::Number n = text::ParseReal(word);
   const std::string_view description = "a number from -1e6 to 1e6";
   if (n.error != text::NumberError::kNone) return Expected(what, description, word, n.error);
   if (std::fabs(n.value) > static_cast<double>(kMaxTargetCoordinate)) {
-    return Expected(what, description, word, text::NumberError::kOutOfRange);
-  }
-  return static_cast<float>(n.value);
-}
-
-// A float in [0, hi].
-Result<float> NonNegativeUpTo(std::string_view what, std::string_view word, float hi,
-                              std::string_view hi_text) {
-  const std::string description = "a number >= 0 and <= " + std::string(hi_text);
-  const text::Number n = text::ParseReal(word);
-  if (n.error != text::NumberError::kNone) return Expected(what, description, word, n.error);
-  if (!(n.value >= 0.0 && n.value <= static_cast<double>(hi))) {
     return Expected(what, description, word, text::NumberError::kOutOfRange);
   }
   return static_cast<float>(n.value);
@@ -240,8 +236,6 @@ Result<Command> ParseTarget(Words args) {
   return Command(t);
 }
 
-Result<Command> ParseTerrain(Words args, const CommandContext& context);
-
 Result<Command> ParseMode(Words args) {
   if (args.size() != 1) {
     return WrongArity("mode", "mode drag|spline|console|script", 1, args.size());
@@ -277,38 +271,6 @@ Result<Command> ParseLoad(std::string_view what, Words args, const CommandContex
   if (!parsed.ok()) return MakeError(parsed.error());
   return Command(
       cmd::ScriptRun{path, resolved, std::make_shared<const Script>(std::move(parsed).value())});
-}
-
-// terrain load PATH [S H]: the file must exist now; decoding it is the app's job (it needs the
-// terrain library), and a bad image is refused there with the state unchanged.
-Result<Command> ParseTerrain(Words args, const CommandContext& context) {
-  const std::string usage = "terrain load PATH [S H]";
-  if (args.empty() || text::Lower(args[0]) != "load") {
-    return MakeError("terrain: expected load (usage: " + usage + ")" +
-                     (args.empty() ? std::string() : ", got " + text::Quote(args[0])));
-  }
-  if (args.size() != 2 && args.size() != 4) {
-    return MakeError("terrain load: expected PATH or PATH S H (usage: " + usage + "), got " +
-                     std::to_string(args.size() - 1) + " arguments");
-  }
-  cmd::TerrainLoad c;
-  c.path = args[1];
-  if (c.path.empty()) return MakeError("terrain load: the path is empty");
-  c.resolved_path = ResolveDataPath(c.path, context.search_roots);
-  if (!Exists(c.resolved_path)) {
-    return MakeError("terrain load: cannot find " + text::Quote(c.path) + " (looked in " +
-                     SearchedText(context) + ")");
-  }
-  if (args.size() == 4) {
-    Result<float> size = PositiveUpTo("terrain load S", args[2], 1e5f, "1e5");
-    if (!size.ok()) return MakeError(size.error());
-    Result<float> height = NonNegativeUpTo("terrain load H", args[3], 1e4f, "1e4");
-    if (!height.ok()) return MakeError(height.error());
-    c.scaled = true;
-    c.size = size.value();
-    c.height = height.value();
-  }
-  return Command(std::move(c));
 }
 
 Result<Command> ParseSpline(Words args, const CommandContext& context) {
@@ -441,7 +403,7 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
   }
   if (name == "length") {
     if (args.size() != 1) return WrongArity("length", "length L", 1, args.size());
-    Result<float> l = PositiveUpTo("length", args[0], kMaxSegmentLength, "1000");
+    Result<float> l = SegmentLength("length", args[0]);
     if (!l.ok()) return MakeError(l.error());
     return Command(cmd::Length{l.value()});
   }
@@ -457,7 +419,7 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
     out.lengths.reserve(args.size());
     for (std::size_t i = 0; i < args.size(); ++i) {
       const std::string what = "lengths: length " + std::to_string(i + 1);
-      Result<float> l = PositiveUpTo(what, args[i], kMaxSegmentLength, "1000");
+      Result<float> l = SegmentLength(what, args[i]);
       if (!l.ok()) return MakeError(l.error());
       out.lengths.push_back(l.value());
     }
@@ -499,7 +461,10 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
     }
     if (args.empty()) return Command(cmd::Help{});
     const std::string topic = text::Lower(args[0]);
-    if (FindCommand(topic) == nullptr) {
+    const bool extension =
+        std::any_of(context.extensions.begin(), context.extensions.end(),
+                    [&](const CommandExtension& e) { return e.name == topic; });
+    if (FindCommand(topic) == nullptr && !extension) {
       return MakeError("help: unknown command " + text::Quote(args[0]));
     }
     return Command(cmd::Help{topic});
@@ -507,9 +472,9 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
   if (name == "solver") return ParseNamed("solver", args, kSolverNames, true);
   if (name == "scene") {
     return ParseNamed("scene", args,
-                      context.scene_names.empty()
-                          ? std::span<const std::string_view>(kSceneNames)
-                          : std::span<const std::string_view>(context.scene_names),
+                      context.scene_names.empty() ? std::span<const std::string_view>(kSceneNames)
+                                                  : std::span<const std::string_view>(
+                                                        context.scene_names),
                       false);
   }
   if (name == "step") {
@@ -540,13 +505,18 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
     }
     return Command(cmd::Race{sub == "on"});
   }
-  if (name == "terrain") return ParseTerrain(args, context);
   if (name == "quit") {
     if (!args.empty()) return WrongArity("quit", "quit", 0, args.size());
     return Command(cmd::Quit{});
   }
   if (name == "at") {
     return MakeError("'at T COMMAND' belongs in script files; type the command by itself");
+  }
+  for (const CommandExtension& e : context.extensions) {
+    if (e.name != name || e.parse == nullptr) continue;
+    Result<std::vector<std::string>> parsed = e.parse(args);
+    if (!parsed.ok()) return MakeError(parsed.error());
+    return Command(cmd::Extension{name, std::move(parsed).value()});
   }
   return MakeError("unknown command " + text::Quote(words[0]) + " (type 'help' for the list)");
 }
@@ -560,6 +530,9 @@ Result<Command> ParseCommand(std::string_view line, const CommandContext& contex
 Status ValidateCommand(const Command& command) {
   auto fail = [](std::string m) -> Status { return MakeError(std::move(m)); };
   auto positive_up_to = [](float v, float hi) { return std::isfinite(v) && v > 0.0f && v <= hi; };
+  auto segment_length = [](float v) {
+    return std::isfinite(v) && v >= kMinSegmentLength && v <= kMaxSegmentLength;
+  };
   auto named = [](const std::string& n, std::span<const std::string_view> names) {
     return std::find(names.begin(), names.end(), n) != names.end();
   };
@@ -587,9 +560,8 @@ Status ValidateCommand(const Command& command) {
             return Ok{};
           },
           [&](const cmd::Length& c) -> Status {
-            return positive_up_to(c.length, kMaxSegmentLength)
-                       ? Status(Ok{})
-                       : fail("length: not a number > 0 and <= 1000");
+            return segment_length(c.length) ? Status(Ok{})
+                                            : fail("length: not a length from 0.0001 to 1000");
           },
           [&](const cmd::Lengths& c) -> Status {
             if (c.lengths.empty() || c.lengths.size() > static_cast<std::size_t>(kMaxJoints - 1)) {
@@ -597,9 +569,9 @@ Status ValidateCommand(const Command& command) {
                           std::to_string(c.lengths.size()));
             }
             for (std::size_t i = 0; i < c.lengths.size(); ++i) {
-              if (!positive_up_to(c.lengths[i], kMaxSegmentLength)) {
+              if (!segment_length(c.lengths[i])) {
                 return fail("lengths: length " + std::to_string(i + 1) +
-                            " is not a number > 0 and <= 1000");
+                            " is not a length from 0.0001 to 1000");
               }
             }
             return Ok{};
@@ -668,17 +640,12 @@ Status ValidateCommand(const Command& command) {
                                                      : fail("step: count out of range");
           },
           [&](const cmd::Race&) -> Status { return Ok{}; },
-          [&](const cmd::TerrainLoad& c) -> Status {
-            if (c.path.empty()) return fail("terrain load: the path is empty");
-            if (c.scaled && !(c.size > 0.0f && c.size <= 1e5f)) {
-              return fail("terrain load: S is not a number > 0 and <= 1e5");
-            }
-            if (c.scaled && !(c.height >= 0.0f && c.height <= 1e4f)) {
-              return fail("terrain load: H is not a number >= 0 and <= 1e4");
-            }
-            return Ok{};
-          },
           [&](const cmd::Quit&) -> Status { return Ok{}; },
+          [&](const cmd::Extension& c) -> Status {
+            return !c.name.empty() && FindCommand(c.name) == nullptr
+                       ? Status(Ok{})
+                       : fail("extension: not a name of its own");
+          },
       },
       command);
 }
@@ -734,12 +701,15 @@ std::string FormatCommand(const Command& command) {
             return out;
           },
           [](const cmd::Race& c) -> std::string { return c.on ? "race on" : "race off"; },
-          [](const cmd::TerrainLoad& c) -> std::string {
-            std::string s = "terrain load " + FormatPath(c.path);
-            if (c.scaled) s += " " + FormatFloat(c.size) + " " + FormatFloat(c.height);
-            return s;
-          },
           [](const cmd::Quit&) -> std::string { return "quit"; },
+          [](const cmd::Extension& c) {
+            std::string out = c.name;
+            for (const std::string& a : c.args) {
+              out += ' ';
+              out += FormatPath(a);
+            }
+            return out;
+          },
       },
       command);
 }
@@ -768,33 +738,44 @@ std::string_view CommandName(const Command& command) {
                         [](const cmd::Clear&) -> std::string_view { return "clear"; },
                         [](const cmd::Step&) -> std::string_view { return "step"; },
                         [](const cmd::Race&) -> std::string_view { return "race"; },
-                        [](const cmd::TerrainLoad&) -> std::string_view { return "terrain"; },
                         [](const cmd::Quit&) -> std::string_view { return "quit"; },
+                        [](const cmd::Extension& c) -> std::string_view { return c.name; },
                     },
                     command);
 }
 
-std::vector<std::string> HelpLines(std::string_view topic) {
+std::vector<std::string> HelpLines(std::string_view topic) { return HelpLines(topic, {}); }
+
+std::vector<std::string> HelpLines(std::string_view topic,
+                                   std::span<const CommandExtension> extensions) {
   std::vector<std::string> lines;
+  auto listed = [&](std::string_view usage, std::string_view summary) {
+    std::string line = "  " + std::string(usage);
+    if (line.size() < 44) line.resize(44, ' ');
+    line += "  " + std::string(summary);
+    lines.push_back(std::move(line));
+  };
   if (topic.empty()) {
     lines.emplace_back("commands (help COMMAND for more; # starts a comment):");
-    for (const CommandInfo& info : kCommands) {
-      std::string line = "  " + std::string(info.usage);
-      if (line.size() < 44) line.resize(44, ' ');
-      line += "  " + std::string(info.summary);
-      lines.push_back(std::move(line));
-    }
+    for (const CommandInfo& info : kCommands) listed(info.usage, info.summary);
+    for (const CommandExtension& e : extensions) listed(e.usage, e.summary);
     return lines;
   }
   const std::string name = text::Lower(topic);
-  const CommandInfo* info = FindCommand(name);
-  if (info == nullptr) {
-    lines.push_back("help: unknown command " + text::Quote(topic));
+  if (const CommandInfo* info = FindCommand(name)) {
+    lines.push_back("usage: " + std::string(info->usage));
+    lines.push_back("  " + std::string(info->summary));
+    for (std::string_view d : Details(name)) lines.emplace_back(d);
     return lines;
   }
-  lines.push_back("usage: " + std::string(info->usage));
-  lines.push_back("  " + std::string(info->summary));
-  for (std::string_view d : Details(name)) lines.emplace_back(d);
+  for (const CommandExtension& e : extensions) {
+    if (e.name != name) continue;
+    lines.push_back("usage: " + std::string(e.usage));
+    lines.push_back("  " + std::string(e.summary));
+    for (std::string_view d : e.details) lines.emplace_back(d);
+    return lines;
+  }
+  lines.push_back("help: unknown command " + text::Quote(topic));
   return lines;
 }
 
@@ -896,9 +877,12 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
 
   if (index == 0) {
     for (const CommandInfo& info : kCommands) {
-      const bool takes_args = info.name != "state" && info.name != "clear" && info.name != "help" &&
-                              info.name != "quit";
+      const bool takes_args = info.name != "state" && info.name != "clear" &&
+                              info.name != "help" && info.name != "quit";
       offer(info.name, takes_args);
+    }
+    if (context != nullptr) {
+      for (const CommandExtension& e : context->extensions) offer(e.name, true);
     }
   } else {
     const std::string name = text::Lower(words[0]);
@@ -915,13 +899,20 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
         }
       }
       if (name == "step") offer_all(kStepSubcommands, false);
-      if (name == "terrain") offer("load", true);
       if (name == "race") {
         offer("on", false);
         offer("off", false);
       }
       if (name == "help") {
         for (const CommandInfo& info : kCommands) offer(info.name, false);
+        if (context != nullptr) {
+          for (const CommandExtension& e : context->extensions) offer(e.name, false);
+        }
+      }
+      if (context != nullptr) {
+        for (const CommandExtension& e : context->extensions) {
+          if (e.name == name) offer_all(e.keywords, false);
+        }
       }
       if (name == "spline") {
         for (std::string_view s : kSplineSubcommands) offer(s, s == "load" || s == "speed");
@@ -930,8 +921,7 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
         for (std::string_view s : kScriptSubcommands) offer(s, s == "run");
       }
     } else if (index == 2 && context != nullptr &&
-               ((name == "spline" && sub == "load") || (name == "script" && sub == "run") ||
-                (name == "terrain" && sub == "load"))) {
+               ((name == "spline" && sub == "load") || (name == "script" && sub == "run"))) {
       for (const std::string& p : CompletePath(partial, *context)) out.push_back(head + p);
     }
   }

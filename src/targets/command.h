@@ -9,8 +9,8 @@
 //   target X Y Z                 set the target, world units, |coordinate| <= 1e6
 //   mode drag|spline|console|script
 //   joints N                     joint count, root included: 2..10000
-//   length L                     every segment's length: 0 < L <= 1000
-//   lengths A B C ...            per-segment lengths (1..9999 of them, each 0 < x <= 1000)
+//   length L                     every segment's length: 0.0001 <= L <= 1000
+//   lengths A B C ...            per-segment lengths (1..9999 of them, each 0.0001..1000)
 //   moe E                        margin of error, world units: 0 < E <= 100
 //   iterations N                 iteration cap per solve: 1..100000
 //   spline load PATH             load a spline file (spline_file.h) now, at parse time
@@ -22,10 +22,6 @@
 //   camera reset                 state                    help [COMMAND]
 //   solver fabrik|ccd|jacobian_transpose|dls              (the app checks availability)
 //   scene chain|arm|creature|walker                       clear (clears the console)
-//   terrain load PATH [S H]      the walker's ground from a gray PNG (README: Terrain), the
-//                                square side S in (0, 1e5] and height H in [0, 1e4] (default:
-//                                the current ones); the file is found at parse time and
-//                                decoded when applied (a bad image is refused then)
 //   step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause
 //   race on|off                  quit
 //
@@ -41,13 +37,14 @@
 // "assets/splines/word.txt" works from any working directory). Absolute paths are used as is.
 #pragma once
 
-#include <glm/vec3.hpp>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
+
+#include <glm/vec3.hpp>
 
 #include "ik/result.h"
 #include "targets/catmull_rom.h"
@@ -65,12 +62,28 @@ std::string_view ModeName(TargetMode mode);
 // Ranges promised for parsed commands (inclusive unless noted).
 inline constexpr int kMinJoints = 2;
 inline constexpr int kMaxJoints = 10000;
-inline constexpr float kMaxSegmentLength = 1000.0f;  // lengths are in (0, this]
+inline constexpr float kMinSegmentLength = 1.0e-4f;  // lengths are in [kMin, kMax]: shorter
+inline constexpr float kMaxSegmentLength = 1000.0f;  // ones cannot keep their length in float
+                                                     // beside the longest reach (README)
 inline constexpr float kMaxTolerance = 100.0f;       // moe is in (0, this]
 inline constexpr int kMinIterations = 1;
 inline constexpr int kMaxIterations = 100000;
 inline constexpr float kMaxTargetCoordinate = 1.0e6f;  // |x|, |y|, |z| <= this
 // Spline speeds are in (0, SplineFollower::kMaxSpeed].
+
+// A command the app adds to the language: one entry of the app's command table
+// (core/command_table.h) holds it, with how the app carries it out. Parsing checks the words
+// with `parse`; the command travels as cmd::Extension.
+struct CommandExtension {
+  std::string_view name;     // first word, lower case, not a built-in command's name
+  std::string_view usage;    // e.g. "echo TEXT ..."
+  std::string_view summary;  // one line for `help`
+  std::span<const std::string_view> details;  // extra lines for `help NAME`
+  // Checks the words after the name. Returns them in canonical form (what FormatCommand
+  // writes back: keywords lower case), or one error line naming the command and problem.
+  Result<std::vector<std::string>> (*parse)(std::span<const std::string> args) = nullptr;
+  std::span<const std::string_view> keywords;  // Tab completions of the first argument
+};
 
 // How ParseCommand finds files and which commands it allows.
 struct CommandContext {
@@ -83,6 +96,9 @@ struct CommandContext {
   // The scenes `scene NAME` accepts, when the app has its own list (its scene registry);
   // empty: SceneNames(). The views must outlive the context (the app's are literals).
   std::vector<std::string_view> scene_names;
+  // Commands the app adds (its command table); they parse, complete and are listed by
+  // `help` when given here. Must outlive the context (the app's table is static).
+  std::span<const CommandExtension> extensions;
 };
 
 // The commands, one struct each. Names of fields say their units.
@@ -106,11 +122,11 @@ struct Joints {
 };
 // length L
 struct Length {
-  float length = 1.0f;  // world units, (0, kMaxSegmentLength]
+  float length = 1.0f;  // world units, [kMinSegmentLength, kMaxSegmentLength]
 };
 // lengths A B C ...
 struct Lengths {
-  std::vector<float> lengths;  // 1..kMaxJoints-1 values, each in (0, kMaxSegmentLength]
+  std::vector<float> lengths;  // 1..kMaxJoints-1 values, each in [kMinSegmentLength, kMaxSegmentLength]
 };
 // moe E
 struct Moe {
@@ -166,29 +182,11 @@ struct Scene {
 };
 // clear (the console)
 struct Clear {};
-// terrain load PATH [S H]
-struct TerrainLoad {
-  std::string path;           // as written
-  std::string resolved_path;  // where it was found (it existed at parse time)
-  bool scaled = false;        // S and H were given; otherwise the current ones are kept
-  float size = 40.0f;         // world units, (0, 1e5]
-  float height = 3.0f;        // world units, [0, 1e4]
-};
 
 // step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause: the step-through
 // view of a solve (the app replays one recorded solve reach by reach).
 enum class StepAction {
-  kOn,
-  kOff,
-  kNext,
-  kPrev,
-  kPass,
-  kBack,
-  kIteration,
-  kStart,
-  kEnd,
-  kPlay,
-  kPause
+  kOn, kOff, kNext, kPrev, kPass, kBack, kIteration, kStart, kEnd, kPlay, kPause
 };
 struct Step {
   StepAction action = StepAction::kOn;
@@ -200,6 +198,11 @@ struct Race {
 };
 // quit: close the demo
 struct Quit {};
+// A command from CommandContext::extensions: its name and canonical argument words.
+struct Extension {
+  std::string name;
+  std::vector<std::string> args;
+};
 
 }  // namespace cmd
 
@@ -207,8 +210,8 @@ using Command =
     std::variant<cmd::Nothing, cmd::Target, cmd::Mode, cmd::Joints, cmd::Length, cmd::Lengths,
                  cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed, cmd::SplinePlayback,
                  cmd::SplineEnd, cmd::ScriptRun, cmd::ScriptPlayback, cmd::CameraReset, cmd::State,
-                 cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear, cmd::Step, cmd::Race, cmd::Quit,
-                 cmd::TerrainLoad>;
+                 cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear, cmd::Step, cmd::Race,
+                 cmd::Quit, cmd::Extension>;
 
 // Parses one line (see the top of this file). Blank and comment-only lines give
 // cmd::Nothing. Errors are one line naming the command and the problem, e.g.
@@ -222,7 +225,8 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
                                   const CommandContext& context = {});
 
 // Checks a command against the ranges documented above, field by field: OK for anything
-// ParseCommand returns; an error naming the first bad field for a hand-built command
+// ParseCommand returns without extensions (a `help` topic or an extension command is checked
+// only by name here); an error naming the first bad field for a hand-built command
 // ("joints: count 1 is outside 2..10000"). The app can use it before carrying out commands
 // that did not come from the parser.
 Status ValidateCommand(const Command& command);
@@ -246,6 +250,9 @@ std::span<const CommandInfo> CommandList();
 // Lines to print for `help` (topic empty: one line per command) or `help TOPIC` (usage,
 // summary and details of that command). An unknown topic gives one line saying so.
 std::vector<std::string> HelpLines(std::string_view topic = {});
+// The same, with the app's own commands (listed after the built-in ones).
+std::vector<std::string> HelpLines(std::string_view topic,
+                                   std::span<const CommandExtension> extensions);
 
 // Names accepted by `solver` and `scene`, in the order they are listed.
 std::span<const std::string_view> SolverNames();

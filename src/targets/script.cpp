@@ -45,6 +45,7 @@ Result<Script> ParseScriptText(std::string_view text, std::string_view source_na
   script.source_name_ = std::string(source_name);
   double previous_time = 0.0;
   std::size_t previous_line = 0;
+  std::size_t spline_points = 0;
 
   const std::vector<std::string_view> lines = text::SplitLines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -93,8 +94,19 @@ Result<Script> ParseScriptText(std::string_view text, std::string_view source_na
       }
     }
 
+    if (script.lines_.size() >= Script::kMaxLines) {
+      return fail("too many lines: a script holds at most " + std::to_string(Script::kMaxLines) +
+                  " timed lines");
+    }
     Result<Command> command = ParseCommandWords(command_words, inner);
     if (!command.ok()) return fail(command.error());
+    if (const auto* load = std::get_if<cmd::SplineLoad>(&command.value())) {
+      spline_points += load->spline.points().size();
+      if (spline_points > Script::kMaxSplinePoints) {
+        return fail("too many spline points: the splines a script loads hold at most " +
+                    std::to_string(Script::kMaxSplinePoints) + " control points in all");
+      }
+    }
     line.command = std::move(command).value();
     script.duration_ = std::max(script.duration_, line.time + line.glide_seconds);
     previous_time = line.time;

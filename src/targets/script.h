@@ -61,6 +61,10 @@ Result<Script> LoadScriptFile(const std::string& path, const CommandContext& con
 class Script {
  public:
   static constexpr double kMaxTime = 1.0e6;  // seconds, for T and D
+  // Bounds on what one script may hold, so that no script can exhaust memory (README:
+  // Script files): timed lines, and spline control points over all its `spline load` lines.
+  static constexpr std::size_t kMaxLines = 100000;
+  static constexpr std::size_t kMaxSplinePoints = 100000;
 
   const std::string& source_name() const { return source_name_; }
   const std::vector<ScriptLine>& lines() const { return lines_; }

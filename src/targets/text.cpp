@@ -35,6 +35,7 @@ bool IsNonFiniteSpelling(std::string_view word) {
 }  // namespace
 
 std::vector<std::string_view> SplitLines(std::string_view text) {
+  if (StartsWithByteOrderMark(text)) text.remove_prefix(kByteOrderMark.size());
   std::vector<std::string_view> lines;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -52,7 +53,7 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
 
 Result<std::vector<std::string>> Tokenize(std::string_view line) {
   std::vector<std::string> words;
-  std::size_t i = 0;
+  std::size_t i = StartsWithByteOrderMark(line) ? kByteOrderMark.size() : 0;
   while (i < line.size()) {
     const char c = line[i];
     if (IsSpace(c)) {
@@ -66,10 +67,16 @@ Result<std::vector<std::string>> Tokenize(std::string_view line) {
       if (close == std::string_view::npos) return MakeError("unterminated quote");
       word.assign(line.substr(i + 1, close - i - 1));
       i = close + 1;
-      // A quote glued to more text ("a"b) is unusual; keep it simple and split there.
+      if (i < line.size() && !IsSpace(line[i]) && line[i] != '#') {
+        return MakeError("a quoted word must end at a space: " + Quote(line.substr(0, i + 1)));
+      }
     } else {
       const std::size_t start = i;
       while (i < line.size() && !IsSpace(line[i]) && line[i] != '#' && line[i] != '"') ++i;
+      if (i < line.size() && line[i] == '"') {
+        // 1"2"3 is not three words, nor one: refuse it rather than guess.
+        return MakeError("a quote inside a word: " + Quote(line.substr(start, i + 1 - start)));
+      }
       word.assign(line.substr(start, i - start));
     }
     words.push_back(std::move(word));

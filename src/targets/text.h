@@ -6,7 +6,9 @@
 // Lexical rules, the same for every text format in the project:
 //   * lines end at '\n'; a '\r' just before it (Windows files) is dropped;
 //   * words are separated by spaces, tabs, '\r', '\v' and '\f';
-//   * "double quoted" text is one word and may hold spaces and '#' (no escapes);
+//   * "double quoted" text is one word and may hold spaces and '#' (no escapes); a quote
+//     must start and end its word;
+//   * a UTF-8 byte-order mark at the start of a file or line is ignored;
 //   * '#' outside quotes starts a comment that runs to the end of the line.
 #pragma once
 
@@ -20,12 +22,20 @@
 
 namespace fabrik::text {
 
+// The UTF-8 byte-order mark some editors put at the start of a file. SplitLines drops it from
+// the start of a text and Tokenize from the start of a line, so it never reaches a message.
+inline constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+inline bool StartsWithByteOrderMark(std::string_view s) {
+  return s.substr(0, kByteOrderMark.size()) == kByteOrderMark;
+}
+
 // The lines of `text`, without their '\n' (and a trailing '\r'). Line i of the result is
 // line i + 1 of the file. An empty text has no lines; a final '\n' does not open a new line.
 std::vector<std::string_view> SplitLines(std::string_view text);
 
-// The words of one line, comments removed. Fails only on an unterminated quote
-// (message: "unterminated quote"). A comment-only or blank line gives no words.
+// The words of one line, comments removed. Fails on an unterminated quote ("unterminated
+// quote"), on a quote inside a word (1"2"3) and on a quoted word glued to more text ("a"b).
+// A comment-only or blank line gives no words.
 Result<std::vector<std::string>> Tokenize(std::string_view line);
 
 // Outcome of reading a number from one word.

@@ -1,28 +1,36 @@
-// fabrik-solve: the headless solver (README "The headless solver"). JSON Lines requests in, one JSON
+// fabrik-solve: the headless solver (README: The headless solver). JSON Lines requests in, one JSON
 // response line per request out, in order, flushed after each, so it works as a co-process.
 // Request and response formats: tools/solve_request.h.
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
+#include "tools/line_reader.h"
 #include "tools/solve_request.h"
 
 namespace {
 
 // Answers every line of `in` on `out`. A bad line gets an {"ok": false, ...} answer and the
-// loop goes on; a blank line gets no answer. Returns when the input ends.
-void Serve(std::istream& in, std::ostream& out) {
+// loop goes on; a blank line gets no answer. Returns false on a read error.
+bool Serve(std::istream& in, std::ostream& out) {
   std::string line;
-  while (std::getline(in, line)) {
+  for (long long number = 1;; ++number) {
+    const fabrik::tools::LineStatus status = fabrik::tools::ReadLine(in, line);
+    if (status == fabrik::tools::LineStatus::kEnd) break;
+    if (status == fabrik::tools::LineStatus::kTooLong) {
+      out << fabrik::tools::TooLongResponse(number) << '\n' << std::flush;
+      continue;
+    }
     if (std::optional<std::string> response = fabrik::tools::HandleLine(line)) {
       out << *response << '\n' << std::flush;
     }
   }
+  return !in.bad();
 }
 
 }  // namespace
@@ -34,7 +42,8 @@ int main(int argc, char** argv) {
       "writes one JSON response per request to stdout, in order, flushed after each line.\n"
       "Blank lines are skipped without a response; a bad line gets {\"ok\": false, \"error\": "
       "...}\n"
-      "and the next line is read as usual.\n"
+      "and the next line is read as usual. Limits (a line of at most 8 MiB, JSON nested at\n"
+      "most 64 deep, at most 100000 joints, bounded work per request): see README.\n"
       "\n"
       "request:  {\"joints\": [[x,y,z], ...], \"target\": [x,y,z], \"tolerance\": 0.01,\n"
       "           \"max_iterations\": 10, \"solver\": \"fabrik\", \"id\": ...}\n"
@@ -58,15 +67,25 @@ int main(int argc, char** argv) {
   }
 
   std::ios::sync_with_stdio(false);
+  bool read_ok = true;
   if (file.empty() || file == "-") {
-    Serve(std::cin, std::cout);
+    read_ok = Serve(std::cin, std::cout);
   } else {
-    std::ifstream in(file);
+    std::error_code error;
+    if (std::filesystem::is_directory(file, error)) {
+      std::cerr << "fabrik-solve: cannot read " << file << ": it is a directory\n";
+      return 2;
+    }
+    std::ifstream in(file, std::ios::binary);
     if (!in) {
       std::cerr << "fabrik-solve: cannot read " << file << ": " << std::strerror(errno) << '\n';
       return 2;
     }
-    Serve(in, std::cout);
+    read_ok = Serve(in, std::cout);
+  }
+  if (!read_ok) {
+    std::cerr << "fabrik-solve: read error on " << (file.empty() ? "-" : file) << '\n';
+    return 1;
   }
   return 0;
 }

@@ -1,37 +1,22 @@
 #include "tools/solve_request.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <glm/geometric.hpp>
+#include <limits>
 #include <string>
 #include <system_error>
 #include <utility>
 
-#include "ik/chain.h"
+#include "tools/json_line.h"
+#include "tools/line_reader.h"
 #include "tools/solve_extended.h"
 
 namespace fabrik::tools {
 namespace {
-
-using json = nlohmann::ordered_json;
-
-std::string Quoted(std::string_view s) { return json(std::string(s)).dump(); }
-
-// "[json.exception.parse_error.101] parse error at ..." -> "parse error at ...": the bracketed
-// id means nothing to a person.
-std::string WithoutExceptionId(const char* what) {
-  std::string_view s(what);
-  if (!s.empty() && s.front() == '[') {
-    const std::size_t close = s.find("] ");
-    if (close != std::string_view::npos) s.remove_prefix(close + 2);
-  }
-  return std::string(s);
-}
-
-const json* Field(const json& object, const char* name) {
-  const auto it = object.find(name);
-  return it == object.end() ? nullptr : &*it;
-}
 
 std::string KnownSolvers() {
   std::string names;
@@ -44,6 +29,11 @@ std::string KnownSolvers() {
 
 }  // namespace
 
+const Json* Field(const Json& object, const char* name) {
+  const auto it = object.find(name);
+  return it == object.end() ? nullptr : &*it;
+}
+
 // The shortest decimal that reads back as `f`, as the double JSON will print: 0.1f becomes
 // 0.1 rather than 0.10000000149011612.
 double Shortest(float f) {
@@ -54,79 +44,123 @@ double Shortest(float f) {
   return d;
 }
 
-// A JSON number that must be finite in single precision; `where` names it in errors.
-Result<float> ReadFloat(const json& value, const std::string& where) {
+namespace {
+
+Result<double> ReadCoordinate(const Json& value, const std::string& where) {
   if (!value.is_number()) {
     return MakeError(where + " must be a number, got " + value.type_name());
   }
   const double d = value.get<double>();
   if (!std::isfinite(d)) return MakeError(where + " is not finite");
-  const float f = static_cast<float>(d);
-  if (!std::isfinite(f)) {
-    return MakeError(where + " = " + value.dump() +
+  if (!std::isfinite(static_cast<float>(d))) {
+    return MakeError(where + " = " + SafeDump(value) +
                      " is not finite in single precision (|value| must be below 3.4e38)");
   }
-  return f;
+  return d;
 }
 
-Result<glm::vec3> ReadPoint(const json& value, const std::string& where) {
+}  // namespace
+
+Result<float> ReadFloat(const Json& value, const std::string& where) {
+  auto d = ReadCoordinate(value, where);
+  if (!d) return MakeError(d.error());
+  return static_cast<float>(d.value());
+}
+
+Result<glm::dvec3> ReadPosition(const Json& value, const std::string& where) {
   if (!value.is_array() || value.size() != 3) {
     return MakeError(where + " must be [x, y, z] (an array of 3 numbers), got " +
                      (value.is_array() ? "an array of " + std::to_string(value.size())
                                        : std::string(value.type_name())));
   }
-  glm::vec3 p(0.0f);
+  glm::dvec3 p(0.0);
   for (int k = 0; k < 3; ++k) {
-    Result<float> c = ReadFloat(value[k], where + "[" + std::to_string(k) + "]");
+    Result<double> c = ReadCoordinate(value[k], where + "[" + std::to_string(k) + "]");
     if (!c.ok()) return MakeError(c.error());
     p[k] = c.value();
   }
   return p;
 }
 
-json PointJson(const glm::vec3& p) {
-  return json::array({Shortest(p.x), Shortest(p.y), Shortest(p.z)});
+Result<glm::vec3> ReadPoint(const Json& value, const std::string& where) {
+  auto p = ReadPosition(value, where);
+  if (!p) return MakeError(p.error());
+  return glm::vec3(p.value());
 }
 
-json ErrorResponse(const std::string& message, const json& id) {
-  json response = {{"ok", false}, {"error", message}};
-  if (!id.is_null()) response["id"] = id;
-  return response;
-}
-
-Result<SolveRequest> ParseRequest(std::string_view line, json* id) {
-  json request;
-  try {
-    request = json::parse(line);
-  } catch (const json::out_of_range& e) {
-    // The parser's only out_of_range is a number too large for a double (1e999): valid
-    // JSON, but infinite.
-    return MakeError(WithoutExceptionId(e.what()) + ": not finite (NaN and inf are not allowed)");
-  } catch (const json::exception& e) {
-    std::string message = "malformed JSON: " + WithoutExceptionId(e.what());
-    if (line.find("NaN") != std::string_view::npos ||
-        line.find("Infinity") != std::string_view::npos) {
-      message += " (JSON has no NaN or Infinity; they are not allowed here anyway)";
+Result<long long> ReadInteger(const Json& value, const std::string& where, long long lo,
+                              long long hi) {
+  const std::string range = " (" + std::to_string(lo) + " to " + std::to_string(hi) + ")";
+  if (!value.is_number_integer()) {
+    return MakeError(where + " must be an integer" + range + ", got " + SafeDump(value));
+  }
+  // nlohmann keeps integers above INT64_MAX as unsigned: compare each kind as itself.
+  if (value.is_number_unsigned()) {
+    const std::uint64_t u = value.get<std::uint64_t>();
+    if (hi < 0 || u > static_cast<std::uint64_t>(hi) ||
+        (lo > 0 && u < static_cast<std::uint64_t>(lo))) {
+      return MakeError(where + " = " + SafeDump(value) + " is out of range" + range);
     }
-    return MakeError(std::move(message));
+    return static_cast<long long>(u);
   }
-  if (!request.is_object()) {
-    return MakeError(std::string("a request must be a JSON object, got ") + request.type_name());
-  }
-  if (id != nullptr) {
-    if (const json* given = Field(request, "id")) *id = *given;
-  }
+  const std::int64_t i = value.get<std::int64_t>();
+  if (i < lo || i > hi)
+    return MakeError(where + " = " + SafeDump(value) + " is out of range" + range);
+  return static_cast<long long>(i);
+}
 
+Result<double> ReadTolerance(const Json& request) {
+  const Json* tolerance = Field(request, "tolerance");
+  if (tolerance == nullptr) return MakeError("missing field \"tolerance\"");
+  Result<double> tol = ReadCoordinate(*tolerance, "tolerance");
+  if (!tol.ok()) return MakeError(tol.error());
+  if (!(static_cast<float>(tol.value()) > 0.0f)) {
+    return MakeError("tolerance must be > 0, got " + SafeDump(*tolerance) +
+                     (tol.value() > 0.0 ? " (0 in single precision)" : ""));
+  }
+  return tol.value();
+}
+
+Result<int> ReadMaxIterations(const Json& request) {
+  const Json* iterations = Field(request, "max_iterations");
+  if (iterations == nullptr) return MakeError("missing field \"max_iterations\"");
+  if (!iterations->is_number()) {
+    return MakeError(std::string("max_iterations must be an integer, got ") +
+                     iterations->type_name());
+  }
+  // Compared as a double (10.0 is allowed); integers beyond 2^53 are far above the limit.
+  const double n = iterations->get<double>();
+  if (n != std::floor(n)) {
+    return MakeError("max_iterations must be an integer, got " + SafeDump(*iterations));
+  }
+  if (n < 1.0) return MakeError("max_iterations must be >= 1, got " + SafeDump(*iterations));
+  if (n > static_cast<double>(kMaxIterationsLimit)) {
+    return MakeError("max_iterations must be <= " + std::to_string(kMaxIterationsLimit) + ", got " +
+                     SafeDump(*iterations));
+  }
+  return static_cast<int>(n);
+}
+
+int WorkCap(std::size_t count, int max_iterations) {
+  const double cap = std::floor(kMaxWork / static_cast<double>(std::max<std::size_t>(count, 1)));
+  return static_cast<int>(std::max(1.0, std::min(static_cast<double>(max_iterations), cap)));
+}
+
+Result<SolveRequest> ReadChainRequest(const Json& request) {
   SolveRequest out;
-  const json* joints = Field(request, "joints");
+  const Json* joints = Field(request, "joints");
   if (joints == nullptr) return MakeError("missing field \"joints\"");
   if (!joints->is_array()) {
     return MakeError(std::string("\"joints\" must be an array of [x, y, z] points, got ") +
                      joints->type_name());
   }
+  if (joints->size() > kMaxJoints) {
+    return MakeError("a chain may have at most " + std::to_string(kMaxJoints) + " joints, got " +
+                     std::to_string(joints->size()) + " (README: Limits)");
+  }
   out.joints.reserve(joints->size());
   for (std::size_t i = 0; i < joints->size(); ++i) {
-    Result<glm::vec3> p = ReadPoint((*joints)[i], "joints[" + std::to_string(i) + "]");
+    Result<glm::dvec3> p = ReadPosition((*joints)[i], "joints[" + std::to_string(i) + "]");
     if (!p.ok()) return MakeError(p.error());
     out.joints.push_back(p.value());
   }
@@ -134,89 +168,123 @@ Result<SolveRequest> ParseRequest(std::string_view line, json* id) {
     return MakeError("a chain needs at least 2 joints, got " + std::to_string(out.joints.size()));
   }
 
-  const json* target = Field(request, "target");
+  const Json* target = Field(request, "target");
   if (target == nullptr) return MakeError("missing field \"target\"");
-  Result<glm::vec3> t = ReadPoint(*target, "target");
+  Result<glm::dvec3> t = ReadPosition(*target, "target");
   if (!t.ok()) return MakeError(t.error());
   out.target = t.value();
 
-  const json* tolerance = Field(request, "tolerance");
-  if (tolerance == nullptr) return MakeError("missing field \"tolerance\"");
-  Result<float> tol = ReadFloat(*tolerance, "tolerance");
-  if (!tol.ok()) return MakeError(tol.error());
-  if (!(tol.value() > 0.0f)) {
-    return MakeError("tolerance must be > 0, got " + tolerance->dump() +
-                     (tolerance->get<double>() > 0.0 ? " (0 in single precision)" : ""));
-  }
-  out.settings.tolerance = tol.value();
+  auto tol = ReadTolerance(request);
+  if (!tol) return MakeError(tol.error());
+  out.tolerance = tol.value();
+  auto iterations = ReadMaxIterations(request);
+  if (!iterations) return MakeError(iterations.error());
+  out.max_iterations = iterations.value();
 
-  const json* iterations = Field(request, "max_iterations");
-  if (iterations == nullptr) return MakeError("missing field \"max_iterations\"");
-  if (!iterations->is_number()) {
-    return MakeError(std::string("max_iterations must be an integer, got ") +
-                     iterations->type_name());
-  }
-  const double n = iterations->get<double>();
-  if (n != std::floor(n)) {
-    return MakeError("max_iterations must be an integer, got " + iterations->dump());
-  }
-  if (n < 1.0) return MakeError("max_iterations must be >= 1, got " + iterations->dump());
-  if (n > static_cast<double>(kMaxIterationsLimit)) {
-    return MakeError("max_iterations must be <= " + std::to_string(kMaxIterationsLimit) + ", got " +
-                     iterations->dump());
-  }
-  out.settings.max_iterations = static_cast<int>(n);
-
-  if (const json* solver = Field(request, "solver")) {
+  if (const Json* solver = Field(request, "solver")) {
     if (!solver->is_string()) {
       return MakeError(std::string("solver must be a string, got ") + solver->type_name());
     }
     const std::string& name = solver->get_ref<const std::string&>();
     const std::optional<SolverKind> kind = ParseSolverKind(name);
     if (!kind) {
-      return MakeError("unknown solver " + Quoted(name) + " (known: " + KnownSolvers() + ")");
+      return MakeError("unknown solver " + SafeDump(Json(name)) + " (known: " + KnownSolvers() +
+                       ")");
     }
     out.solver = *kind;
   }
   return out;
 }
 
-std::optional<std::string> HandleLine(std::string_view line) {
-  if (line.find_first_not_of(" \t\r\n") == std::string_view::npos) return std::nullopt;
-  // Trees ("nodes") and constrained chains ("constraints", "pole", "base"): solve_extended.cpp.
-  if (std::optional<std::string> extended = HandleExtendedLine(line)) return extended;
+Result<LocalChain> SetUpChain(const SolveRequest& request) {
+  auto points = ChainToLocal(request.joints);
+  if (!points) return MakeError(points.error());
+  const LocalFrame frame = points.value().frame;
+  const double total = points.value().total_length;
+  Result<Chain> made = Chain::FromJoints(std::move(points.value().local));
+  if (!made) return MakeError(made.error());
+  LocalChain out{frame, std::move(made).value(), frame.ToLocal(request.target), {}, total, false};
+  // A tolerance below the smallest float in local units still means "as close as possible".
+  out.settings.tolerance = std::max(static_cast<float>(request.tolerance / frame.scale()),
+                                    std::numeric_limits<float>::denorm_min());
+  out.settings.max_iterations = WorkCap(out.chain.joint_count(), request.max_iterations);
+  out.capped = out.settings.max_iterations < request.max_iterations;
+  return out;
+}
 
-  json id;
-  Result<SolveRequest> parsed = ParseRequest(line, &id);
-  if (!parsed.ok()) return ErrorResponse(parsed.error(), id).dump();
-  SolveRequest& request = parsed.value();
+Json ChainAnswer(const LocalChain& local, const SolveRequest& request, int iterations) {
+  Json joints = Json::array();
+  for (const glm::vec3& p : local.chain.joints()) joints.push_back(local.frame.PointJson(p));
+  const double distance = glm::length(local.frame.ToWorld(local.chain.effector()) - request.target);
+  const bool reached = distance <= request.tolerance;
+  const bool reachable = glm::length(request.target - request.joints.front()) <= local.total_length;
+  Json answer = {{"ok", true},
+                 {"joints", std::move(joints)},
+                 {"iterations", iterations},
+                 {"distance", local.frame.Number(distance)},
+                 {"reached", reached},
+                 {"reachable", reachable}};
+  if (local.capped && !reached && iterations >= local.settings.max_iterations) {
+    answer["work_limited"] = true;
+  }
+  return answer;
+}
 
-  // Zero-length segments and chains too large for float are reported by the chain itself,
-  // e.g. "joints[2] coincides with joints[1]: zero-length segment".
-  Result<Chain> made = Chain::FromJoints(std::move(request.joints));
-  if (!made.ok()) return ErrorResponse(made.error(), id).dump();
-  Chain& chain = made.value();
+Json ErrorResponse(const std::string& message, const RequestId& id) {
+  return WithId({{"ok", false}, {"error", message}}, id);
+}
+
+Json WithId(Json response, const RequestId& id) {
+  if (id) response["id"] = *id;
+  return response;
+}
+
+namespace {
+
+Json HandlePlain(const Json& request, const RequestId& id) {
+  Result<SolveRequest> parsed = ReadChainRequest(request);
+  if (!parsed.ok()) return ErrorResponse(parsed.error(), id);
+  const SolveRequest& r = parsed.value();
+  Result<LocalChain> set_up = SetUpChain(r);
+  if (!set_up) return ErrorResponse(set_up.error(), id);
+  LocalChain& local = set_up.value();
 
   const auto start = std::chrono::steady_clock::now();
-  const SolveResult result = Solve(request.solver, chain, request.target, request.settings);
+  const SolveResult result = Solve(r.solver, local.chain, local.target, local.settings);
   const auto stop = std::chrono::steady_clock::now();
   if (!result.ok) {
-    return ErrorResponse(result.error ? result.error : "the solver rejected the request", id)
-        .dump();
+    return ErrorResponse(result.error ? result.error : "the solver rejected the request", id);
   }
+  Json answer = ChainAnswer(local, r, result.iterations);
+  answer["solver"] = SolverName(r.solver);
+  answer["solve_us"] = std::chrono::duration<double, std::micro>(stop - start).count();
+  return WithId(std::move(answer), id);
+}
 
-  json joints = json::array();
-  for (const glm::vec3& p : chain.joints()) joints.push_back(PointJson(p));
-  json response = {{"ok", true},
-                   {"joints", std::move(joints)},
-                   {"iterations", result.iterations},
-                   {"distance", Shortest(result.distance)},
-                   {"reached", result.reached},
-                   {"reachable", result.reachable},
-                   {"solver", SolverName(request.solver)},
-                   {"solve_us", std::chrono::duration<double, std::micro>(stop - start).count()}};
-  if (!id.is_null()) response["id"] = id;
-  return response.dump();
+}  // namespace
+
+std::string TooLongResponse(long long line_number) {
+  return SafeDump(ErrorResponse("line " + std::to_string(line_number) + " is longer than " +
+                                    std::to_string(kMaxLineBytes) +
+                                    " bytes (8 MiB): refused unread (README: Limits)",
+                                std::nullopt));
+}
+
+std::optional<std::string> HandleLine(std::string_view line) {
+  if (line.find_first_not_of(" \t\r\n") == std::string_view::npos) return std::nullopt;
+  RequestId id;
+  Result<JsonLine> parsed = ParseJsonLine(line, &id);
+  if (!parsed) return SafeDump(ErrorResponse(parsed.error(), id));
+  const Json& request = parsed.value().value;
+  if (!request.is_object()) {
+    return SafeDump(ErrorResponse(
+        std::string("a request must be a JSON object, got ") + request.type_name(), id));
+  }
+  // Trees ("nodes") and constrained chains ("constraints", "pole", "base"): solve_extended.cpp.
+  if (std::optional<Json> extended = HandleExtendedRequest(request, id)) {
+    return SafeDump(*extended);
+  }
+  return SafeDump(HandlePlain(request, id));
 }
 
 }  // namespace fabrik::tools

@@ -105,6 +105,14 @@ def dist(a, b):
     return math.sqrt(sum((a[i] - b[i]) ** 2 for i in range(3)))
 
 
+def summary(state, limit=1500):
+    """A state line for a failure message: big fields left out, the rest cut to `limit`."""
+    small = {k: v for k, v in state.items()
+             if k not in ("view", "projection", "joints", "lengths", "step", "race")}
+    text = json.dumps(small)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 # --- a running demo, driven with xdotool ------------------------------------------------
 
 def xdotool(*args):
@@ -213,8 +221,7 @@ class LiveDemo:
                 raise RuntimeError("demo died: " + self.stderr())
             time.sleep(0.05)
         raise AssertionError("timed out waiting for " + what + "; last state: "
-                             + json.dumps({k: v for k, v in self.latest().items()
-                                           if k not in ("view", "projection", "joints")}))
+                             + summary(self.latest()))
 
     def move(self, x, y):
         """Moves the cursor to window coordinates (x, y); they may lie outside the window.

@@ -2,6 +2,7 @@
 naming the problem, before any window opens."""
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -50,6 +51,62 @@ class Options(unittest.TestCase):
                 lines = [l for l in err.strip().splitlines() if l]
                 self.assertEqual(len(lines), 1, err)
                 self.assertIn(needle, lines[0])
+
+
+    def test_hostile_values_exit_2_with_one_line_before_any_window(self):
+        # No --hidden and no --frames: had any of these opened a window, the run would hang
+        # until the timeout instead of exiting 2.
+        with tempfile.TemporaryDirectory() as d:
+            read_only = os.path.join(d, "ro")
+            os.mkdir(read_only)
+            os.chmod(read_only, 0o500)
+            cases = [
+                (["--size", "4294968576x800"], "--size", "out of range"),
+                (["--size", "1280x4294967446"], "--size", "out of range"),
+                (["--joints", "4294967298"], "--joints", "out of range"),
+                (["--joints", "0x10"], "--joints", "0x10"),
+                (["--lengths", "1,2,"], "--lengths", "empty"),
+                (["--lengths", ""], "--lengths", ""),
+                (["--lengths", "0x1p3"], "--lengths", "0x1p3"),
+                (["--lengths", "1, 2"], "--lengths", ""),
+                (["--length", "0x1p-2"], "--length", "0x1p-2"),
+                (["--length", "1e-7"], "--length", "0.0001 to 1000"),
+                (["--moe", "1e-8"], "--moe", "1e-06 to 100"),
+                (["--moe", "1e-50"], "--moe", "out of range"),
+                (["--frames", "1e3"], "--frames", "1e3"),
+                (["--screenshot", d], "--screenshot", "directory"),
+                (["--screenshot", os.path.join(d, "no", "such", "x.png")], "--screenshot", ""),
+                (["--screenshot", os.path.join(d, "name", "")], "--screenshot", ""),
+                (["--state-out", d], "--state-out", "directory"),
+                (["--state-out", "/etc/hostname/x.jsonl"], "--state-out", ""),
+                (["--exec", "joints 5\nexit"], "--exec", "joints 5\\nexit"),
+                (["--exec", "move\x01 \x1b[31m"], "--exec", "\\x01"),
+                (["--spline", "a\rb"], "--spline", "\\r"),
+                (["--solver", "a\nb"], "--solver", "\\n"),
+            ]
+            if os.geteuid() != 0:  # root may write anywhere
+                cases.append((["--state-out", os.path.join(read_only, "s.jsonl")], "--state-out",
+                              ""))
+            for args, option, needle in cases:
+                with self.subTest(args=args):
+                    code, _, err = run_demo(args, timeout=30)
+                    self.assertEqual(code, 2, err)
+                    self.assertTrue(err.endswith("\n"), repr(err))
+                    lines = err.splitlines()
+                    self.assertEqual(len(lines), 1, repr(err))
+                    self.assertIn(option, lines[0])
+                    self.assertIn(needle, lines[0])
+                    self.assertFalse(any(ord(c) < 32 for c in lines[0]), repr(lines[0]))
+            self.assertEqual(os.listdir(d), ["ro"], "a check created a file")
+
+    def test_smallest_documented_values_are_accepted(self):
+        with tempfile.TemporaryDirectory() as d:
+            shot = os.path.join(d, "shot.png")
+            code, _, err = run_demo(["--length", "0.0001", "--lengths", "0.0001,1000",
+                                     "--moe", "0.000001", "--frames", "2", "--hidden",
+                                     "--fixed-dt", "0.01", "--screenshot", shot])
+            self.assertEqual(code, 0, err)
+            self.assertTrue(os.path.getsize(shot) > 0)
 
 
 if __name__ == "__main__":

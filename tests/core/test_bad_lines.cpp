@@ -52,3 +52,38 @@ TEST(AppCommands, ScriptsCannotStartScripts) {
 
 }  // namespace
 }  // namespace fabrik
+
+namespace fabrik {
+namespace {
+
+TEST(AppCommands, StepAndRaceOutsideTheChainSceneAreErrors) {
+  testing::Core core;
+  core.Run("scene creature");
+  for (const char* line : {"step on", "step next", "race on"}) {
+    const std::string before = core.Fingerprint();
+    core.Run(line);
+    EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError) << line;
+    EXPECT_NE(core.LastLine().find("chain scene"), std::string::npos) << line;
+    core.Frames(0);
+    EXPECT_FALSE(core.state().step.active);
+    EXPECT_FALSE(core.state().race.active);
+  }
+}
+
+TEST(AppCommands, LongConsoleLinesAreCutWithANote) {
+  testing::Core core;
+  core.Run("echo " + std::string(20000, 'x'));
+  EXPECT_LT(core.LastLine().size(), ConsoleState::kMaxLineBytes + 40);
+  EXPECT_NE(core.LastLine().find("more bytes"), std::string::npos);
+}
+
+TEST(AppCommands, StateDoesNotNestThePreviousLine) {
+  testing::Core core;
+  core.Run("state");
+  core.Run("state");
+  const auto j = nlohmann::json::parse(core.LastLine());
+  EXPECT_FALSE(j.contains("console_last"));
+}
+
+}  // namespace
+}  // namespace fabrik

@@ -1,6 +1,7 @@
 // Every command of the console language, applied through the queue on a headless core.
 #include <algorithm>
 
+#include "core/command_table.h"
 #include "core_test_util.h"
 #include "ik/solver.h"
 
@@ -149,8 +150,9 @@ TEST(AppCommands, HelpListsEveryCommandAndExplainsOne) {
   Core core;
   const std::size_t before = core.state().console.log.size();
   core.Run("help");
-  // The echo, the heading and one line per command.
-  EXPECT_EQ(core.state().console.log.size() - before, CommandList().size() + 2);
+  // The echo, the heading and one line per command (built-in, then the app's table).
+  EXPECT_EQ(core.state().console.log.size() - before,
+            CommandList().size() + AppCommandTable().size() + 2);
   core.Run("help joints");
   EXPECT_NE(core.state().console.log[core.state().console.log.size() - 2].text.find("joints N"),
             std::string::npos);

@@ -5,14 +5,14 @@
 // The replacements forward to malloc/free (aligned forms: aligned_alloc), so under
 // AddressSanitizer every block is still a malloc block freed by free, and ASan's checks keep
 // working. Direct malloc calls are not counted; the solver makes none.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <new>
 #include <random>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "fabrik_test_util.h"
 #include "ik/fabrik.h"
@@ -173,6 +173,63 @@ TEST(FabrikNoAlloc, SolveNeverAllocates) {
   EXPECT_EQ(solves, static_cast<int>(3 * chains.size()));
   EXPECT_EQ(rejected, static_cast<int>(chains.size()));
   EXPECT_GT(recorder.half_pass_count(), 0u);
+}
+
+}  // namespace
+}  // namespace fabrik
+
+#include "ik/batch_fabrik.h"
+
+namespace fabrik {
+namespace {
+
+// SolveFabrikBatch promises no allocation either: one thread and all threads (oneTBB's task
+// objects come from its own pools, not operator new), regrouping included, and rejected
+// input. The batch, its targets and the thread pool are made (and warmed up) before.
+TEST(BatchNoAlloc, SolveNeverAllocates) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<Chain> chains;
+  std::vector<glm::vec3> targets;
+  for (int i = 0; i < 1000; ++i) {
+    const std::vector<float> lengths = {0.5f + u(rng), 0.5f + u(rng), 0.5f + u(rng), 0.5f + u(rng),
+                                        0.5f + u(rng)};
+    chains.push_back(RandomChain(rng, glm::vec3(float(i), 0.0f, 0.0f), lengths));
+    targets.push_back(chains.back().root() +
+                      RandomUnit(rng) * chains.back().total_length() * (1.3f * u(rng)));
+  }
+  chains.push_back(StraightChain(6, 1.0f));  // the trap
+  targets.emplace_back(3, 0, 0);
+  chains.push_back(StraightChain(6, 1.0f));  // target on the root
+  targets.emplace_back(0, 0, 0);
+  ChainBatch batch = std::move(ChainBatch::FromChains(chains)).value();
+  std::vector<glm::vec3> moved = targets;
+  for (glm::vec3& t : moved) t += glm::vec3(0.05f, -0.02f, 0.01f);
+  std::vector<glm::vec3> bad = targets;
+  bad[17].y = std::numeric_limits<float>::quiet_NaN();
+  SolveSettings settings;
+  settings.tolerance = 1e-3f;
+  settings.max_iterations = 60;
+  ASSERT_TRUE(SolveFabrikBatch(batch, targets, settings, BatchThreads::kAll).ok);  // warm-up
+
+  int solves = 0, rejected = 0, regrouped = 0;
+  long allocations = 0;
+  {
+    AllocationWindow window;
+    for (int frame = 0; frame < 6; ++frame) {
+      const std::vector<glm::vec3>& t = frame % 2 ? moved : targets;
+      const BatchSolveResult one = SolveFabrikBatch(batch, t, settings, BatchThreads::kOne);
+      const BatchSolveResult all = SolveFabrikBatch(batch, t, settings, BatchThreads::kAll);
+      solves += one.ok + all.ok;
+      regrouped += one.regrouped + all.regrouped;
+      rejected += !SolveFabrikBatch(batch, bad, settings).ok;
+    }
+    allocations = window.Close();
+  }
+  EXPECT_EQ(allocations, 0);
+  EXPECT_EQ(solves, 12);
+  EXPECT_EQ(rejected, 6);
+  EXPECT_GT(regrouped, 0);  // the regrouping path ran inside the window too
 }
 
 }  // namespace

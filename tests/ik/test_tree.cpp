@@ -6,13 +6,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
 #include <map>
 #include <numbers>
 #include <random>
 #include <vector>
-
-#include <glm/geometric.hpp>
-#include <glm/vec3.hpp>
 
 #include "fabrik_test_util.h"
 #include "ik/chain.h"
@@ -129,6 +128,25 @@ TEST(TreeBuild, CreateRejectsBadInput) {
       error_of({{-1, {0, 0, 0}, {}}, {0, {0, 1, 0}, JointConstraint::Cone(5.0f)}}).find("nodes[1]"),
       std::string::npos);
   EXPECT_FALSE(Tree::Create(TwoEffectorTree().Specs(), {{0, 0, 0}, {0, 0, 1}}).ok());
+}
+
+// Lengths are measured in double: 1e20 and 1e-25 are ordinary segments, not "zero-length"
+// (in float the squared length overflows or underflows); only what float cannot hold fails.
+TEST(TreeBuild, HugeAndTinySegmentsAreMeasuredRight) {
+  for (float scale : {1e20f, 1e-25f, 1e30f, 1e-30f}) {
+    Result<Tree> t = Tree::Create(std::vector<TreeNodeSpec>{
+        {-1, {0, 0, 0}, {}}, {0, {0, scale, 0}, {}}, {1, {scale, scale, 0}, {}}});
+    ASSERT_TRUE(t.ok()) << scale << ": " << t.error();
+    EXPECT_FLOAT_EQ(t.value().total_length(), 2.0f * scale);
+  }
+  Result<Tree> subnormal =
+      Tree::Create(std::vector<TreeNodeSpec>{{-1, {0, 0, 0}, {}}, {0, {0, 1e-40f, 0}, {}}});
+  ASSERT_FALSE(subnormal.ok());
+  EXPECT_NE(subnormal.error().find("too short"), std::string::npos) << subnormal.error();
+  Result<Tree> huge =
+      Tree::Create(std::vector<TreeNodeSpec>{{-1, {-3e38f, 0, 0}, {}}, {0, {3e38f, 0, 0}, {}}});
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.error().find("too long"), std::string::npos) << huge.error();
 }
 
 TEST(TreeBuild, SetPoseAndSetConstraintValidate) {

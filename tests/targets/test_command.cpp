@@ -76,6 +76,9 @@ TEST(Command, EveryCommandParsesWithItsValues) {
   EXPECT_EQ(Parsed<cmd::Joints>("joints 10000").count, 10000);
   EXPECT_EQ(Parsed<cmd::Length>("length 0.25").length, 0.25f);
   EXPECT_EQ(Parsed<cmd::Length>("length 1000").length, 1000.0f);
+  EXPECT_EQ(Parsed<cmd::Length>("length 0.0001").length, 0.0001f);
+  // A byte-order mark at the start of a line is not part of the command.
+  EXPECT_EQ(Parsed<cmd::Length>("\xEF\xBB\xBFlength 2").length, 2.0f);
   EXPECT_EQ(Parsed<cmd::Lengths>("lengths 1 2 3 1").lengths, (std::vector<float>{1, 2, 3, 1}));
   EXPECT_EQ(Parsed<cmd::Lengths>("lengths 0.5").lengths, (std::vector<float>{0.5f}));
   EXPECT_EQ(Parsed<cmd::Moe>("moe 0.001").tolerance, 0.001f);
@@ -146,16 +149,22 @@ TEST(Command, BadLinesGiveOneSpecificError) {
       {"joints nan",
        "joints: expected an integer from 2 to 10000, got 'nan' (not a finite number)"},
       {"joints 4 5", "joints: expected 1 argument (usage: joints N), got 2"},
-      {"length 0", "length: expected a number > 0 and <= 1000, got '0' (out of range)"},
-      {"length -1", "length: expected a number > 0 and <= 1000, got '-1' (out of range)"},
-      {"length 1000.5", "length: expected a number > 0 and <= 1000, got '1000.5' (out of range)"},
-      {"length 1e-50", "length: expected a number > 0 and <= 1000, got '1e-50' (out of range)"},
-      {"length inf", "length: expected a number > 0 and <= 1000, got 'inf' (not a finite number)"},
-      {"length 1,5", "length: expected a number > 0 and <= 1000, got '1,5'"},
+      {"length 0", "length: expected a length from 0.0001 to 1000, got '0' (out of range)"},
+      {"length -1", "length: expected a length from 0.0001 to 1000, got '-1' (out of range)"},
+      {"length 1000.5", "length: expected a length from 0.0001 to 1000, got '1000.5' (out of range)"},
+      {"length 1e-50", "length: expected a length from 0.0001 to 1000, got '1e-50' (out of range)"},
+      {"length 1e-40", "length: expected a length from 0.0001 to 1000, got '1e-40' (out of range)"},
+      {"length 0.00009", "length: expected a length from 0.0001 to 1000, got '0.00009' (out of range)"},
+      {"lengths 1 1e-40 1",
+       "lengths: length 2: expected a length from 0.0001 to 1000, got '1e-40' (out of range)"},
+      {"target 1\"2\"3", "a quote inside a word: '1\"'"},
+      {"spline load \"a\"b", "a quoted word must end at a space: 'spline load \"a\"b'"},
+      {"length inf", "length: expected a length from 0.0001 to 1000, got 'inf' (not a finite number)"},
+      {"length 1,5", "length: expected a length from 0.0001 to 1000, got '1,5'"},
       {"lengths", "lengths: expected at least 1 length (usage: lengths A B C ...)"},
       {"lengths 1 2 0 4",
-       "lengths: length 3: expected a number > 0 and <= 1000, got '0' (out of range)"},
-      {"lengths 1 x", "lengths: length 2: expected a number > 0 and <= 1000, got 'x'"},
+       "lengths: length 3: expected a length from 0.0001 to 1000, got '0' (out of range)"},
+      {"lengths 1 x", "lengths: length 2: expected a length from 0.0001 to 1000, got 'x'"},
       {"moe 0", "moe: expected a number > 0 and <= 100, got '0' (out of range)"},
       {"moe 101", "moe: expected a number > 0 and <= 100, got '101' (out of range)"},
       {"moe NaN", "moe: expected a number > 0 and <= 100, got 'NaN' (not a finite number)"},
@@ -293,9 +302,7 @@ TEST(Command, FormatCommandRoundTrips) {
                                           "clear",
                                           "spline load assets/splines/word.txt",
                                           "script run assets/scripts/tour.txt",
-                                          "scene walker",
-                                          "terrain load assets/terrain/hills.png",
-                                          "terrain load assets/terrain/hills.png 20 1.5"};
+                                          "scene walker"};
   const CommandContext context = ProjectContext();
   for (const std::string& line : lines) {
     Result<Command> first = ParseCommand(line, context);
@@ -316,7 +323,7 @@ TEST(Command, HelpListsEveryCommand) {
   ASSERT_EQ(all.size(), CommandList().size() + 1);
   for (const char* name :
        {"target", "mode", "joints", "length", "lengths", "moe", "iterations", "spline", "script",
-        "camera", "state", "help", "solver", "scene", "clear", "terrain"}) {
+        "camera", "state", "help", "solver", "scene", "clear"}) {
     bool found = false;
     for (const CommandInfo& info : CommandList()) found = found || info.name == name;
     EXPECT_TRUE(found) << name;
@@ -453,36 +460,6 @@ TEST(Command, StepRaceAndQuit) {
   }
   EXPECT_EQ(CompleteCommand("step p"),
             (std::vector<std::string>{"step pass", "step pause", "step play", "step prev"}));
-}
-
-}  // namespace
-}  // namespace fabrik
-
-namespace fabrik {
-namespace {
-
-TEST(Command, TerrainLoadFindsTheFileAndChecksTheScale) {
-  const CommandContext context = ProjectContext();
-  auto ok = ParseCommand("terrain load assets/terrain/hills.png 24 2", context);
-  ASSERT_TRUE(ok.ok()) << ok.error();
-  const auto& c = std::get<cmd::TerrainLoad>(ok.value());
-  EXPECT_TRUE(c.scaled);
-  EXPECT_EQ(c.size, 24.0f);
-  EXPECT_EQ(c.height, 2.0f);
-  EXPECT_NE(c.resolved_path.find("hills.png"), std::string::npos);
-  auto plain = ParseCommand("TERRAIN LOAD assets/terrain/hills.png", context);
-  ASSERT_TRUE(plain.ok()) << plain.error();
-  EXPECT_FALSE(std::get<cmd::TerrainLoad>(plain.value()).scaled);
-  for (const char* bad :
-       {"terrain", "terrain load", "terrain dig x", "terrain load /no/such.png",
-        "terrain load assets/terrain/hills.png 10", "terrain load assets/terrain/hills.png 0 1",
-        "terrain load assets/terrain/hills.png 10 -1",
-        "terrain load assets/terrain/hills.png nan 1",
-        "terrain load assets/terrain/hills.png 10 1e9"}) {
-    auto r = ParseCommand(bad, context);
-    EXPECT_FALSE(r.ok()) << bad;
-    EXPECT_NE(r.error().find("terrain"), std::string::npos) << r.error();
-  }
 }
 
 }  // namespace

@@ -125,6 +125,40 @@ TEST(ScriptText, BadTextNamesFileAndLine) {
   }
 }
 
+TEST(ScriptText, BoundsWhatOneScriptHolds) {
+  // One line past the line bound.
+  std::string many;
+  for (std::size_t i = 0; i <= Script::kMaxLines; ++i) many += "at 0 moe 0.5\n";
+  Result<Script> lines = ParseScriptText(many, "s.txt", {});
+  ASSERT_FALSE(lines.ok());
+  EXPECT_EQ(lines.error(), "s.txt:" + std::to_string(Script::kMaxLines + 1) +
+                               ": too many lines: a script holds at most 100000 timed lines");
+
+  // Eleven loads of a 10,000-point spline pass the spline-point bound on the eleventh.
+  const std::string path = testing::TempDir() + "/fabrik_script_big_spline.txt";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    for (int i = 0; i < 10000; ++i) std::fprintf(f, "%d %d 0\n", i % 97, i / 97);
+    std::fclose(f);
+  }
+  std::string loads;
+  for (int i = 0; i < 11; ++i) loads += "at 0 spline load " + path + "\n";
+  Result<Script> splines = ParseScriptText(loads, "s.txt", {});
+  ASSERT_FALSE(splines.ok());
+  EXPECT_NE(splines.error().find("s.txt:11: too many spline points"), std::string::npos)
+      << splines.error();
+  std::remove(path.c_str());
+}
+
+TEST(ScriptText, AByteOrderMarkIsIgnored) {
+  const auto s = MustParse("\xEF\xBB\xBF" "at 0 moe 0.5\n");
+  ASSERT_EQ(s->lines().size(), 1u);
+  Result<Script> bad = ParseScriptText("\xEF\xBB\xBF" "at x moe 0.5\n", "s.txt", {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().find("\xEF"), std::string::npos) << bad.error();
+}
+
 TEST(ScriptText, LoadMissingFile) {
   Result<Script> s = LoadScriptFile("/no/such/script.txt");
   ASSERT_FALSE(s.ok());

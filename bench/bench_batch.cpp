@@ -1,0 +1,304 @@
+// bench_batch: many independent chains - the scalar library (SolveFabrik, chain after
+// chain) against the batched solver (SolveFabrikBatch) on one thread and on all cores
+// (README: The batched solver).
+//
+// Throughput cases, 10 and 50 joints, 4096 chains (unit segments, roots on a grid):
+//   * cold: every chain starts straight up (+Y) and gets its own target, uniform in the ball
+//     of its reach; tolerance 1e-3, cap 100 (as bench_fabrik's cold case);
+//   * warm: every chain tracks its own target along a smooth closed curve (40-80% of the
+//     reach, a phase per chain), advancing 0.5% of the reach per solve, from its last pose.
+// All three variants see the same poses and targets and run the same iterations, so the time
+// ratio is the throughput ratio; "ns per joint update" divides the wall time by the reaches
+// done (2 x (joints - 1) per iteration per chain, as bench_fabrik counts them).
+//
+// The field cases: 10,000 chains of 10 joints on a 100 x 100 grid, each tracking a target
+// that moves a little per frame (the warm curve, a phase per chain), tolerance 1e-3, cap 30:
+// time per frame, and the share of chains with a reachable target that end the frame within
+// tolerance. "field": the curve as is (40-80% of the reach); "field_edge": the curve scaled
+// per chain by 1.0-1.4, so targets also sweep the outer tenth of the reach, where FABRIK
+// converges slowly, and beyond it (about 8% of the chains out of reach at any time).
+// Cold cases solve with BatchRegroup::kNever (each solve starts from the reset pose with
+// unrelated targets); warm and field cases use the default, regrouping when lanes idle.
+//
+// After the runs a table prints ns per joint update, the batched/scalar speed-ups, the gain
+// of all cores over one, and the field figures. Use --benchmark_repetitions=N for medians.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdio>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+#include <map>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "ik/batch_fabrik.h"
+#include "ik/chain.h"
+#include "ik/fabrik.h"
+
+namespace {
+
+using fabrik::BatchThreads;
+using fabrik::Chain;
+using fabrik::ChainBatch;
+
+constexpr std::size_t kChains = 4096;
+constexpr std::size_t kFieldChains = 10000;
+constexpr int kFieldJoints = 10;
+constexpr int kJointCounts[] = {10, 50};
+
+fabrik::SolveSettings Settings(float tolerance, int cap) {
+  fabrik::SolveSettings s;
+  s.tolerance = tolerance;
+  s.max_iterations = cap;
+  return s;
+}
+
+std::vector<Chain> StartChains(std::size_t count, int joints, float spacing) {
+  const std::vector<float> lengths(joints - 1, 1.0f);
+  const std::size_t side = static_cast<std::size_t>(std::ceil(std::sqrt(double(count))));
+  std::vector<Chain> chains;
+  chains.reserve(count);
+  for (std::size_t c = 0; c < count; ++c) {
+    const glm::vec3 root(spacing * float(c % side), 0.0f, spacing * float(c / side));
+    chains.push_back(std::move(Chain::Straight(root, glm::vec3(0, 1, 0), lengths)).value());
+  }
+  return chains;
+}
+
+// A closed curve around the root: distance 40-80% of `reach`, angle t.
+glm::vec3 Curve(double t, double reach) {
+  const double r = reach * (0.6 + 0.2 * std::sin(3.0 * t));
+  const double phi = 0.5 * std::sin(2.0 * t);
+  return glm::vec3(
+      r * glm::dvec3(std::cos(t) * std::cos(phi), std::sin(phi), std::sin(t) * std::cos(phi)));
+}
+
+// Targets of one frame: chain c at curve angle phase[c] + frame x step, scaled by scale[c].
+struct Tracks {
+  std::vector<double> phase;
+  std::vector<float> scale;
+  double step = 0.0;  // radians per frame (0.5% of the reach at the mean radius)
+  void Fill(const std::vector<Chain>& chains, long frame, std::vector<glm::vec3>& out) const {
+    for (std::size_t c = 0; c < chains.size(); ++c) {
+      const float reach = chains[c].total_length();
+      out[c] = chains[c].root() + Curve(phase[c] + step * double(frame), reach) * scale[c];
+    }
+  }
+};
+
+Tracks MakeTracks(std::size_t count, float max_scale) {
+  std::mt19937 rng(14);
+  std::uniform_real_distribution<double> angle(0.0, 6.283185307179586);
+  std::uniform_real_distribution<float> scale(1.0f, max_scale);
+  Tracks t;
+  t.step = 0.005 / 0.6;
+  for (std::size_t c = 0; c < count; ++c) {
+    t.phase.push_back(angle(rng));
+    t.scale.push_back(max_scale > 1.0f ? scale(rng) : 1.0f);
+  }
+  return t;
+}
+
+std::vector<glm::vec3> ColdTargets(const std::vector<Chain>& chains) {
+  std::mt19937 rng(2011);
+  std::normal_distribution<float> g(0.0f, 1.0f);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<glm::vec3> targets;
+  while (targets.size() < chains.size()) {
+    const glm::vec3 v(g(rng), g(rng), g(rng));
+    const float l = glm::length(v);
+    if (l < 1e-3f) continue;
+    const Chain& chain = chains[targets.size()];
+    targets.push_back(chain.root() + v / l * chain.total_length() * std::cbrt(u(rng)));
+  }
+  return targets;
+}
+
+enum class Impl { kScalar, kBatchOne, kBatchAll };
+const char* ImplName(Impl impl) {
+  return impl == Impl::kScalar ? "scalar" : impl == Impl::kBatchOne ? "batch_1thread" : "batch_all";
+}
+
+// Runs one solve of every chain per benchmark iteration; counts iterations and reaches.
+void BM_Chains(benchmark::State& state, int joints, bool warm, Impl impl) {
+  const std::vector<Chain> start = StartChains(kChains, joints, 2.0f * float(joints));
+  std::vector<Chain> chains = start;
+  const ChainBatch batch_start = std::move(ChainBatch::FromChains(start)).value();
+  ChainBatch batch = batch_start;
+  const Tracks tracks = MakeTracks(kChains, 1.0f);
+  std::vector<glm::vec3> targets = warm ? std::vector<glm::vec3>(kChains) : ColdTargets(start);
+  const fabrik::SolveSettings settings = Settings(1e-3f, 100);
+  long frame = 0;
+  double iterations = 0.0;
+  for (auto _ : state) {
+    if (warm) {
+      state.PauseTiming();
+      tracks.Fill(start, frame++, targets);
+      state.ResumeTiming();
+    } else {
+      state.PauseTiming();
+      if (impl == Impl::kScalar)
+        chains = start;
+      else
+        batch = batch_start;
+      state.ResumeTiming();
+    }
+    if (impl == Impl::kScalar) {
+      for (std::size_t c = 0; c < kChains; ++c) {
+        const fabrik::SolveResult r = fabrik::SolveFabrik(chains[c], targets[c], settings);
+        iterations += r.iterations;
+      }
+    } else {
+      const fabrik::BatchSolveResult r = fabrik::SolveFabrikBatch(
+          batch, targets, settings,
+          impl == Impl::kBatchAll ? BatchThreads::kAll : BatchThreads::kOne);
+      benchmark::DoNotOptimize(r);
+      state.PauseTiming();
+      for (std::size_t c = 0; c < kChains; ++c) iterations += batch.outcome(c).iterations;
+      state.ResumeTiming();
+    }
+    benchmark::ClobberMemory();
+  }
+  const double updates = iterations * 2.0 * (joints - 1);
+  state.counters["per_update"] =
+      benchmark::Counter(updates, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["iter/chain"] = iterations / (double(state.iterations()) * kChains);
+}
+
+// The field: 10,000 chains tracking moving targets, one frame per benchmark iteration.
+void BM_Field(benchmark::State& state, Impl impl, float max_scale) {
+  const std::vector<Chain> start = StartChains(kFieldChains, kFieldJoints, 2.0f);
+  ChainBatch batch = std::move(ChainBatch::FromChains(start)).value();
+  std::vector<Chain> chains = start;
+  const Tracks tracks = MakeTracks(kFieldChains, max_scale);
+  std::vector<glm::vec3> targets(kFieldChains);
+  const fabrik::SolveSettings settings = Settings(1e-3f, 30);
+  long frame = 0;
+  double reachable = 0.0, reached_reachable = 0.0, iterations = 0.0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    tracks.Fill(start, frame++, targets);
+    state.ResumeTiming();
+    if (impl == Impl::kScalar) {
+      for (std::size_t c = 0; c < kFieldChains; ++c) {
+        const fabrik::SolveResult r = fabrik::SolveFabrik(chains[c], targets[c], settings);
+        reachable += r.reachable;
+        reached_reachable += r.reachable && r.reached;
+        iterations += r.iterations;
+      }
+    } else {
+      const fabrik::BatchSolveResult r = fabrik::SolveFabrikBatch(
+          batch, targets, settings,
+          impl == Impl::kBatchAll ? BatchThreads::kAll : BatchThreads::kOne);
+      reachable += double(r.reachable_count);
+      reached_reachable += double(r.reached_reachable_count);
+      state.PauseTiming();
+      for (std::size_t c = 0; c < kFieldChains; ++c) iterations += batch.outcome(c).iterations;
+      state.ResumeTiming();
+    }
+    benchmark::ClobberMemory();
+  }
+  state.counters["reached%"] = 100.0 * reached_reachable / reachable;
+  state.counters["reachable%"] = 100.0 * reachable / (double(state.iterations()) * kFieldChains);
+  state.counters["iter/chain"] = iterations / (double(state.iterations()) * kFieldChains);
+}
+
+std::string Name(int joints, bool warm, Impl impl) {
+  return std::string(warm ? "warm" : "cold") + "/" + ImplName(impl) +
+         "/joints:" + std::to_string(joints);
+}
+
+// Keeps the median of each benchmark when repeated, else its single run.
+class Collector : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.run_type == Run::RT_Iteration || run.aggregate_name == "median") {
+        results_[run.run_name.function_name] = run;
+      }
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  const Run* Find(const std::string& name) const {
+    const auto it = results_.find(name);
+    return it == results_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::map<std::string, Run> results_;
+};
+
+double Counter(const benchmark::BenchmarkReporter::Run& run, const char* name) {
+  const auto it = run.counters.find(name);
+  return it == run.counters.end() ? 0.0 : it->second.value;
+}
+
+void PrintSummary(const Collector& collector) {
+  std::printf("\nBatched solver, SIMD target %s, %u hardware threads, %zu chains per case\n",
+              fabrik::BatchSimdTarget(), std::thread::hardware_concurrency(), kChains);
+  std::printf("%-5s %6s | %9s %9s %9s | %8s %8s %8s | %6s\n", "mode", "joints", "scalar",
+              "batch 1t", "batch all", "1t/scal", "all/scal", "all/1t", "iter");
+  std::printf("%-5s %6s | %9s %9s %9s | %8s %8s %8s | %6s\n", "", "", "ns/upd", "ns/upd", "ns/upd",
+              "speedup", "speedup", "gain", "/chain");
+  for (bool warm : {false, true}) {
+    for (int joints : kJointCounts) {
+      const auto* s = collector.Find(Name(joints, warm, Impl::kScalar));
+      const auto* one = collector.Find(Name(joints, warm, Impl::kBatchOne));
+      const auto* all = collector.Find(Name(joints, warm, Impl::kBatchAll));
+      if (!s || !one || !all) continue;
+      const double ts = Counter(*s, "per_update") * 1e9, t1 = Counter(*one, "per_update") * 1e9,
+                   ta = Counter(*all, "per_update") * 1e9;
+      std::printf("%-5s %6d | %9.3f %9.3f %9.3f | %7.1fx %7.1fx %7.2fx | %6.2f\n",
+                  warm ? "warm" : "cold", joints, ts, t1, ta, ts / t1, ts / ta, t1 / ta,
+                  Counter(*one, "iter/chain"));
+    }
+  }
+  std::printf("\nField: %zu chains of %d joints tracking moving targets (tolerance 1e-3, cap 30)\n",
+              kFieldChains, kFieldJoints);
+  std::printf("%-25s | %10s | %16s | %11s | %10s\n", "case", "ms/frame", "reached/reachable",
+              "reachable", "iter/chain");
+  for (const char* field : {"field", "field_edge"}) {
+    for (Impl impl : {Impl::kScalar, Impl::kBatchOne, Impl::kBatchAll}) {
+      const std::string name = std::string(field) + "/" + ImplName(impl);
+      const auto* run = collector.Find(name);
+      if (!run) continue;
+      std::printf("%-25s | %10.3f | %15.2f%% | %10.1f%% | %10.2f\n", name.c_str(),
+                  run->GetAdjustedRealTime(), Counter(*run, "reached%"),
+                  Counter(*run, "reachable%"), Counter(*run, "iter/chain"));
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (bool warm : {false, true}) {
+    for (int joints : kJointCounts) {
+      for (Impl impl : {Impl::kScalar, Impl::kBatchOne, Impl::kBatchAll}) {
+        benchmark::RegisterBenchmark(Name(joints, warm, impl).c_str(), BM_Chains, joints, warm,
+                                     impl)
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+      }
+    }
+  }
+  for (const auto& [field, scale] : {std::pair{"field", 1.0f}, std::pair{"field_edge", 1.4f}}) {
+    for (Impl impl : {Impl::kScalar, Impl::kBatchOne, Impl::kBatchAll}) {
+      benchmark::RegisterBenchmark((std::string(field) + "/" + ImplName(impl)).c_str(), BM_Field,
+                                   impl, scale)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  Collector collector;
+  benchmark::RunSpecifiedBenchmarks(&collector);
+  PrintSummary(collector);
+  benchmark::Shutdown();
+  return 0;
+}

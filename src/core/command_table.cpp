@@ -1,0 +1,152 @@
+#include "core/command_table.h"
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+
+#include "core/app_state.h"
+#include "core/commands.h"
+#include "core/frame.h"
+#include "core/terrain_load.h"
+#include "targets/text.h"
+
+namespace fabrik {
+namespace {
+
+using Args = std::span<const std::string>;
+
+// echo TEXT ...: prints its words, so that a script can narrate what it shows.
+Result<std::vector<std::string>> ParseEcho(Args args) {
+  if (args.empty()) return MakeError("echo: expected some text (usage: echo TEXT ...)");
+  return std::vector<std::string>(args.begin(), args.end());
+}
+
+bool ApplyEcho(AppState&, Args args, CommandOutput& out) {
+  std::string text;
+  for (const std::string& a : args) text += (text.empty() ? "" : " ") + a;
+  out.Print(std::move(text));
+  return true;
+}
+
+constexpr std::string_view kEchoDetails[] = {
+    "  In a script: 'at 3 echo now the arm' prints when the line fires."};
+
+// terrain load PATH [S H] (README: The walker scene): S in (0, 1e5], H in [0, 1e4]; the
+// numbers are written back with 9 significant digits so the apply step reads the same floats.
+Result<std::vector<std::string>> ParseTerrain(Args args) {
+  constexpr const char* kUsage = " (usage: terrain load PATH [S H])";
+  if (args.empty() || text::Lower(args[0]) != "load") {
+    return MakeError(std::string("terrain: expected load") +
+                     (args.empty() ? std::string() : ", got " + text::Quote(args[0])) + kUsage);
+  }
+  if (args.size() != 2 && args.size() != 4) {
+    return MakeError("terrain load: expected PATH or PATH S H, got " +
+                     std::to_string(args.size() - 1) + " arguments" + kUsage);
+  }
+  if (args[1].empty()) return MakeError("terrain load: the path is empty");
+  std::vector<std::string> out = {"load", args[1]};
+  if (args.size() == 4) {
+    struct Bound {
+      const char* what;
+      float lo;
+      bool lo_open;
+      float hi;
+      const char* description;
+    };
+    const Bound bounds[] = {{"terrain load S", 0.0f, true, 1e5f, "a number > 0 and <= 1e5"},
+                            {"terrain load H", 0.0f, false, 1e4f, "a number >= 0 and <= 1e4"}};
+    for (int k = 0; k < 2; ++k) {
+      const std::string& word = args[static_cast<std::size_t>(2 + k)];
+      const Bound& b = bounds[k];
+      const text::Number n = text::ParseReal(word);
+      const auto f = static_cast<float>(n.value);
+      const bool in_range =
+          n.error == text::NumberError::kNone && (b.lo_open ? f > b.lo : f >= b.lo) && f <= b.hi;
+      if (!in_range) {
+        return MakeError(std::string(b.what) + ": expected " + b.description + ", got " +
+                         text::Quote(word));
+      }
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), "%.9g", static_cast<double>(f));
+      out.emplace_back(buf);
+    }
+  }
+  return out;
+}
+
+bool ApplyTerrain(AppState& state, Args args, CommandOutput& out) {
+  const std::string& path = args[1];
+  const std::string resolved = ResolveDataPath(path, state.command_context.search_roots);
+  std::error_code ec;
+  if (!std::filesystem::exists(resolved, ec)) {
+    std::string looked = "the working directory";
+    for (const std::string& root : state.command_context.search_roots) looked += ", " + root;
+    return out.Fail("terrain load: cannot find " + text::Quote(path) + " (looked in " + looked +
+                    ")");
+  }
+  const bool scaled = args.size() == 4;
+  const float size = scaled ? std::strtof(args[2].c_str(), nullptr) : state.terrain.size;
+  const float height = scaled ? std::strtof(args[3].c_str(), nullptr) : state.terrain.height;
+  if (!LoadTerrain(state, path, resolved, size, height)) return out.Fail(state.message);
+  char buf[96];
+  std::snprintf(buf, sizeof(buf), ": %.4g x %.4g, %.4g high", static_cast<double>(size),
+                static_cast<double>(size), static_cast<double>(height));
+  out.Print("terrain " + resolved + buf +
+            (state.scene.name() == "walker" ? "" : " (shown in the walker scene)"));
+  return true;
+}
+
+constexpr std::string_view kTerrainDetails[] = {
+    "  An 8- or 16-bit grayscale PNG covering [-S/2, S/2] in X and Z; white is H high.",
+    "  S in (0, 1e5] and H in [0, 1e4] (default: the current ones, at start 40 and 3).",
+    "  A file that cannot be used is refused with a message; nothing changes."};
+constexpr std::string_view kTerrainKeywords[] = {"load"};
+
+// One entry per command.
+const std::array<AppCommandEntry, 2> kTable = {{
+    {{"echo",
+      "echo TEXT ...",
+      "print the text (scripts narrate with it)",
+      kEchoDetails,
+      ParseEcho,
+      {}},
+     ApplyEcho},
+    {{"terrain",
+      "terrain load PATH [S H]",
+      "the walker's ground from a gray PNG",
+      kTerrainDetails,
+      ParseTerrain,
+      kTerrainKeywords},
+     ApplyTerrain},
+}};
+
+// The language halves, in the same order (CommandContext::extensions takes a span of them).
+const std::array<CommandExtension, kTable.size()> kLanguage = [] {
+  std::array<CommandExtension, kTable.size()> out{};
+  for (std::size_t i = 0; i < kTable.size(); ++i) out[i] = kTable[i].language;
+  return out;
+}();
+
+}  // namespace
+
+void CommandOutput::Print(std::string text) {
+  if (source_ != CommandSource::kQuiet) ConsolePrint(state_, std::move(text));
+}
+
+bool CommandOutput::Fail(const std::string& text) {
+  ConsolePrint(state_, text, ConsoleLine::Kind::kError);
+  SetMessage(state_, text, true);
+  return false;
+}
+
+std::span<const AppCommandEntry> AppCommandTable() { return kTable; }
+std::span<const CommandExtension> AppCommandLanguage() { return kLanguage; }
+
+const AppCommandEntry* FindAppCommand(std::string_view name) {
+  for (const AppCommandEntry& e : kTable) {
+    if (e.language.name == name) return &e;
+  }
+  return nullptr;
+}
+
+}  // namespace fabrik

@@ -1,0 +1,54 @@
+// command_table.h - the app's own commands: one entry each, holding the command's name,
+// usage, help, argument parsing and validation, completion and how it is applied.
+//
+// The console and script language (README "The console and script language") is the
+// built-in commands of targets/command.h plus these entries. The start-up passes the table to
+// the parser (CommandContext::extensions), so an entry's command is typed in the console,
+// written in scripts and --exec lines, completed with Tab and listed by `help` like any
+// other; a bad line gives the entry's one error line and changes nothing.
+//
+// Adding a command: add one AppCommandEntry to the table in command_table.cpp (its parse
+// and apply functions next to it) and a test in tests/core; document it in README.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/app_command.h"
+#include "targets/command.h"
+
+namespace fabrik {
+
+struct AppState;
+
+// Where an applied command prints: the console log, unless the command came from a key or a
+// panel widget (CommandSource::kQuiet).
+class CommandOutput {
+ public:
+  CommandOutput(AppState& state, CommandSource source) : state_(state), source_(source) {}
+  void Print(std::string text);
+  // Prints an error line (always), sets the panel's message and returns false.
+  bool Fail(const std::string& text);
+  CommandSource source() const { return source_; }
+
+ private:
+  AppState& state_;
+  CommandSource source_;
+};
+
+struct AppCommandEntry {
+  CommandExtension language;  // name, usage, summary, details, parse, keywords
+  // Carries the command out at the apply step; `args` as `language.parse` returned them.
+  // Returns false (having changed nothing, with an error printed) when it cannot.
+  bool (*apply)(AppState& state, std::span<const std::string> args, CommandOutput& out);
+};
+
+// The entries, in the order `help` lists them (after the built-in commands).
+std::span<const AppCommandEntry> AppCommandTable();
+// The table's language halves, contiguous, for CommandContext::extensions.
+std::span<const CommandExtension> AppCommandLanguage();
+// The entry named `name`, or null.
+const AppCommandEntry* FindAppCommand(std::string_view name);
+
+}  // namespace fabrik

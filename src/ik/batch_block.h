@@ -1,0 +1,84 @@
+// batch_block.h - one block of a ChainBatch as the SIMD kernel sees it, and the per-lane
+// scalar code for the cases the kernel does not vectorise. Internal to src/ik.
+//
+// Layout (all arrays 64-byte aligned, kBatchBlockLanes lanes, one chain per lane):
+//   joints  [joint][coord][lane]   coord 0..2 = x, y, z
+//   lengths [segment][lane]
+//   per-lane arrays [lane]
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <glm/vec3.hpp>
+
+#include "ik/batch_fabrik.h"
+
+namespace fabrik::batch {
+
+constexpr std::size_t kLanes = kBatchBlockLanes;
+
+// Scratch floats per block: target (3 x lanes), axis (3 x lanes), active, can_trap, eps_sq.
+constexpr std::size_t kScratchTarget = 0;
+constexpr std::size_t kScratchAxis = 3 * kLanes;
+constexpr std::size_t kScratchActive = 6 * kLanes;
+constexpr std::size_t kScratchCanTrap = 7 * kLanes;
+constexpr std::size_t kScratchEpsSq = 8 * kLanes;
+constexpr std::size_t kScratchFloats = 9 * kLanes;
+
+struct BlockView {
+  float* joints;
+  const float* lengths;
+  const float* total;
+  const float* min_fast_sq;
+  float* scratch;  // target, axis, active, can_trap, eps_sq as above
+  float* distance;
+  std::int32_t* iterations;
+  std::uint8_t* reached;
+  std::uint8_t* reachable;
+  std::size_t joint_count;
+
+  float* coord(std::size_t joint, std::size_t c) const { return joints + (joint * 3 + c) * kLanes; }
+  glm::vec3 Get(std::size_t joint, std::size_t lane) const {
+    const float* p = joints + joint * 3 * kLanes + lane;
+    return {p[0], p[kLanes], p[2 * kLanes]};
+  }
+  void Set(std::size_t joint, std::size_t lane, const glm::vec3& v) const {
+    float* p = joints + joint * 3 * kLanes + lane;
+    p[0] = v.x;
+    p[kLanes] = v.y;
+    p[2 * kLanes] = v.z;
+  }
+  glm::vec3 Scratch3(std::size_t offset, std::size_t lane) const {
+    const float* p = scratch + offset + lane;
+    return {p[0], p[kLanes], p[2 * kLanes]};
+  }
+  float length(std::size_t segment, std::size_t lane) const {
+    return lengths[segment * kLanes + lane];
+  }
+};
+
+// Solves one block (SIMD, dispatched to the best target): see batch_kernel.cpp.
+void SolveBlock(const BlockView& block, float tolerance, int max_iterations);
+
+// ---- per-lane scalar code (batch_lane.cpp), each following fabrik.cpp exactly
+
+// The whole start of a solve for one lane: reachability, straightening when out of reach,
+// the starting distance, the axis and trap flags (into scratch), and the outcome of a lane
+// that needs no iteration. Used for lanes whose numbers leave the float fast range and for
+// lanes out of reach. Returns true when the lane was out of reach (laid straight).
+bool SetupLane(const BlockView& block, std::size_t lane, float tolerance);
+
+// The careful (double) reach of joint `joint` in a backward (towards the root) or forward pass.
+void CarefulReachBackward(const BlockView& block, std::size_t lane, std::size_t joint);
+void CarefulReachForward(const BlockView& block, std::size_t lane, std::size_t joint);
+
+// True when all of the lane's joints lie on its root-target axis (the straight-chain trap).
+bool LaneIsCollinear(const BlockView& block, std::size_t lane);
+
+// Places joint n-2 of a trapped lane sideways from the target.
+void EscapeTrap(const BlockView& block, std::size_t lane);
+
+// |effector - target| of a lane, in double, saturated to FLT_MAX.
+float SaturatedDistance(const BlockView& block, std::size_t lane);
+
+}  // namespace fabrik::batch

@@ -1,0 +1,276 @@
+// batch_kernel.cpp - the SIMD kernel of the batched solver: one block of chains, one chain per
+// lane, in lock-step (README: The batched solver).
+//
+// Google Highway compiles this file once per x86 target (SSE2 emulation, SSSE3, SSE4, AVX2,
+// AVX-512, ...; hwy/foreach_target.h) and HWY_DYNAMIC_DISPATCH picks the best one the CPU
+// supports on the first call, so one binary runs on any x86-64.
+//
+// The arithmetic is FABRIK's reach (Aristidou & Lasenby 2011, algorithm 1) written exactly as
+// fabrik.cpp writes it - d = p - q, r2 = (dx dx + dy dy) + dz dz, p' = q + d (len / sqrt r2) -
+// with IEEE square root and division, and this file is compiled without floating-point
+// contraction (no fused multiply-add), so a lane computes the same floats as SolveFabrik.
+// Lanes whose numbers leave the float fast range, lanes out of reach, and lanes caught in
+// the straight-chain trap are handed to the per-lane scalar code (batch_lane.cpp) at the
+// exact point where fabrik.cpp takes its special path.
+//
+// Latency: one reach is a chain of ~40 cycles (square root, then division, then the update),
+// and the next joint needs its result. The joint loop is therefore outside the loop over the
+// block's vectors: a 128-lane block is 8 independent AVX-512 vectors (16 AVX2 ones) whose
+// reaches overlap in the out-of-order core.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ik/batch_kernel.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <bitset>
+#include <cstdint>
+#include <cstring>
+
+#include "ik/batch_block.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace fabrik::batch {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Calls f(lane) for every lane set in mask m of the vector starting at lane `base`.
+template <class D, class M, class F>
+HWY_INLINE void ForEachLane(D d, M m, std::size_t base, F&& f) {
+  if (HWY_LIKELY(hn::AllFalse(d, m))) return;  // the common case: one mask test
+  std::uint8_t bytes[8] = {};
+  hn::StoreMaskBits(d, m, bytes);
+  std::uint64_t bits;
+  std::memcpy(&bits, bytes, sizeof(bits));
+  while (bits != 0) {
+    f(base + static_cast<std::size_t>(__builtin_ctzll(bits)));
+    bits &= bits - 1;
+  }
+}
+
+void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
+  constexpr hn::ScalableTag<float> d;
+  constexpr hn::RebindToSigned<decltype(d)> di;
+  constexpr std::size_t N = hn::MaxLanes(d);
+  constexpr std::size_t kVecs = kLanes / N;
+  static_assert(kLanes % N == 0 && N <= 64, "a block is a whole number of vectors");
+  using M = hn::Mask<decltype(d)>;
+
+  const std::size_t n = b.joint_count;
+  const auto tol = hn::Set(d, tolerance);
+  const auto min_sq = hn::Set(d, 1e-30f);  // fabrik.cpp's fast range for squared lengths
+  const auto max_sq = hn::Set(d, 1e30f);
+  const float* tx = b.scratch + kScratchTarget;
+  const float* ty = tx + kLanes;
+  const float* tz = ty + kLanes;
+  float* axis = b.scratch + kScratchAxis;
+
+  // ---- start: reachability, starting distance, axis, trap flags (SetupLane otherwise)
+  std::bitset<kLanes> straightened;
+  M active[kVecs];
+  M can_trap[kVecs];
+  for (std::size_t v = 0; v < kVecs; ++v) {
+    const std::size_t o = v * N;
+    const auto rx = hn::Load(d, b.coord(0, 0) + o);
+    const auto ry = hn::Load(d, b.coord(0, 1) + o);
+    const auto rz = hn::Load(d, b.coord(0, 2) + o);
+    const auto gx = hn::Load(d, tx + o);
+    const auto gy = hn::Load(d, ty + o);
+    const auto gz = hn::Load(d, tz + o);
+    const auto ax = hn::Sub(gx, rx);
+    const auto ay = hn::Sub(gy, ry);
+    const auto az = hn::Sub(gz, rz);
+    const auto sq_root = hn::Add(hn::Add(hn::Mul(ax, ax), hn::Mul(ay, ay)), hn::Mul(az, az));
+    const auto ex = hn::Sub(hn::Load(d, b.coord(n - 1, 0) + o), gx);
+    const auto ey = hn::Sub(hn::Load(d, b.coord(n - 1, 1) + o), gy);
+    const auto ez = hn::Sub(hn::Load(d, b.coord(n - 1, 2) + o), gz);
+    const auto sq_eff = hn::Add(hn::Add(hn::Mul(ex, ex), hn::Mul(ey, ey)), hn::Mul(ez, ez));
+    const auto total = hn::Load(d, b.total + o);
+    const auto root_distance = hn::Sqrt(sq_root);
+    const auto distance = hn::Sqrt(sq_eff);
+    const M normal = hn::And(hn::And(hn::And(hn::Gt(sq_root, min_sq), hn::Lt(sq_root, max_sq)),
+                                     hn::And(hn::Gt(sq_eff, min_sq), hn::Lt(sq_eff, max_sq))),
+                             hn::Le(root_distance, total));
+    const M go = hn::And(normal, hn::Gt(distance, tol));
+    hn::Store(hn::Div(ax, root_distance), d, axis + o);
+    hn::Store(hn::Div(ay, root_distance), d, axis + kLanes + o);
+    hn::Store(hn::Div(az, root_distance), d, axis + 2 * kLanes + o);
+    const auto eps = hn::Mul(hn::Set(d, 1e-5f), total);
+    hn::Store(hn::Mul(eps, eps), d, b.scratch + kScratchEpsSq + o);
+    const auto one = hn::Set(d, 1.0f);
+    hn::Store(hn::IfThenElseZero(go, one), d, b.scratch + kScratchActive + o);
+    hn::Store(hn::IfThenElseZero(hn::Lt(root_distance, hn::Sub(total, tol)), one), d,
+              b.scratch + kScratchCanTrap + o);
+    hn::BlendedStore(distance, normal, d, b.distance + o);
+    hn::BlendedStore(hn::Zero(di), hn::RebindMask(di, normal), di, b.iterations + o);
+    ForEachLane(d, hn::Not(normal), o, [&](std::size_t lane) {
+      if (SetupLane(b, lane, tolerance)) straightened.set(lane);
+    });
+    active[v] = hn::Gt(hn::Load(d, b.scratch + kScratchActive + o), hn::Zero(d));
+    can_trap[v] =
+        hn::And(active[v], hn::Gt(hn::Load(d, b.scratch + kScratchCanTrap + o), hn::Zero(d)));
+  }
+
+  for (int iteration = 1;; ++iteration) {
+    // Ragged convergence: vectors whose lanes have all stopped are skipped from here on.
+    std::size_t live[kVecs];
+    std::size_t live_count = 0;
+    for (std::size_t v = 0; v < kVecs; ++v) {
+      if (!hn::AllFalse(d, active[v])) live[live_count++] = v;
+    }
+    if (live_count == 0) break;
+
+    // ---- backward pass: effector onto the target, then joints n-2 .. 1 towards it. Joint 0's
+    // backward position is never used (the forward pass puts the root back), so it is skipped.
+    for (std::size_t k = 0; k < live_count; ++k) {
+      const std::size_t v = live[k];
+      const std::size_t o = v * N;
+      for (std::size_t c = 0; c < 3; ++c) {
+        float* p = b.coord(n - 1, c) + o;
+        hn::Store(hn::IfThenElse(active[v], hn::Load(d, tx + c * kLanes + o), hn::Load(d, p)), d,
+                  p);
+      }
+    }
+    // The straight-chain trap (fabrik.cpp): lanes whose joint 1 is on the axis are checked
+    // in full by the scalar code; those entirely on it escape sideways at joint n-2.
+    std::bitset<kLanes> trapped;
+    for (std::size_t k = 0; k < live_count; ++k) {
+      const std::size_t v = live[k];
+      const M m = hn::And(active[v], can_trap[v]);
+      if (hn::AllFalse(d, m)) continue;
+      const std::size_t o = v * N;
+      const auto px = hn::Sub(hn::Load(d, b.coord(1, 0) + o), hn::Load(d, b.coord(0, 0) + o));
+      const auto py = hn::Sub(hn::Load(d, b.coord(1, 1) + o), hn::Load(d, b.coord(0, 1) + o));
+      const auto pz = hn::Sub(hn::Load(d, b.coord(1, 2) + o), hn::Load(d, b.coord(0, 2) + o));
+      const auto qx = hn::Load(d, axis + o);
+      const auto qy = hn::Load(d, axis + kLanes + o);
+      const auto qz = hn::Load(d, axis + 2 * kLanes + o);
+      const auto cx = hn::Sub(hn::Mul(py, qz), hn::Mul(qy, pz));
+      const auto cy = hn::Sub(hn::Mul(pz, qx), hn::Mul(qz, px));
+      const auto cz = hn::Sub(hn::Mul(px, qy), hn::Mul(qx, py));
+      const auto off = hn::Add(hn::Add(hn::Mul(cx, cx), hn::Mul(cy, cy)), hn::Mul(cz, cz));
+      const M on_line = hn::And(m, hn::Le(off, hn::Load(d, b.scratch + kScratchEpsSq + o)));
+      ForEachLane(d, on_line, o, [&](std::size_t lane) {
+        if (LaneIsCollinear(b, lane)) trapped.set(lane);
+      });
+    }
+    for (std::size_t i = n - 1; i-- > 1;) {
+      for (std::size_t k = 0; k < live_count; ++k) {
+        const std::size_t v = live[k];
+        const std::size_t o = v * N;
+        float* px = b.coord(i, 0) + o;
+        float* py = b.coord(i, 1) + o;
+        float* pz = b.coord(i, 2) + o;
+        const float* qx = b.coord(i + 1, 0) + o;
+        const auto x = hn::Load(d, px);
+        const auto y = hn::Load(d, py);
+        const auto z = hn::Load(d, pz);
+        const auto ax = hn::Load(d, qx);
+        const auto ay = hn::Load(d, qx + kLanes);
+        const auto az = hn::Load(d, qx + 2 * kLanes);
+        const auto dx = hn::Sub(x, ax);
+        const auto dy = hn::Sub(y, ay);
+        const auto dz = hn::Sub(z, az);
+        const auto sq = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
+        const auto s = hn::Div(hn::Load(d, b.lengths + i * kLanes + o), hn::Sqrt(sq));
+        const M fast = hn::And(hn::Gt(sq, hn::Load(d, b.min_fast_sq + o)), hn::Lt(sq, max_sq));
+        const M update = hn::And(active[v], fast);
+        hn::Store(hn::IfThenElse(update, hn::Add(ax, hn::Mul(dx, s)), x), d, px);
+        hn::Store(hn::IfThenElse(update, hn::Add(ay, hn::Mul(dy, s)), y), d, py);
+        hn::Store(hn::IfThenElse(update, hn::Add(az, hn::Mul(dz, s)), z), d, pz);
+        ForEachLane(d, hn::AndNot(fast, active[v]), o,
+                    [&](std::size_t lane) { CarefulReachBackward(b, lane, i); });
+      }
+      if (i == n - 2) {
+        for (std::size_t lane = 0; trapped.any() && lane < kLanes; ++lane) {
+          if (trapped.test(lane)) EscapeTrap(b, lane);
+        }
+      }
+    }
+
+    // ---- forward pass: the root stays; joints 1 .. n-1 towards their parents.
+    for (std::size_t i = 1; i < n; ++i) {
+      for (std::size_t k = 0; k < live_count; ++k) {
+        const std::size_t v = live[k];
+        const std::size_t o = v * N;
+        float* px = b.coord(i, 0) + o;
+        float* py = b.coord(i, 1) + o;
+        float* pz = b.coord(i, 2) + o;
+        const float* qx = b.coord(i - 1, 0) + o;
+        const auto x = hn::Load(d, px);
+        const auto y = hn::Load(d, py);
+        const auto z = hn::Load(d, pz);
+        const auto ax = hn::Load(d, qx);
+        const auto ay = hn::Load(d, qx + kLanes);
+        const auto az = hn::Load(d, qx + 2 * kLanes);
+        const auto dx = hn::Sub(x, ax);
+        const auto dy = hn::Sub(y, ay);
+        const auto dz = hn::Sub(z, az);
+        const auto sq = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
+        const auto s = hn::Div(hn::Load(d, b.lengths + (i - 1) * kLanes + o), hn::Sqrt(sq));
+        const M fast = hn::And(hn::Gt(sq, hn::Load(d, b.min_fast_sq + o)), hn::Lt(sq, max_sq));
+        const M update = hn::And(active[v], fast);
+        hn::Store(hn::IfThenElse(update, hn::Add(ax, hn::Mul(dx, s)), x), d, px);
+        hn::Store(hn::IfThenElse(update, hn::Add(ay, hn::Mul(dy, s)), y), d, py);
+        hn::Store(hn::IfThenElse(update, hn::Add(az, hn::Mul(dz, s)), z), d, pz);
+        ForEachLane(d, hn::AndNot(fast, active[v]), o,
+                    [&](std::size_t lane) { CarefulReachForward(b, lane, i); });
+      }
+    }
+
+    // ---- stopping test per lane: within tolerance, or the cap.
+    const bool at_cap = iteration >= max_iterations;
+    for (std::size_t k = 0; k < live_count; ++k) {
+      const std::size_t v = live[k];
+      const std::size_t o = v * N;
+      const auto ex = hn::Sub(hn::Load(d, b.coord(n - 1, 0) + o), hn::Load(d, tx + o));
+      const auto ey = hn::Sub(hn::Load(d, b.coord(n - 1, 1) + o), hn::Load(d, ty + o));
+      const auto ez = hn::Sub(hn::Load(d, b.coord(n - 1, 2) + o), hn::Load(d, tz + o));
+      const auto sq = hn::Add(hn::Add(hn::Mul(ex, ex), hn::Mul(ey, ey)), hn::Mul(ez, ez));
+      auto distance = hn::Sqrt(sq);
+      const M odd = hn::AndNot(hn::And(hn::Gt(sq, min_sq), hn::Lt(sq, max_sq)), active[v]);
+      if (!hn::AllFalse(d, odd)) {
+        HWY_ALIGN float lanes[N];
+        hn::Store(distance, d, lanes);
+        ForEachLane(d, odd, o,
+                    [&](std::size_t lane) { lanes[lane - o] = SaturatedDistance(b, lane); });
+        distance = hn::Load(d, lanes);
+      }
+      const M stop = at_cap ? active[v] : hn::And(active[v], hn::Le(distance, tol));
+      hn::BlendedStore(distance, stop, d, b.distance + o);
+      hn::BlendedStore(hn::Set(di, iteration), hn::RebindMask(di, stop), di, b.iterations + o);
+      active[v] = hn::AndNot(stop, active[v]);
+    }
+  }
+
+  for (std::size_t lane = 0; lane < kLanes; ++lane) {
+    if (straightened.test(lane)) continue;
+    b.reachable[lane] = 1;
+    b.reached[lane] = b.distance[lane] <= tolerance;
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fabrik::batch
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace fabrik::batch {
+
+HWY_EXPORT(SolveBlockImpl);
+
+void SolveBlock(const BlockView& block, float tolerance, int max_iterations) {
+  HWY_DYNAMIC_DISPATCH(SolveBlockImpl)(block, tolerance, max_iterations);
+}
+
+}  // namespace fabrik::batch
+
+namespace fabrik {
+
+const char* BatchSimdTarget() {
+  // The best target both compiled here and supported by this CPU: the lowest set bit.
+  const std::int64_t usable = hwy::SupportedTargets() & HWY_TARGETS;
+  return hwy::TargetName(usable & -usable);
+}
+
+}  // namespace fabrik
+#endif  // HWY_ONCE

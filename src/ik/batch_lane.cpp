@@ -1,0 +1,150 @@
+// batch_lane.cpp - the per-lane scalar side of the batched solver: the cases the SIMD kernel
+// hands back to one lane. Each function performs the same float and double operations, in
+// the same order, as the single-chain solver (fabrik.cpp), so a lane handled here ends
+// exactly where SolveFabrik would put that chain (README: The batched solver).
+#include <algorithm>
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <limits>
+
+#include "ik/batch_block.h"
+#include "ik/fabrik.h"
+
+namespace fabrik::batch {
+namespace {
+
+constexpr float kFloatMax = std::numeric_limits<float>::max();
+// The float fast range of fabrik.cpp: squares outside it take the double path.
+constexpr float kMinFastSq = 1e-30f;
+constexpr float kMaxFastSq = 1e30f;
+
+double DistanceD(const glm::vec3& a, const glm::vec3& b) {
+  return glm::length(glm::dvec3(a) - glm::dvec3(b));
+}
+
+float Saturate(double d) { return static_cast<float>(std::min(d, static_cast<double>(kFloatMax))); }
+
+float FastDistance(const glm::vec3& a, const glm::vec3& b) {
+  const glm::vec3 d = a - b;
+  const float sq = glm::dot(d, d);
+  if (sq > kMinFastSq && sq < kMaxFastSq) return std::sqrt(sq);
+  return Saturate(DistanceD(a, b));
+}
+
+// The point `length` from `anchor` towards `moving`, in double; `fallback`, then
+// `last_resort`, give the direction when the points coincide (as fabrik.cpp's ReachCareful).
+glm::vec3 ReachCareful(const glm::vec3& anchor, const glm::vec3& moving, float length,
+                       const glm::vec3& fallback, const glm::vec3& last_resort) {
+  glm::dvec3 d = glm::dvec3(moving) - glm::dvec3(anchor);
+  double r = glm::length(d);
+  if (!(r > 0.0)) {
+    d = glm::dvec3(fallback);
+    r = glm::length(d);
+    if (!(r > 0.0)) {
+      d = glm::dvec3(last_resort);
+      r = glm::length(d);
+    }
+  }
+  return glm::vec3(glm::dvec3(anchor) + d * (static_cast<double>(length) / r));
+}
+
+glm::vec3 Axis(const BlockView& b, std::size_t lane) { return b.Scratch3(kScratchAxis, lane); }
+
+void SetAxis(const BlockView& b, std::size_t lane, const glm::vec3& v) {
+  float* p = b.scratch + kScratchAxis + lane;
+  p[0] = v.x;
+  p[kLanes] = v.y;
+  p[2 * kLanes] = v.z;
+}
+
+// StraightenTowards (fabrik.cpp) on one lane.
+void Straighten(const BlockView& b, std::size_t lane, const glm::vec3& target) {
+  const std::size_t n = b.joint_count;
+  const glm::vec3 root = b.Get(0, lane);
+  const glm::vec3 current = SafeNormalize(b.Get(n - 1, lane) - root, glm::vec3(0.0f, 1.0f, 0.0f));
+  const glm::dvec3 to_target = glm::dvec3(target) - glm::dvec3(root);
+  const double distance = glm::length(to_target);
+  const glm::vec3 dir = distance > 0.0 ? glm::vec3(to_target / distance) : current;
+  glm::vec3 previous = root;
+  for (std::size_t i = 1; i < n; ++i) {
+    previous = previous + dir * b.length(i - 1, lane);
+    b.Set(i, lane, previous);
+  }
+}
+
+}  // namespace
+
+bool SetupLane(const BlockView& b, std::size_t lane, float tolerance) {
+  const std::size_t n = b.joint_count;
+  const glm::vec3 root = b.Get(0, lane);
+  const glm::vec3 target = b.Scratch3(kScratchTarget, lane);
+  const float total = b.total[lane];
+  b.scratch[kScratchActive + lane] = 0.0f;
+  b.scratch[kScratchCanTrap + lane] = 0.0f;
+
+  const float root_distance = FastDistance(target, root);
+  const bool reachable = root_distance <= total;
+  b.reachable[lane] = reachable;
+  if (!reachable) {
+    Straighten(b, lane, target);
+    b.iterations[lane] = 1;
+    const double distance = DistanceD(b.Get(n - 1, lane), target);
+    b.distance[lane] = Saturate(distance);
+    b.reached[lane] = distance <= kFloatMax && b.distance[lane] <= tolerance;
+    return true;
+  }
+  const glm::vec3 effector = b.Get(n - 1, lane);
+  const float distance = FastDistance(effector, target);
+  b.distance[lane] = distance;
+  b.iterations[lane] = 0;
+  b.reached[lane] = distance <= tolerance;
+  if (distance <= tolerance) return false;
+
+  const glm::vec3 up(0.0f, 1.0f, 0.0f);
+  SetAxis(
+      b, lane,
+      root_distance > 0.0f ? SafeNormalize(target - root, up) : SafeNormalize(effector - root, up));
+  b.scratch[kScratchActive + lane] = 1.0f;
+  b.scratch[kScratchCanTrap + lane] = root_distance < total - tolerance ? 1.0f : 0.0f;
+  const float eps = 1e-5f * total;
+  b.scratch[kScratchEpsSq + lane] = eps * eps;
+  return false;
+}
+
+void CarefulReachBackward(const BlockView& b, std::size_t lane, std::size_t i) {
+  const std::size_t n = b.joint_count;
+  const glm::vec3 inward = -Axis(b, lane);
+  const glm::vec3 previous = i + 2 < n ? b.Get(i + 1, lane) - b.Get(i + 2, lane) : inward;
+  b.Set(i, lane,
+        ReachCareful(b.Get(i + 1, lane), b.Get(i, lane), b.length(i, lane), previous, inward));
+}
+
+void CarefulReachForward(const BlockView& b, std::size_t lane, std::size_t i) {
+  const glm::vec3 outward = Axis(b, lane);
+  const glm::vec3 previous = i >= 2 ? b.Get(i - 1, lane) - b.Get(i - 2, lane) : outward;
+  b.Set(i, lane,
+        ReachCareful(b.Get(i - 1, lane), b.Get(i, lane), b.length(i - 1, lane), previous, outward));
+}
+
+bool LaneIsCollinear(const BlockView& b, std::size_t lane) {
+  const glm::vec3 root = b.Get(0, lane);
+  const glm::vec3 axis = Axis(b, lane);
+  const float eps_sq = b.scratch[kScratchEpsSq + lane];
+  for (std::size_t i = 1; i < b.joint_count; ++i) {
+    const glm::vec3 off = glm::cross(b.Get(i, lane) - root, axis);
+    if (!(glm::dot(off, off) <= eps_sq)) return false;
+  }
+  return true;
+}
+
+void EscapeTrap(const BlockView& b, std::size_t lane) {
+  const std::size_t n = b.joint_count;
+  const glm::vec3 target = b.Scratch3(kScratchTarget, lane);
+  b.Set(n - 2, lane, target + AnyPerpendicular(Axis(b, lane)) * b.length(n - 2, lane));
+}
+
+float SaturatedDistance(const BlockView& b, std::size_t lane) {
+  return Saturate(DistanceD(b.Get(b.joint_count - 1, lane), b.Scratch3(kScratchTarget, lane)));
+}
+
+}  // namespace fabrik::batch

@@ -1,0 +1,211 @@
+// batch_solve.cpp - SolveFabrikBatch: validation, the per-block target transposition,
+// sharing the blocks out over threads with oneTBB, and regrouping chains by iteration count
+// (README: The batched solver). The arithmetic is in batch_kernel.cpp (SIMD) and
+// batch_lane.cpp (per-lane special cases).
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <utility>
+
+#include "ik/batch_block.h"
+#include "ik/batch_fabrik.h"
+#include "ik/fabrik.h"
+#include "ik/vec_util.h"
+
+namespace fabrik {
+namespace {
+
+using batch::kLanes;
+
+// Lanes per group when measuring how ragged a solve was: one AVX-512 vector of floats (on
+// narrower targets a group is two or four vectors, so the measure is a lower bound).
+constexpr std::size_t kGroup = 16;
+// Regroup after a solve in which fewer lane-iterations than this share were useful.
+constexpr double kRegroupBelow = 0.75;
+// Iteration counts are bucketed up to this many; higher counts share the last bucket.
+constexpr std::size_t kBuckets = 64;
+
+// True when no coordinate is NaN or inf: an exponent field of all ones. Integer tests on the
+// bits, so the compiler can vectorise the scan (it runs on every target of every solve).
+bool AllFinite(std::span<const glm::vec3> points) {
+  static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
+  std::uint32_t bad = 0;
+  const float* f = &points[0].x;
+  for (std::size_t i = 0; i < points.size() * 3; ++i) {
+    std::uint32_t bits;
+    std::memcpy(&bits, f + i, sizeof bits);
+    bad |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+  }
+  return bad == 0;
+}
+
+template <typename F>
+void ForRange(std::size_t count, BatchThreads threads, const F& f) {
+  if (threads == BatchThreads::kAll && count > 1) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t i = range.begin(); i != range.end(); ++i) f(i);
+                      });
+  } else {
+    for (std::size_t i = 0; i < count; ++i) f(i);
+  }
+}
+
+}  // namespace
+
+// The solver's access to ChainBatch's storage (kept out of the public interface).
+struct BatchAccess {
+  static batch::BlockView View(ChainBatch& b, std::size_t block) {
+    const std::size_t lane0 = block * kLanes;
+    ChainBatch::Lanes& l = b.lanes_;
+    batch::BlockView v{};
+    v.joints = l.joints.get() + block * b.joint_count_ * 3 * kLanes;
+    v.lengths = l.lengths.get() + block * (b.joint_count_ - 1) * kLanes;
+    v.total = l.total.get() + lane0;
+    v.min_fast_sq = l.min_fast_sq.get() + lane0;
+    v.scratch = b.scratch_.get() + block * batch::kScratchFloats;
+    v.distance = l.distance.get() + lane0;
+    v.iterations = l.iterations.get() + lane0;
+    v.reached = l.reached.data() + lane0;
+    v.reachable = l.reachable.data() + lane0;
+    v.joint_count = b.joint_count_;
+    return v;
+  }
+
+  static void SolveBlock(ChainBatch& b, std::size_t block, std::span<const glm::vec3> targets,
+                         const SolveSettings& settings) {
+    const batch::BlockView view = View(b, block);
+    float* target = view.scratch + batch::kScratchTarget;
+    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+      const std::size_t c = b.chain_of_[block * kLanes + lane];
+      if (c >= b.chain_count_) continue;  // padding keeps its own target
+      target[lane] = targets[c].x;
+      target[kLanes + lane] = targets[c].y;
+      target[2 * kLanes + lane] = targets[c].z;
+    }
+    batch::SolveBlock(view, settings.tolerance, settings.max_iterations);
+
+    // Tally while the block is in cache. Lane-iterations run are counted per group of kGroup
+    // lanes as the group's largest count.
+    ChainBatch::BlockTally t;
+    for (std::size_t g = 0; g < kLanes; g += kGroup) {
+      std::int32_t most = 0;
+      for (std::size_t lane = g; lane < g + kGroup; ++lane) {
+        const std::int32_t it = view.iterations[lane];
+        most = std::max(most, it);
+        if (b.chain_of_[block * kLanes + lane] >= b.chain_count_) continue;
+        t.useful += it;
+        t.max_iterations = std::max(t.max_iterations, static_cast<int>(it));
+        t.reached += view.reached[lane];
+        t.reachable += view.reachable[lane];
+        t.reached_reachable += view.reached[lane] & view.reachable[lane];
+      }
+      t.run += static_cast<double>(most) * kGroup;
+    }
+    b.tally_[block] = t;
+  }
+
+  static void Sum(const ChainBatch& b, BatchSolveResult& result) {
+    double useful = 0.0, run = 0.0;
+    for (const ChainBatch::BlockTally& t : b.tally_) {
+      result.reached_count += t.reached;
+      result.reachable_count += t.reachable;
+      result.reached_reachable_count += t.reached_reachable;
+      result.max_iterations_run = std::max(result.max_iterations_run, t.max_iterations);
+      useful += t.useful;
+      run += t.run;
+    }
+    result.lane_utilisation = run > 0.0 ? useful / run : 1.0;
+  }
+
+  // Re-packs the chains so that slots are ordered by the last solve's iteration count (a
+  // stable counting sort: chains of equal count keep their relative order).
+  static void Regroup(ChainBatch& b, BatchThreads threads) {
+    ChainBatch::Lanes& from = b.lanes_;
+    ChainBatch::Lanes& to = b.spare_;
+    std::array<std::size_t, kBuckets + 1> start{};
+    const auto key = [&](std::size_t c) {
+      const std::int32_t n = from.iterations[b.slot_of_[c]];
+      return std::min<std::size_t>(static_cast<std::size_t>(std::max(n, 0)), kBuckets - 1);
+    };
+    for (std::size_t c = 0; c < b.chain_count_; ++c) ++start[key(c) + 1];
+    for (std::size_t k = 1; k <= kBuckets; ++k) start[k] += start[k - 1];
+    for (std::size_t c = 0; c < b.chain_count_; ++c) {
+      b.regroup_next_[c] = static_cast<std::uint32_t>(start[key(c)]++);
+    }
+    const std::size_t n = b.joint_count_;
+    const auto move = [&](std::size_t old_slot, std::size_t new_slot) {
+      for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t k = 0; k < 3; ++k) {
+          to.joints[b.JointIndex(new_slot, j, k)] = from.joints[b.JointIndex(old_slot, j, k)];
+        }
+      }
+      for (std::size_t s = 0; s + 1 < n; ++s) {
+        to.lengths[b.LengthIndex(new_slot, s)] = from.lengths[b.LengthIndex(old_slot, s)];
+      }
+      to.total[new_slot] = from.total[old_slot];
+      to.min_fast_sq[new_slot] = from.min_fast_sq[old_slot];
+      to.distance[new_slot] = from.distance[old_slot];
+      to.iterations[new_slot] = from.iterations[old_slot];
+      to.reached[new_slot] = from.reached[old_slot];
+      to.reachable[new_slot] = from.reachable[old_slot];
+    };
+    ForRange(b.chain_count_, threads,
+             [&](std::size_t c) { move(b.slot_of_[c], b.regroup_next_[c]); });
+    for (std::size_t s = b.chain_count_; s < b.lane_slots(); ++s) move(s, s);  // padding
+    std::swap(b.lanes_, b.spare_);
+    for (std::size_t c = 0; c < b.chain_count_; ++c) {
+      b.slot_of_[c] = b.regroup_next_[c];
+      b.chain_of_[b.regroup_next_[c]] = static_cast<std::uint32_t>(c);
+    }
+  }
+};
+
+BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> targets,
+                                  const SolveSettings& settings, BatchThreads threads,
+                                  BatchRegroup regroup) {
+  BatchSolveResult result;
+  if (const char* error = ValidateSolveInput(glm::vec3(0.0f), settings)) {
+    result.ok = false;
+    result.error = error;
+    return result;
+  }
+  if (batch.chain_count() == 0) {  // a moved-from batch
+    result.ok = false;
+    result.error = "the batch holds no chains";
+    return result;
+  }
+  if (targets.size() != batch.chain_count()) {
+    result.ok = false;
+    result.error = "targets must hold exactly one point per chain";
+    return result;
+  }
+  if (!AllFinite(targets)) {
+    for (std::size_t c = 0;; ++c) {
+      if (IsFinite(targets[c])) continue;
+      result.ok = false;
+      result.error = "targets[i] is not finite (NaN or inf)";
+      result.bad_index = c;
+      return result;
+    }
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t blocks = (batch.chain_count() + kLanes - 1) / kLanes;
+  ForRange(blocks, threads,
+           [&](std::size_t block) { BatchAccess::SolveBlock(batch, block, targets, settings); });
+
+  BatchAccess::Sum(batch, result);
+  if (regroup == BatchRegroup::kWhenRagged && result.lane_utilisation < kRegroupBelow) {
+    BatchAccess::Regroup(batch, threads);
+    result.regrouped = true;
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace fabrik
