@@ -2,11 +2,13 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "core/app_state.h"
 #include "core/commands.h"
 #include "core/frame.h"
+#include "core/scene_walker.h"
 #include "core/terrain_load.h"
 #include "targets/text.h"
 
@@ -102,8 +104,57 @@ constexpr std::string_view kTerrainDetails[] = {
     "  A file that cannot be used is refused with a message; nothing changes."};
 constexpr std::string_view kTerrainKeywords[] = {"load"};
 
+// walker debug on|off, walker leg N|none: the walker scene's debug views (as the panel's).
+Result<std::vector<std::string>> ParseWalker(Args args) {
+  constexpr const char* kUsage = " (usage: walker debug on|off | walker leg N|none)";
+  const std::string sub = args.empty() ? "" : text::Lower(args[0]);
+  if (args.size() != 2 || (sub != "debug" && sub != "leg")) {
+    return MakeError("walker: expected debug on|off or leg N|none" + std::string(kUsage));
+  }
+  const std::string value = text::Lower(args[1]);
+  if (sub == "debug") {
+    if (value != "on" && value != "off") {
+      return MakeError("walker debug: expected on or off, got " + text::Quote(args[1]));
+    }
+    return std::vector<std::string>{sub, value};
+  }
+  if (value == "none") return std::vector<std::string>{sub, value};
+  const text::Number n = text::ParseInteger(value);
+  if (n.error != text::NumberError::kNone || n.value < 0 || n.value > 63) {
+    return MakeError("walker leg: expected a leg index from 0 or none, got " +
+                     text::Quote(args[1]));
+  }
+  return std::vector<std::string>{sub, value};
+}
+
+bool ApplyWalker(AppState& state, Args args, CommandOutput& out) {
+  WalkerScene* scene = state.scene.As<WalkerScene>();
+  if (scene == nullptr || !scene->walker) {
+    return out.Fail("walker: only in the walker scene (type 'scene walker')");
+  }
+  if (args[0] == "debug") {
+    scene->SetDebug(args[1] == "on", scene->step_leg);
+    out.Print(std::string("walker debug ") + (scene->show_pre_solve ? "on" : "off"));
+    return true;
+  }
+  const int legs = static_cast<int>(scene->walker->legs().size());
+  const int leg = args[1] == "none" ? -1 : std::atoi(args[1].c_str());
+  if (leg >= legs) {
+    return out.Fail("walker leg: " + args[1] + " is not a leg (0.." + std::to_string(legs - 1) +
+                    ")");
+  }
+  scene->SetDebug(scene->show_pre_solve, leg);
+  out.Print(leg < 0 ? "walker leg none" : "walker leg " + std::to_string(leg) + " recorded");
+  return true;
+}
+
+constexpr std::string_view kWalkerDetails[] = {
+    "  walker debug on|off   every leg's chain before its solve, its pole and swing arc",
+    "  walker leg N|none     record leg N's solves and draw them half-pass by half-pass"};
+constexpr std::string_view kWalkerKeywords[] = {"debug", "leg"};
+
 // One entry per command.
-const std::array<AppCommandEntry, 2> kTable = {{
+const std::array<AppCommandEntry, 3> kTable = {{
     {{"echo",
       "echo TEXT ...",
       "print the text (scripts narrate with it)",
@@ -111,13 +162,12 @@ const std::array<AppCommandEntry, 2> kTable = {{
       ParseEcho,
       {}},
      ApplyEcho},
-    {{"terrain",
-      "terrain load PATH [S H]",
-      "the walker's ground from a gray PNG",
-      kTerrainDetails,
-      ParseTerrain,
-      kTerrainKeywords},
+    {{"terrain", "terrain load PATH [S H]", "the walker's ground from a gray PNG", kTerrainDetails,
+      ParseTerrain, kTerrainKeywords},
      ApplyTerrain},
+    {{"walker", "walker debug on|off | walker leg N|none", "the walker scene's debug views",
+      kWalkerDetails, ParseWalker, kWalkerKeywords},
+     ApplyWalker},
 }};
 
 // The language halves, in the same order (CommandContext::extensions takes a span of them).

@@ -98,7 +98,7 @@ class Walker(unittest.TestCase):
             for bad, needle in [("terrain load " + junk, "junk.png"),
                                 ("terrain load /no/such.png", "cannot find"),
                                 ("terrain load assets/terrain/hills.png 0 3", "terrain load S")]:
-                before = demo.latest()
+                before = demo.wait_frames(3)  # the input has settled after the last line
                 demo.type(bad)
                 demo.key("Return")
                 after = demo.wait_until(
@@ -110,6 +110,7 @@ class Walker(unittest.TestCase):
                     if a["planted"] and b["planted"]:
                         self.assertEqual(a["foot_target"], b["foot_target"])
             # A good one works.
+            demo.wait_frames(3)
             demo.type("terrain load assets/terrain/hills.png 30 2")
             demo.key("Return")
             st = demo.wait_until(lambda st: st["terrain"]["size"] == 30, what="the new terrain")

@@ -217,5 +217,27 @@ TEST(WalkerScene, DebugViewsRecordTheChosenLeg) {
   EXPECT_EQ(w.recorded_leg(), -1);
 }
 
+TEST(WalkerScene, DebugCommandsSetTheViewsOrAreRefused) {
+  Core core;
+  core.Run("walker debug on");
+  EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);  // not in the walker scene
+  core.Run("scene walker");
+  core.Run("walker debug on");
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  core.Run("walker leg 1");
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  EXPECT_EQ(core.Json()["walker_debug"], (nlohmann::json{{"pre_solve", true}, {"step_leg", 1}}));
+  EXPECT_EQ(TheWalker(core).recorded_leg(), 1);
+  for (const char* bad : {"walker leg 4", "walker leg -1", "walker leg x", "walker debug maybe",
+                          "walker", "walker jump 1"}) {
+    core.Run(bad);
+    EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError) << bad;
+    EXPECT_EQ(core.Json()["walker_debug"]["step_leg"], 1) << bad;
+  }
+  core.Run("walker leg none");
+  core.Run("walker debug off");
+  EXPECT_EQ(core.Json()["walker_debug"], (nlohmann::json{{"pre_solve", false}, {"step_leg", -1}}));
+}
+
 }  // namespace
 }  // namespace fabrik::testing
