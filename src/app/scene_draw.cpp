@@ -53,6 +53,19 @@ float NiceStep(float extent) {
   return 10.0f * p;
 }
 
+// True when every point of the tapered bone lies inside the opaque joint spheres at its ends
+// (radii rs at the start, re at the end), so drawing it changes no pixel. The distance from
+// a joint to the bone's surface is convex along the axis, so checking the half nearer each
+// joint at its two ends suffices; 0.8 of each radius allows for the coarsest sphere mesh,
+// whose flat faces dip to 0.8 of the radius.
+bool HiddenByJoints(const BoneInstance& b, float rs, float re) {
+  const float half = 0.5f * glm::length(b.end - b.start);
+  const float mid = 0.5f * (b.r0 + b.r1);
+  const float mid2 = half * half + mid * mid;
+  const float s2 = 0.64f * rs * rs, e2 = 0.64f * re * re;
+  return std::max(b.r0 * b.r0, mid2) <= s2 && std::max(b.r1 * b.r1, mid2) <= e2;
+}
+
 }  // namespace
 
 void SceneDrawer::RebuildGrid(float reach) {
@@ -179,7 +192,10 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
   }
   for (std::size_t i = 0; i < len.size() && i + 1 < p.size(); ++i) {
     const float r = std::clamp(len[i] * 0.13f, base * 0.45f, base * 0.9f);
-    bones_.push_back({p[i], r, p[i + 1], r * 0.55f, kBoneColor});
+    const BoneInstance bone{p[i], r, p[i + 1], r * 0.55f, kBoneColor};
+    // Short links of a long chain lie wholly inside their two joints: skip them (README:
+    // Rendering cost).
+    if (!HiddenByJoints(bone, spheres_[i].radius, spheres_[i + 1].radius)) bones_.push_back(bone);
   }
   AddPlinth(p[0], base);
   renderer.DrawShadows(spheres_);

@@ -1,6 +1,4 @@
 #include "ik/fabrik.h"
-#include "ik/fabrik_accelerated.h"
-#include "ik/vec_util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +6,7 @@
 #include <glm/vec3.hpp>
 #include <limits>
 
+#include "ik/fabrik_accelerated.h"
 #include "ik/vec_util.h"
 
 namespace fabrik {
@@ -124,22 +123,14 @@ void StraightenTowards(Chain& chain, const glm::vec3& target) {
   const glm::dvec3 to_target = glm::dvec3(target) - glm::dvec3(p.front());
   const double distance = glm::length(to_target);
   const glm::vec3 dir = distance > 0.0 ? glm::vec3(to_target / distance) : current;
-  // Each joint one segment length from the previous (rounded) joint, so a length suffers a
-  // single rounding, but aimed (in double) at the point of the exact line at its distance
-  // along the chain, so roundings do not add up sideways: placing each joint along `dir`
-  // from the previous one let a chain far from the origin drift off the line (~10 units at
-  // coordinates near 1.25e7 after 80 joints; found by fuzz_solver). Aiming at the line cancels
-  // the previous joint's sideways error; only its error along the line is carried.
+  // Aimed at the exact line (vec_util.h): ~10 units of drift at coordinates near 1.25e7
+  // after 80 joints otherwise.
   const glm::dvec3 root(p.front());
   const glm::dvec3 dir_d(dir);
   double along = 0.0;
   for (std::size_t i = 1; i < p.size(); ++i) {
     along += len[i - 1];
-    const glm::dvec3 from(p[i - 1]);
-    const glm::dvec3 aim = root + dir_d * along - from;
-    const double aim_length = glm::length(aim);
-    const glm::dvec3 step = aim_length > 0.0 ? aim / aim_length : dir_d;
-    p[i] = glm::vec3(from + step * double(len[i - 1]));
+    p[i] = NextJointOnLine(root, dir_d, along, p[i - 1], len[i - 1]);
   }
 }
 

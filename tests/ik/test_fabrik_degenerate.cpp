@@ -279,7 +279,10 @@ TEST(FabrikFarFromOrigin, StraightenedChainStaysOnTheLine) {
   for (int i = 1; i <= 80; ++i) joints.push_back(joints.back() + glm::vec3(0, 123.4567f, 0));
   Chain chain = MustMake(joints);
   const glm::vec3 target(1.04e18f, 1.04e18f, 1.04e18f);
-  const SolveResult r = SolveFabrik(chain, target, Settings(1e21f, 31));
+  SolveSettings settings;
+  settings.tolerance = 1e21f;
+  settings.max_iterations = 31;
+  const SolveResult r = SolveFabrik(chain, target, settings);
   ASSERT_TRUE(r.ok);
   ASSERT_FALSE(r.reachable);
   EXPECT_TRUE(BitwiseEqual(chain.joints().subspan(0, 1), std::vector<glm::vec3>{root}));
