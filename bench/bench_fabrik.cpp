@@ -1,4 +1,5 @@
-// bench_fabrik: SolveFabrik against a deliberately plain reference loop.
+// bench_fabrik: SolveFabrik against a deliberately plain reference loop, and the textbook
+// FABRIK against the accelerated one (fabrik_accelerated.h).
 //
 // For 5, 10, 20, 50, 100 and 1000 joints (segments of 1 world unit, root at the origin):
 //   * cold: random targets uniform in the ball of the chain's reach; every solve starts from
@@ -6,7 +7,8 @@
 //   * warm: the target follows a smooth closed curve (distance from the root between 40% and
 //     80% of the reach), advancing 0.5% of the reach per solve; every solve starts from the
 //     last one's result (tracking), same tolerance and cap.
-// Each case runs twice: "library" (SolveFabrik) and "plain", the textbook loop of Aristidou
+// Each case runs three times: "library" (SolveFabrik, textbook), "accelerated" (SolveFabrik
+// with settings.accelerate) and "plain", the textbook loop of Aristidou
 // & Lasenby's algorithm 1 on a float array: r = |p(i+1) - p(i)|, l = d(i) / r,
 // p = (1 - l) a + l b, with no guards at all. Both see the same start poses and targets, so
 // they do the same iterations (up to rounding; the iteration counters show it).
@@ -17,19 +19,22 @@
 // the cold solves by target distance (share hitting the cap per band), for comparison with
 // the figures quoted for plain FABRIK (10 equal joints, tolerance 1e-3, cap 100: about 21
 // iterations on average, about 7% of solves hitting the cap, nearly all with targets beyond
-// 90% of the reach).
+// 90% of the reach). Last, the accelerated FABRIK's goal table (README: Accelerated FABRIK):
+// textbook against accelerated on the same cold targets (mean iterations, share unreached,
+// time per solve and its ratio), and warm tracking near full reach (20 joints, the target
+// between 60% and 97% of the reach): the most iterations on any frame and the largest joint
+// move as a multiple of the target's move in that frame.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <glm/geometric.hpp>
-#include <glm/vec3.hpp>
 
 #include "ik/chain.h"
 #include "ik/fabrik.h"
@@ -145,9 +150,38 @@ std::vector<glm::vec3> WarmTargets(float reach) {
   return targets;
 }
 
+// Warm tracking near full reach: the curve above with the distance from the root swinging
+// between 60% and 97% of the reach, same step.
+constexpr int kNearJoints = 20;
+
+glm::vec3 NearCurve(double t, double reach) {
+  const double r = reach * (0.785 + 0.185 * std::sin(3.0 * t));
+  const double phi = 0.5 * std::sin(2.0 * t);
+  return glm::vec3(
+      r * glm::dvec3(std::cos(t) * std::cos(phi), std::sin(phi), std::sin(t) * std::cos(phi)));
+}
+
+std::vector<glm::vec3> NearTargets(float reach) {
+  const double step = 0.005 * reach, dt = 1e-5;
+  std::vector<glm::vec3> targets;
+  glm::dvec3 previous(NearCurve(0.0, reach));
+  double travelled = 0.0;
+  for (double t = dt; t < 6.283185307179586; t += dt) {
+    const glm::dvec3 p(NearCurve(t, reach));
+    travelled += glm::length(p - previous);
+    previous = p;
+    if (travelled >= step) {
+      targets.emplace_back(p);
+      travelled = 0.0;
+    }
+  }
+  return targets;
+}
+
 struct Case {
   int joints;
   bool warm;
+  bool accelerate = false;  // library runs only
 };
 
 // ---------------------------------------------------------------- benchmarks
@@ -171,6 +205,7 @@ void BM_Library(benchmark::State& state, Case c) {
   fabrik::SolveSettings settings;
   settings.tolerance = kTolerance;
   settings.max_iterations = kCap;
+  settings.accelerate = c.accelerate;
   std::size_t next = 0;
   long long iterations = 0, capped = 0;
   for (auto _ : state) {
@@ -185,6 +220,28 @@ void BM_Library(benchmark::State& state, Case c) {
     if (++next == targets.size()) next = 0;
   }
   Report(state, c.joints, iterations, capped);
+}
+
+// Warm tracking near full reach, textbook or accelerated: the accelerated goal's case.
+void BM_WarmNear(benchmark::State& state, bool accelerate) {
+  fabrik::Chain chain = StartChain(kNearJoints);
+  const std::vector<glm::vec3> targets = NearTargets(chain.total_length());
+  fabrik::SolveSettings settings;
+  settings.tolerance = kTolerance;
+  settings.max_iterations = kCap;
+  settings.accelerate = accelerate;
+  (void)fabrik::SolveFabrik(chain, targets.back(), settings);
+  std::size_t next = 0;
+  long long iterations = 0, capped = 0;
+  for (auto _ : state) {
+    const fabrik::SolveResult r = fabrik::SolveFabrik(chain, targets[next], settings);
+    benchmark::DoNotOptimize(r);
+    benchmark::ClobberMemory();
+    iterations += r.iterations;
+    capped += !r.reached;
+    if (++next == targets.size()) next = 0;
+  }
+  Report(state, kNearJoints, iterations, capped);
 }
 
 void BM_Plain(benchmark::State& state, Case c) {
@@ -212,7 +269,7 @@ void BM_Plain(benchmark::State& state, Case c) {
   Report(state, c.joints, iterations, capped);
 }
 
-std::string Name(const char* impl, Case c) {
+std::string Name(const char* impl, const Case& c) {
   return std::string(c.warm ? "warm" : "cold") + "/" + impl + "/joints:" + std::to_string(c.joints);
 }
 
@@ -346,6 +403,109 @@ void PrintColdStatistics() {
   }
 }
 
+// ---------------------------------------------------------------- accelerated goals
+
+struct ColdOutcome {
+  double mean_iterations = 0.0;
+  double unreached_percent = 0.0;
+  int max_iterations = 0;
+};
+
+ColdOutcome ColdRun(int joints, bool accelerate) {
+  fabrik::Chain chain = StartChain(joints);
+  const std::vector<glm::vec3> start(chain.joints().begin(), chain.joints().end());
+  const std::vector<glm::vec3> targets = ColdTargets(chain.total_length());
+  const std::size_t count = joints >= 1000 ? 512 : targets.size();
+  fabrik::SolveSettings settings;
+  settings.tolerance = kTolerance;
+  settings.max_iterations = kCap;
+  settings.accelerate = accelerate;
+  long long iterations = 0, unreached = 0;
+  ColdOutcome out;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::copy(start.begin(), start.end(), chain.pose_for_solver().begin());
+    const fabrik::SolveResult r = fabrik::SolveFabrik(chain, targets[i], settings);
+    iterations += r.iterations;
+    unreached += !r.reached;
+    out.max_iterations = std::max(out.max_iterations, r.iterations);
+  }
+  out.mean_iterations = static_cast<double>(iterations) / count;
+  out.unreached_percent = 100.0 * static_cast<double>(unreached) / count;
+  return out;
+}
+
+// Seconds per solve of a run, or 0 when it was filtered out.
+double SecondsPerSolve(const Collector& collector, const std::string& name) {
+  const auto* run = collector.Find(name);
+  if (run == nullptr) return 0.0;
+  const double rate = Counter(*run, "solves/s");
+  return rate > 0.0 ? 1.0 / rate : 0.0;
+}
+
+void PrintAcceleratedGoals(const Collector& collector) {
+  std::printf(
+      "\nAccelerated FABRIK against the textbook (cold: targets uniform in the reach ball from "
+      "a straight pose, tolerance %g, cap %d; unreached = not within tolerance at the end)\n",
+      kTolerance, kCap);
+  std::printf("%6s | %9s %9s %8s | %9s %9s %8s | %11s %11s %6s\n", "joints", "text mean",
+              "unreached", "max it", "acc mean", "unreached", "max it", "text us/sol", "acc us/sol",
+              "ratio");
+  for (int joints : kJointCounts) {
+    const ColdOutcome t = ColdRun(joints, false);
+    const ColdOutcome a = ColdRun(joints, true);
+    const double ts = SecondsPerSolve(collector, Name("library", Case{joints, false}));
+    const double as = SecondsPerSolve(collector, Name("accelerated", Case{joints, false, true}));
+    std::printf("%6d | %9.2f %8.2f%% %8d | %9.2f %8.2f%% %8d | %11.2f %11.2f %6.3f\n", joints,
+                t.mean_iterations, t.unreached_percent, t.max_iterations, a.mean_iterations,
+                a.unreached_percent, a.max_iterations, ts * 1e6, as * 1e6,
+                ts > 0.0 && as > 0.0 ? as / ts : 0.0);
+  }
+
+  std::printf(
+      "\nWarm tracking near full reach (%d joints, target between 60%% and 97%% of the reach, "
+      "0.5%% of the reach per solve, tolerance %g)\n",
+      kNearJoints, kTolerance);
+  std::printf("%-12s | %6s %9s %8s %9s | %14s | %11s\n", "solver", "frames", "mean iter",
+              "max iter", "unreached", "max joint move", "us/solve");
+  for (bool accelerate : {false, true}) {
+    fabrik::Chain chain = StartChain(kNearJoints);
+    const std::vector<glm::vec3> targets = NearTargets(chain.total_length());
+    fabrik::SolveSettings settings;
+    settings.tolerance = kTolerance;
+    settings.max_iterations = kCap;
+    settings.accelerate = accelerate;
+    (void)fabrik::SolveFabrik(chain, targets.back(), settings);
+    std::vector<glm::vec3> before;
+    glm::vec3 previous = targets.back();
+    long long iterations = 0, unreached = 0;
+    int worst = 0;
+    double worst_move = 0.0;
+    for (const glm::vec3& target : targets) {
+      before.assign(chain.joints().begin(), chain.joints().end());
+      const fabrik::SolveResult r = fabrik::SolveFabrik(chain, target, settings);
+      const double moved = glm::length(glm::dvec3(target) - glm::dvec3(previous));
+      for (std::size_t j = 0; j < before.size(); ++j) {
+        const double d = glm::length(glm::dvec3(chain.joints()[j]) - glm::dvec3(before[j]));
+        if (moved > 0.0) worst_move = std::max(worst_move, d / moved);
+      }
+      previous = target;
+      iterations += r.iterations;
+      unreached += !r.reached;
+      worst = std::max(worst, r.iterations);
+    }
+    const char* impl = accelerate ? "accelerated" : "library";
+    const double seconds =
+        SecondsPerSolve(collector, std::string("warm_near/") + impl + "/joints:20");
+    std::printf("%-12s | %6zu %9.2f %8d %8.2f%% | %12.2fx | %11.2f\n",
+                accelerate ? "accelerated" : "textbook", targets.size(),
+                static_cast<double>(iterations) / targets.size(), worst,
+                100.0 * unreached / targets.size(), worst_move, seconds * 1e6);
+  }
+  std::printf(
+      "(max joint move: the largest distance any joint moved in one frame, as a multiple "
+      "of the distance the target moved)\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -353,15 +513,20 @@ int main(int argc, char** argv) {
     for (int joints : kJointCounts) {
       const Case c{joints, warm};
       benchmark::RegisterBenchmark(Name("library", c).c_str(), BM_Library, c);
+      benchmark::RegisterBenchmark(Name("accelerated", c).c_str(), BM_Library,
+                                   Case{joints, warm, true});
       benchmark::RegisterBenchmark(Name("plain", c).c_str(), BM_Plain, c);
     }
   }
+  benchmark::RegisterBenchmark("warm_near/library/joints:20", BM_WarmNear, false);
+  benchmark::RegisterBenchmark("warm_near/accelerated/joints:20", BM_WarmNear, true);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   Collector collector;
   benchmark::RunSpecifiedBenchmarks(&collector);
   PrintRatios(collector);
   PrintColdStatistics();
+  PrintAcceleratedGoals(collector);
   benchmark::Shutdown();
   return 0;
 }

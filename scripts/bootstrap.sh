@@ -79,7 +79,7 @@ case "$cmd" in
     CC=clang CXX=clang++ configure_build build-fuzz -DFABRIK_FUZZ=ON
     mkdir -p build-fuzz/fuzz-artifacts
     failed=()
-    for fuzzer in build-fuzz/bin/fuzz_*; do
+    for fuzzer in "$here"/build-fuzz/bin/fuzz_*; do
       name="$(basename "$fuzzer")"
       # Absolute paths: the options fuzzer works in a scratch folder of its own.
       work="$here/build-fuzz/fuzz-corpus/$name"

@@ -3,7 +3,7 @@
 // u_kind 0: sphere; the mesh is a unit sphere, the instance gives centre (a.xyz) and radius (a.w).
 // u_kind 1: bone; the mesh is a unit cylinder with y in [0, 1]; the instance gives the start
 //           (a.xyz), start radius (a.w), end (b.xyz) and end radius (b.w).
-// u_kind 2: ground shadow; a sphere instance flattened onto y = 0.
+// u_kind 2: ground shadow; a disc on y = 0 of centre a.xz and radius a.w (a unit quad).
 layout(location = 0) in vec3 in_position;
 layout(location = 1) in vec3 in_normal;
 layout(location = 2) in vec4 in_a;
@@ -36,8 +36,7 @@ void main() {
     // Tapered cylinder: tilt the radial normal by the slope of the radius.
     normal = normalize(radial - dir * (in_b.w - in_a.w) / len);
   } else if (u_kind == 2) {
-    float lift = max(in_a.y, 0.0);
-    float r = in_a.w * (1.0 + 0.35 * lift);
+    float r = in_a.w;  // the footprint, already spread by the height on the CPU
     world = vec3(in_a.x + in_position.x * r, 0.002, in_a.z + in_position.z * r);
     normal = vec3(0.0, 1.0, 0.0);
   } else {

@@ -221,6 +221,12 @@ void SolverEditor(const AppState& state, CommandQueue& queue) {
     }
     ImGui::EndCombo();
   }
+  // README: Accelerated FABRIK. Used by FABRIK, the arm's constrained FABRIK and the step
+  // view; the race shows both FABRIKs whatever this says.
+  bool accelerate = state.settings.accelerate;
+  if (ImGui::Checkbox("accelerate FABRIK (bend-scale steps)", &accelerate)) {
+    queue.Push(Command(cmd::Accelerate{accelerate}));
+  }
   float moe = state.settings.tolerance;
   if (ImGui::SliderFloat("margin of error", &moe, 1e-4f, 1.0f, "%.4f",
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {

@@ -75,10 +75,7 @@ void StepSection(const AppState& state, CommandQueue& queue) {
       ImGui::TableSetColumnIndex(0);
       ImGui::TextColored(color, "%d", pass.iteration);
       ImGui::TableSetColumnIndex(1);
-      ImGui::TextColored(color, "%s",
-                         pass.kind == PassKind::kBackward  ? "backward"
-                         : pass.kind == PassKind::kForward ? "forward"
-                                                           : "straighten");
+      ImGui::TextColored(color, "%s", PassShortName(pass.kind));
       ImGui::TableSetColumnIndex(2);
       ImGui::TextColored(color, "%.5f", pass.distance);
     }
@@ -106,10 +103,10 @@ void RaceSection(const AppState& state, CommandQueue& queue) {
     ImGui::TableSetupColumn("distance");
     ImGui::TableHeadersRow();
     for (const RaceEntry& e : race.entries) {
-      const glm::vec4 c = RacerColor(e.kind);
+      const glm::vec4 c = RacerColor(e);
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1.0f), "%s", SolverName(e.kind));
+      ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1.0f), "%s", RacerName(e));
       ImGui::TableSetColumnIndex(1);
       ImGui::Text("%d", e.last.iterations);
       ImGui::TableSetColumnIndex(2);
@@ -121,12 +118,12 @@ void RaceSection(const AppState& state, CommandQueue& queue) {
   }
   const float width = ImGui::GetContentRegionAvail().x;
   for (const RaceEntry& e : race.entries) {
-    const glm::vec4 c = RacerColor(e.kind);
+    const glm::vec4 c = RacerColor(e);
     char overlay[64];
-    std::snprintf(overlay, sizeof(overlay), "%s iterations (mean %.1f)", SolverName(e.kind),
+    std::snprintf(overlay, sizeof(overlay), "%s iterations (mean %.1f)", RacerName(e),
                   e.iteration_history.mean());
     ImGui::PushStyleColor(ImGuiCol_PlotLines, ImVec4(c.r, c.g, c.b, 1.0f));
-    const std::string id = std::string("##race_") + SolverName(e.kind);
+    const std::string id = std::string("##race_") + RacerName(e);
     ImGui::PlotLines(id.c_str(), e.iteration_history.data(), e.iteration_history.size(),
                      e.iteration_history.offset(), overlay, 0.0f,
                      std::max(2.0f, e.iteration_history.max()), ImVec2(width, 32));

@@ -2,12 +2,14 @@
 // a fixed handful of draw calls whatever its joint count.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <glm/geometric.hpp>
 
 #include "app/systems.h"
 #include "core/scene_arm.h"
 #include "core/scene_creature.h"
 #include "core/step_view.h"
+#include "render/joint_axes.h"
 
 namespace fabrik {
 namespace {
@@ -51,6 +53,19 @@ float NiceStep(float extent) {
   return 10.0f * p;
 }
 
+// True when every point of the tapered bone lies inside the opaque joint spheres at its ends
+// (radii rs at the start, re at the end), so drawing it changes no pixel. The distance from
+// a joint to the bone's surface is convex along the axis, so checking the half nearer each
+// joint at its two ends suffices; 0.8 of each radius allows for the coarsest sphere mesh,
+// whose flat faces dip to 0.8 of the radius.
+bool HiddenByJoints(const BoneInstance& b, float rs, float re) {
+  const float half = 0.5f * glm::length(b.end - b.start);
+  const float mid = 0.5f * (b.r0 + b.r1);
+  const float mid2 = half * half + mid * mid;
+  const float s2 = 0.64f * rs * rs, e2 = 0.64f * re * re;
+  return std::max(b.r0 * b.r0, mid2) <= s2 && std::max(b.r1 * b.r1, mid2) <= e2;
+}
+
 }  // namespace
 
 void SceneDrawer::RebuildGrid(float reach) {
@@ -80,26 +95,12 @@ void SceneDrawer::RebuildGrid(float reach) {
   }
 }
 
-glm::vec4 RacerColor(SolverKind kind) {
-  switch (kind) {
-    case SolverKind::kFabrik:
-      return {1.00f, 0.55f, 0.15f, 1.0f};
-    case SolverKind::kCcd:
-      return {0.40f, 0.90f, 0.40f, 1.0f};
-    case SolverKind::kJacobianTranspose:
-      return {0.78f, 0.52f, 1.00f, 1.0f};
-    case SolverKind::kDls:
-      return {0.30f, 0.80f, 1.00f, 1.0f};
-  }
-  return glm::vec4(1.0f);
-}
-
 void SceneDrawer::DrawRacers(const AppState& state, Renderer& renderer, float base) {
   bones_.clear();
   spheres_.clear();
   for (const RaceEntry& e : state.race.entries) {
     if (!e.chain) continue;
-    const glm::vec4 color = RacerColor(e.kind);
+    const glm::vec4 color = RacerColor(e);
     std::span<const glm::vec3> q = e.chain->joints();
     for (std::size_t i = 0; i + 1 < q.size(); ++i) {
       bones_.push_back({q[i], base * 0.22f, q[i + 1], base * 0.22f, color});
@@ -133,7 +134,8 @@ void SceneDrawer::DrawStepOverlay(const AppState& state, Renderer& renderer, flo
   lines_.clear();
   const glm::vec4 slide(1.0f, 0.92f, 0.25f, 0.95f);
   const glm::vec4 reach_color(1.0f, 0.6f, 0.9f, 0.9f);
-  if (reach.kind == PassKind::kStraighten || (reach.kind == PassKind::kBackward && j == n - 1) ||
+  if (reach.kind == PassKind::kStraighten || reach.kind == PassKind::kBendScale ||
+      (reach.kind == PassKind::kBackward && j == n - 1) ||
       (reach.kind == PassKind::kForward && j == 0)) {
     // The effector jumps onto the target, or the root back home: show the jump.
     lines_.push_back({s.ghost[j], slide});
@@ -174,6 +176,7 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
                                 float base) {
   const ArmScene* arm = state.scene.As<ArmScene>();
   const std::vector<std::uint8_t>* at_limit = arm ? &arm->at_limit : nullptr;
+  if (DrawSkinPreview(state, renderer, p, base)) return;
   spheres_.clear();
   bones_.clear();
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -189,12 +192,45 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
   }
   for (std::size_t i = 0; i < len.size() && i + 1 < p.size(); ++i) {
     const float r = std::clamp(len[i] * 0.13f, base * 0.45f, base * 0.9f);
-    bones_.push_back({p[i], r, p[i + 1], r * 0.55f, kBoneColor});
+    const BoneInstance bone{p[i], r, p[i + 1], r * 0.55f, kBoneColor};
+    // Short links of a long chain lie wholly inside their two joints: skip them (README:
+    // Rendering cost).
+    if (!HiddenByJoints(bone, spheres_[i].radius, spheres_[i + 1].radius)) bones_.push_back(bone);
   }
   AddPlinth(p[0], base);
   renderer.DrawShadows(spheres_);
   renderer.DrawBones(bones_);
   renderer.DrawSpheres(spheres_);
+}
+
+bool SceneDrawer::DrawSkinPreview(const AppState& state, Renderer& renderer,
+                                  std::span<const glm::vec3> p, float base) {
+  static const bool enabled = std::getenv("FABRIK_SKIN_PREVIEW") != nullptr;
+  static const bool axes = std::getenv("FABRIK_AXES_PREVIEW") != nullptr;
+  if (!enabled || !state.scene.free_chain()) return false;
+  const std::span<const float> len = state.chain.lengths();
+  if (!BuiltFor(skin_, len)) {
+    TubeSpec spec;
+    spec.base_radius = std::max(state.chain.total_length() * 0.045f, base * 0.5f);
+    spec.tip_radius = spec.base_radius * 0.12f;
+    Result<SkinMesh> mesh = BuildTube(len, spec);
+    if (!mesh.ok()) return false;
+    skin_ = std::move(mesh).value();
+    renderer.SetSkinMesh(skin_);
+    rotations_.Reset();
+  }
+  const auto q = rotations_.Update(p);
+  spheres_.clear();
+  bones_.clear();
+  AddPlinth(p[0], base);
+  renderer.DrawBones(bones_);
+  renderer.DrawSkin(q, p, glm::vec4(0.80f, 0.42f, 0.48f, 1.0f));
+  if (axes) {
+    lines_.clear();
+    AppendJointAxes(lines_, p, q, std::min(base * 3.0f, state.chain.min_length() * 0.6f));
+    renderer.DrawLines(lines_, 2.0f, true);
+  }
+  return true;
 }
 
 void SceneDrawer::AddPlinth(const glm::vec3& root, float base) {

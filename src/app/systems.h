@@ -11,7 +11,9 @@
 #include "core/frame.h"
 #include "core/scene_arm.h"
 #include "core/scene_creature.h"
+#include "ik/rotations.h"
 #include "render/renderer.h"
+#include "skin/tube_mesh.h"
 
 namespace fabrik {
 
@@ -40,6 +42,12 @@ class SceneDrawer {
   std::vector<LineVertex> lines_;
   std::vector<SphereInstance> spheres_;
   std::vector<BoneInstance> bones_;
+  // TEMPORARY preview of the skinned tentacle (env FABRIK_SKIN_PREVIEW=1; FABRIK_AXES_PREVIEW=1
+  // adds joint axes) until `skin on|off` lands on the new core.
+  bool DrawSkinPreview(const AppState& state, Renderer& renderer, std::span<const glm::vec3> p,
+                       float base);
+  RotationTracker rotations_;
+  SkinMesh skin_;
 };
 
 // Step 1: camera, drag and keys, read through ImGui's IO, enqueued as commands; the pointer

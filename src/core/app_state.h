@@ -88,6 +88,7 @@ struct StepState {
 // The race: every solver on its own copy of the chain, chasing the same target.
 struct RaceEntry {
   SolverKind kind = SolverKind::kFabrik;
+  bool accelerate = false;  // FABRIK only: the accelerated racer
   std::optional<Chain> chain;
   SolveResult last;
   double solve_us = 0.0;

@@ -287,6 +287,12 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
             out(c.on ? "race on: every solver chases the target" : "race off");
             return true;
           },
+          [&](const cmd::Accelerate& c) {
+            state.settings.accelerate = c.on;
+            out(c.on ? "accelerate on: FABRIK with bend-scale steps"
+                     : "accelerate off: textbook FABRIK");
+            return true;
+          },
           [&](const cmd::Quit&) {
             state.quit_requested = true;
             return true;

@@ -57,6 +57,7 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
   j["solver"] = SolverName(s.solver);
   j["tolerance"] = Num(s.settings.tolerance);
   j["max_iterations"] = s.settings.max_iterations;
+  j["accelerate"] = s.settings.accelerate;
   j["dragging"] = s.drag.dragging;
   j["camera"] = {{"pivot", Vec(s.view.camera.pivot())},
                  {"distance", Num(s.view.camera.distance())},
@@ -88,9 +89,7 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
       const RecordingObserver::Reach r = s.step.recording.reach(s.step.step - 1);
       step["joint"] = r.joint;
       step["iteration"] = r.iteration;
-      step["pass"] = r.kind == PassKind::kBackward  ? "backward"
-                     : r.kind == PassKind::kForward ? "forward"
-                                                    : "straighten";
+      step["pass"] = PassShortName(r.kind);
     }
     // The real chain keeps the start pose while the view replays the recorded solve.
     nlohmann::json chain_pose = nlohmann::json::array();
@@ -102,7 +101,7 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
     nlohmann::json race = nlohmann::json::array();
     for (const RaceEntry& e : s.race.entries) {
       if (!e.chain) continue;
-      race.push_back({{"solver", SolverName(e.kind)},
+      race.push_back({{"solver", RacerName(e)},
                       {"iterations", e.last.iterations},
                       {"distance", Num(e.last.distance)},
                       {"reached", e.last.reached},

@@ -55,6 +55,8 @@ const char* PassName(PassKind kind) {
       return "forward pass (root to effector)";
     case PassKind::kStraighten:
       return "out of reach: straightening";
+    case PassKind::kBendScale:
+      return "bend-scale step (accelerated FABRIK)";
   }
   return "";
 }
@@ -164,6 +166,12 @@ std::string DescribeStep(const AppState& state) {
   if (reach.kind == PassKind::kStraighten) {
     std::snprintf(buf, sizeof(buf), "%s: joint %zu laid on the line to the target",
                   PassName(reach.kind), j);
+  } else if (reach.kind == PassKind::kBendScale) {
+    // One whole-chain move, replayed joint by joint from the root (fabrik_accelerated.h).
+    std::snprintf(buf, sizeof(buf),
+                  "iteration %d, %s: every bend scaled by one factor and the chain turned "
+                  "about the root so the effector lands on the target; joint %zu placed",
+                  reach.iteration, PassName(reach.kind), j);
   } else if (reach.kind == PassKind::kBackward && j == n - 1) {
     std::snprintf(buf, sizeof(buf), "iteration %d, %s: the effector is put on the target",
                   reach.iteration, PassName(reach.kind));
@@ -198,9 +206,50 @@ bool SetRace(AppState& state, bool on) {
     RaceEntry entry;
     entry.kind = kind;
     entry.chain = state.chain;
-    race.entries.push_back(std::move(entry));
+    race.entries.push_back(entry);
+    // Textbook and accelerated FABRIK side by side (README: Accelerated FABRIK).
+    if (kind == SolverKind::kFabrik) {
+      entry.accelerate = true;
+      race.entries.push_back(std::move(entry));
+    }
   }
   return true;
+}
+
+glm::vec4 RacerColor(SolverKind kind) {
+  switch (kind) {
+    case SolverKind::kFabrik:
+      return {1.00f, 0.55f, 0.15f, 1.0f};
+    case SolverKind::kCcd:
+      return {0.40f, 0.90f, 0.40f, 1.0f};
+    case SolverKind::kJacobianTranspose:
+      return {0.78f, 0.52f, 1.00f, 1.0f};
+    case SolverKind::kDls:
+      return {0.30f, 0.80f, 1.00f, 1.0f};
+  }
+  return glm::vec4(1.0f);
+}
+
+glm::vec4 RacerColor(const RaceEntry& entry) {
+  return entry.accelerate ? glm::vec4(1.00f, 0.25f, 0.35f, 1.0f) : RacerColor(entry.kind);
+}
+
+const char* RacerName(const RaceEntry& entry) {
+  return entry.accelerate ? "fabrik_accelerated" : SolverName(entry.kind);
+}
+
+const char* PassShortName(PassKind kind) {
+  switch (kind) {
+    case PassKind::kBackward:
+      return "backward";
+    case PassKind::kForward:
+      return "forward";
+    case PassKind::kStraighten:
+      return "straighten";
+    case PassKind::kBendScale:
+      return "bend_scale";
+  }
+  return "";
 }
 
 void UpdateRace(AppState& state) {
@@ -214,8 +263,9 @@ void UpdateRace(AppState& state) {
       e.chain = state.chain;
     }
     const auto start = std::chrono::steady_clock::now();
-    const SolveResult r =
-        Solve(e.kind, *e.chain, state.target(), BoundedSettings(state, e.chain->joint_count()));
+    SolveSettings settings = BoundedSettings(state, e.chain->joint_count());
+    settings.accelerate = e.accelerate;  // the race shows both FABRIKs whatever the setting
+    const SolveResult r = Solve(e.kind, *e.chain, state.target(), settings);
     e.solve_us =
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (!r.ok) continue;

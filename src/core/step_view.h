@@ -31,6 +31,13 @@ std::span<const glm::vec3> DisplayedPose(const AppState& state);
 
 // Each solver's colour in the race (scene and table).
 glm::vec4 RacerColor(SolverKind kind);
+// A racer's colour and name: the solver's, except that the accelerated FABRIK racer has its
+// own colour and is called "fabrik_accelerated".
+glm::vec4 RacerColor(const RaceEntry& entry);
+const char* RacerName(const RaceEntry& entry);
+// Short name of a half-pass kind for tables and the state line: "backward", "forward",
+// "straighten", "bend_scale".
+const char* PassShortName(PassKind kind);
 
 // Starts or stops the race (every solver on its own copy of the chain). Only the chain scene
 // races: starting it elsewhere changes nothing and returns false, reason in state.message.

@@ -9,6 +9,7 @@
 
 #include "ik/batch_block.h"
 #include "ik/fabrik.h"
+#include "ik/vec_util.h"
 
 namespace fabrik::batch {
 namespace {
@@ -65,9 +66,13 @@ void Straighten(const BlockView& b, std::size_t lane, const glm::vec3& target) {
   const glm::dvec3 to_target = glm::dvec3(target) - glm::dvec3(root);
   const double distance = glm::length(to_target);
   const glm::vec3 dir = distance > 0.0 ? glm::vec3(to_target / distance) : current;
+  const glm::dvec3 root_d(root);
+  const glm::dvec3 dir_d(dir);
+  double along = 0.0;
   glm::vec3 previous = root;
   for (std::size_t i = 1; i < n; ++i) {
-    previous = previous + dir * b.length(i - 1, lane);
+    along += b.length(i - 1, lane);
+    previous = NextJointOnLine(root_d, dir_d, along, previous, b.length(i - 1, lane));
     b.Set(i, lane, previous);
   }
 }

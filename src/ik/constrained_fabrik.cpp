@@ -1,13 +1,13 @@
 #include "ik/constrained_fabrik.h"
-#include "ik/vec_util.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 
 #include "ik/fabrik.h"
+#include "ik/fabrik_accelerated.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {
@@ -15,8 +15,6 @@ namespace {
 // Longest chain for which a stalled solve is retried from the rest pose (the first result is
 // kept on the stack meanwhile).
 constexpr std::size_t kRestartMaxJoints = 64;
-
-
 
 const JointConstraint& ConstraintAt(const ChainConstraints& cs, std::size_t i) {
   static const JointConstraint kFree{};
@@ -220,6 +218,35 @@ ConstrainedSolveResult SolveFabrikConstrained(Chain& chain, const ChainConstrain
     int active = 0;        // directions the last forward pass had to move into their limits
   };
   const float noise = 1e-7f * chain.total_length();
+  // Accelerated (settings.accelerate): after an iteration that neither reached nor stalled,
+  // one bend-scale step (fabrik_accelerated.h; about the root, else about joint 1). It knows
+  // no limits, so it is kept only when
+  // the pose stays inside every one, and undone from a stack copy otherwise (hence only for
+  // chains of up to kRestartMaxJoints joints); it counts as an iteration either way and is
+  // reported as PassKind::kBendScale. After a step that was not kept the next waits 1, 2,
+  // 4, ... iterations, so where limits always veto it the cost stays small.
+  const bool accelerate = settings.accelerate && r.reachable && n <= kRestartMaxJoints;
+  // The jump guard (fabrik_accelerated.h): no joint moves more than 3 x the starting miss.
+  const float max_move = 3.0f * RobustLength(p[n - 1] - target);
+  int gap = 0, wait = 0;
+  auto bend_scale = [&](int iteration) {
+    std::array<glm::vec3, kRestartMaxJoints> kept;
+    std::copy(p.begin(), p.end(), kept.begin());
+    // Turning the whole chain about the root moves the root segment, which a limit on it
+    // (a rigid pedestal, say) forbids; then the same step pivoting on joint 1 is tried.
+    bool applied = false;
+    for (std::size_t pivot = 0; pivot < 2 && !applied; ++pivot) {
+      applied = BendScaleStep(chain, target, 0.25f * settings.tolerance, pivot, max_move);
+      if (applied && MaxConstraintViolation(p, constraints) > kAtLimitEpsilon * 0.1f) {
+        std::copy(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(n), p.begin());
+        applied = false;
+      }
+    }
+    r.iterations = iteration;
+    if (observer) observer->OnHalfPass(PassKind::kBendScale, iteration, p);
+    gap = applied ? 0 : (gap == 0 ? 1 : 2 * gap);
+    wait = gap;
+  };
   auto iterate = [&](int first) {
     Attempt a;
     for (int iteration = first; iteration <= settings.max_iterations; ++iteration) {
@@ -240,6 +267,10 @@ ConstrainedSolveResult SolveFabrikConstrained(Chain& chain, const ChainConstrain
       if (RobustLength(p[n - 1] - effector_before) <= std::max(noise, 1e-3f * distance)) {
         a.stalled = true;
         break;
+      }
+      if (accelerate && iteration < settings.max_iterations && wait-- <= 0) {
+        bend_scale(++iteration);
+        if (RobustLength(p[n - 1] - target) <= settings.tolerance) break;
       }
     }
     return a;

@@ -24,6 +24,15 @@
 //     spare, it is run once more from the rest pose (every segment straight on from its parent,
 //     moved into its limit) and the closer of the two poses is kept; `iterations` and the
 //     observer count both attempts. Chains of more than 64 joints skip this retry.
+//   * settings.accelerate: after an iteration that neither reached nor stalled, one
+//     bend-scale step (fabrik_accelerated.h), about the root or else about joint 1 (so a rigid
+//     first segment can stay), kept only when the pose stays inside every limit (else undone);
+//     it counts as an iteration, is reported as PassKind::kBendScale, and after a veto the
+//     next waits 1, 2, 4, ... iterations. Chains of up to 64 joints (the undo copy is on the
+//     stack). Measured (tests/ik/test_fabrik_accelerated.cpp, README: Accelerated FABRIK): a
+//     10-joint chain with 0.6 rad cones, targets at 60-99% of the reach, 21 -> 2.3 iterations;
+//     the demo's hinged arm 12.5 -> 7.6. Without limits and pole it is SolveFabrik's own
+//     accelerated solve.
 //   * a target beyond total_length() is first reached for with the straight chain
 //     (StraightenTowards), then the passes above move it into its limits as close as they can.
 //   * a pose already within tolerance, inside its limits and without a pole runs 0 iterations;

@@ -1,12 +1,13 @@
 #include "ik/fabrik.h"
-#include "ik/vec_util.h"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
+#include <limits>
+
+#include "ik/fabrik_accelerated.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {
@@ -26,7 +27,6 @@ constexpr float kMinFastSq = 1e-30f;
 constexpr float kMaxFastSq = 1e30f;
 constexpr float kMinFastLength = 1e-15f;
 constexpr float kMaxFastLength = 1e15f;
-
 
 // |a - b| computed in double: never overflows for float inputs.
 double DistanceD(const glm::vec3& a, const glm::vec3& b) {
@@ -123,11 +123,20 @@ void StraightenTowards(Chain& chain, const glm::vec3& target) {
   const glm::dvec3 to_target = glm::dvec3(target) - glm::dvec3(p.front());
   const double distance = glm::length(to_target);
   const glm::vec3 dir = distance > 0.0 ? glm::vec3(to_target / distance) : current;
-  for (std::size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] + dir * len[i - 1];
+  // Aimed at the exact line (vec_util.h): ~10 units of drift at coordinates near 1.25e7
+  // after 80 joints otherwise.
+  const glm::dvec3 root(p.front());
+  const glm::dvec3 dir_d(dir);
+  double along = 0.0;
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    along += len[i - 1];
+    p[i] = NextJointOnLine(root, dir_d, along, p[i - 1], len[i - 1]);
+  }
 }
 
 SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettings& settings,
                         SolveObserver* observer) {
+  if (settings.accelerate) return SolveFabrikAccelerated(chain, target, settings, observer);
   SolveResult result;
   if (const char* error = ValidateSolveInput(target, settings)) {
     result.ok = false;

@@ -35,6 +35,8 @@
 // reach can be rebuilt from consecutive OnHalfPass snapshots (see recording_observer.h).
 // Cost: O(joints x iterations); no heap allocation; `observer` (may be null) is called once
 // at the start and after each half-pass.
+// settings.accelerate = true runs SolveFabrikAccelerated instead (fabrik_accelerated.h: the
+// same contract, plus bend-scale steps); false (the default) is the textbook loop above.
 #pragma once
 
 #include "ik/chain.h"

@@ -16,6 +16,9 @@ struct SolveSettings {
   // Iteration cap: at most this many iterations per solve (>= 1). For FABRIK one iteration
   // is one backward pass followed by one forward pass.
   int max_iterations = 10;
+  // FABRIK only (SolveFabrik and, through it, Solve(kFabrik)): run the accelerated FABRIK of
+  // fabrik_accelerated.h instead of the textbook loop. The other solvers ignore it.
+  bool accelerate = false;
 };
 
 // The outcome of one solve.
@@ -41,6 +44,8 @@ enum class PassKind : std::uint8_t {
   kBackward,   // effector placed on the target, then each joint reached towards the root
   kForward,    // root put back in place, then each joint reached towards the effector
   kStraighten, // target out of reach: the chain was laid straight towards it
+  kBendScale,  // accelerated FABRIK only: every bend scaled by one factor, then the chain
+               // turned rigidly about the root (fabrik_accelerated.h); one whole-chain move
 };
 
 // Optional observer of a solve, for teaching views and tests. Off (nullptr) by default, and a

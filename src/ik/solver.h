@@ -7,6 +7,8 @@
 // What one iteration is differs (SolveResult::iterations and SolveSettings::max_iterations
 // count these):
 //   fabrik              one backward pass then one forward pass          (fabrik.h)
+//                       (accelerated, settings.accelerate: or one bend-scale step,
+//                       fabrik_accelerated.h)
 //   ccd                 one sweep over all joints, effector end first     (ccd.h)
 //   jacobian_transpose  one Jacobian-transpose step                       (jacobian.h)
 //   dls                 one damped-least-squares step                     (jacobian.h)

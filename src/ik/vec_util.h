@@ -22,4 +22,18 @@ inline float RobustLength(const glm::vec3& v) {
   return scale * glm::length(v / scale);
 }
 
+// The next joint of a chain laid straight from `root` along the unit direction `dir`: one
+// segment `length` from the previous (rounded) joint, aimed in double at the exact line point
+// `along` units from the root. A length then suffers a single rounding, and sideways
+// roundings do not add up down the chain (placing each joint along `dir` from the previous
+// one let a chain far from the origin drift off its line; found by fuzz_solver).
+inline glm::vec3 NextJointOnLine(const glm::dvec3& root, const glm::dvec3& dir, double along,
+                                 const glm::vec3& previous, float length) {
+  const glm::dvec3 from(previous);
+  const glm::dvec3 aim = root + dir * along - from;
+  const double aim_length = glm::length(aim);
+  const glm::dvec3 step = aim_length > 0.0 ? aim / aim_length : dir;
+  return glm::vec3(from + step * double(length));
+}
+
 }  // namespace fabrik

@@ -1,22 +1,26 @@
 // renderer.h - draws plain scene data with OpenGL 3.3: the only drawing code in the project.
 //
 // The renderer knows nothing of chains, solvers or modes: callers hand it spans of spheres,
-// bones and line vertices in world space. Each Draw* call is one instanced draw call (or one
-// line draw) whatever the number of instances, so the cost stays flat as chains grow.
+// bones and line vertices in world space. Each Draw* call is at most one instanced draw call
+// per level of detail (4 for spheres, 2 for bones, 1 otherwise; one line draw for lines)
+// whatever the number of instances. Each instance's mesh follows its size on screen, and
+// instances that enclose the camera are skipped, so the work stays bounded as chains grow
+// (README: Rendering cost).
 // Call order per frame: BeginFrame, SetCamera, any Draw*, then (optionally) ReadPixels.
 #pragma once
-
-#include <memory>
-#include <span>
-#include <string>
-#include <vector>
 
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "ik/result.h"
+#include "skin/tube_mesh.h"
 
 namespace fabrik {
 
@@ -53,10 +57,12 @@ class Renderer {
   void BeginFrame(glm::ivec2 framebuffer_size);
   void SetCamera(const glm::mat4& view, const glm::mat4& projection, const glm::vec3& eye);
 
-  // Opaque (or translucent, when color.a < 1) lit spheres.
+  // Opaque (or translucent, when color.a < 1) lit spheres. Spheres enclosing the eye (within
+  // the near-plane distance) are skipped: they could only fill the screen with their inside.
   void DrawSpheres(std::span<const SphereInstance> spheres);
   void DrawBones(std::span<const BoneInstance> bones);
-  // Soft dark blobs on the ground plane (y = 0) under the given spheres.
+  // Soft dark blobs on the ground plane (y = 0) under the given spheres, spreading with the
+  // height up to 7 units, at most one per spot (render/instance_filter.h).
   void DrawShadows(std::span<const SphereInstance> spheres);
   // A translucent sphere whose silhouette glows: the reach of a chain.
   void DrawShell(const glm::vec3& center, float radius, const glm::vec4& color);
@@ -64,6 +70,16 @@ class Renderer {
   // distance from `fade_centre`. `on_top` draws without depth testing.
   void DrawLines(std::span<const LineVertex> vertices, float width = 1.0f, bool on_top = false,
                  glm::vec3 fade_centre = glm::vec3(0.0f), float fade_radius = 0.0f);
+
+  // Skinned tube (README: Rotations, orientation target and skinning). SetSkinMesh uploads a
+  // tube built by BuildTube (tube_mesh.h); call it when the chain's lengths change (BuiltFor
+  // tells). DrawSkin poses it on the GPU with dual quaternion skinning (shaders/skin.vert): one
+  // world rotation per bone (rotations.h: +Y onto the segment) and the joint positions (at
+  // least one more than the bones), lit like the other meshes, one draw call for any number
+  // of bones. Returns false and draws nothing when no mesh is set or the counts do not match.
+  void SetSkinMesh(const SkinMesh& mesh);
+  bool DrawSkin(std::span<const glm::quat> rotations, std::span<const glm::vec3> joints,
+                const glm::vec4& color);
 
   // Reads the current framebuffer (before swap) as tightly packed RGB rows, top row first.
   std::vector<unsigned char> ReadPixels(glm::ivec2 framebuffer_size) const;
@@ -74,7 +90,6 @@ class Renderer {
  private:
   struct Impl;
   explicit Renderer(std::unique_ptr<Impl> impl);
-  void DrawMeshInstances(int kind, const void* data, std::size_t count, bool shell);
   std::unique_ptr<Impl> impl_;
   int draw_calls_ = 0;
 };

@@ -92,6 +92,10 @@ void ShaderProgram::Set(const char* name, const glm::vec3& v) const {
   const GLint loc = glGetUniformLocation(id_, name);
   if (loc >= 0) glUniform3fv(loc, 1, glm::value_ptr(v));
 }
+void ShaderProgram::Set(const char* name, const glm::vec4& v) const {
+  const GLint loc = glGetUniformLocation(id_, name);
+  if (loc >= 0) glUniform4fv(loc, 1, glm::value_ptr(v));
+}
 void ShaderProgram::Set(const char* name, float f) const {
   const GLint loc = glGetUniformLocation(id_, name);
   if (loc >= 0) glUniform1f(loc, f);

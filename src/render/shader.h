@@ -8,6 +8,7 @@
 
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 
 #include "ik/result.h"
 
@@ -30,6 +31,7 @@ class ShaderProgram {
   // Uniform setters; a uniform the compiler removed is silently skipped.
   void Set(const char* name, const glm::mat4& m) const;
   void Set(const char* name, const glm::vec3& v) const;
+  void Set(const char* name, const glm::vec4& v) const;
   void Set(const char* name, float f) const;
   void Set(const char* name, int i) const;
 

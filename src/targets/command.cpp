@@ -28,7 +28,7 @@ constexpr std::array<std::string_view, 5> kScriptSubcommands = {"run", "play", "
 constexpr std::array<std::string_view, 11> kStepSubcommands = {
     "on", "off", "next", "prev", "pass", "back", "iteration", "start", "end", "play", "pause"};
 
-constexpr std::array<CommandInfo, 18> kCommands = {{
+constexpr std::array<CommandInfo, 19> kCommands = {{
     {"target", "target X Y Z", "set the target (world units); mode becomes console"},
     {"mode", "mode drag|spline|console|script", "choose where the target comes from"},
     {"joints", "joints N", "joint count, root included (2..10000)"},
@@ -43,6 +43,7 @@ constexpr std::array<CommandInfo, 18> kCommands = {{
     {"state", "state", "print chain, target and solver state"},
     {"help", "help [COMMAND]", "list the commands, or explain one"},
     {"solver", "solver fabrik|ccd|jacobian_transpose|dls", "choose the IK solver"},
+    {"accelerate", "accelerate on|off", "accelerated FABRIK (bend-scale steps) or the textbook"},
     {"scene", "scene chain|arm|creature|walker", "choose the scene"},
     {"clear", "clear", "clear the console"},
     {"step", "step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause",
@@ -497,6 +498,14 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
     }
     return Command(step);
   }
+  if (name == "accelerate") {
+    if (args.size() != 1) return WrongArity("accelerate", "accelerate on|off", 1, args.size());
+    const std::string sub = text::Lower(args[0]);
+    if (sub != "on" && sub != "off") {
+      return MakeError("accelerate: expected on or off, got " + text::Quote(args[0]));
+    }
+    return Command(cmd::Accelerate{sub == "on"});
+  }
   if (name == "race") {
     if (args.size() != 1) return WrongArity("race", "race on|off", 1, args.size());
     const std::string sub = text::Lower(args[0]);
@@ -640,6 +649,7 @@ Status ValidateCommand(const Command& command) {
                                                      : fail("step: count out of range");
           },
           [&](const cmd::Race&) -> Status { return Ok{}; },
+          [&](const cmd::Accelerate&) -> Status { return Ok{}; },
           [&](const cmd::Quit&) -> Status { return Ok{}; },
           [&](const cmd::Extension& c) -> Status {
             return !c.name.empty() && FindCommand(c.name) == nullptr
@@ -701,6 +711,9 @@ std::string FormatCommand(const Command& command) {
             return out;
           },
           [](const cmd::Race& c) -> std::string { return c.on ? "race on" : "race off"; },
+          [](const cmd::Accelerate& c) -> std::string {
+            return c.on ? "accelerate on" : "accelerate off";
+          },
           [](const cmd::Quit&) -> std::string { return "quit"; },
           [](const cmd::Extension& c) {
             std::string out = c.name;
@@ -738,6 +751,7 @@ std::string_view CommandName(const Command& command) {
                         [](const cmd::Clear&) -> std::string_view { return "clear"; },
                         [](const cmd::Step&) -> std::string_view { return "step"; },
                         [](const cmd::Race&) -> std::string_view { return "race"; },
+                        [](const cmd::Accelerate&) -> std::string_view { return "accelerate"; },
                         [](const cmd::Quit&) -> std::string_view { return "quit"; },
                         [](const cmd::Extension& c) -> std::string_view { return c.name; },
                     },
@@ -899,7 +913,7 @@ std::vector<std::string> Complete(std::string_view prefix, const CommandContext*
         }
       }
       if (name == "step") offer_all(kStepSubcommands, false);
-      if (name == "race") {
+      if (name == "race" || name == "accelerate") {
         offer("on", false);
         offer("off", false);
       }

@@ -24,6 +24,7 @@
 //   scene chain|arm|creature|walker                       clear (clears the console)
 //   step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause
 //   race on|off                  quit
+//   accelerate on|off            accelerated FABRIK (ik/fabrik_accelerated.h) or the textbook
 //
 // The promise: ParseCommand either fails with one line naming the problem, or returns a
 // Command whose every value is within the ranges above, so that carrying it out cannot
@@ -198,6 +199,10 @@ struct Race {
 };
 // quit: close the demo
 struct Quit {};
+// accelerate on|off: FABRIK with bend-scale steps (SolveSettings::accelerate) or textbook
+struct Accelerate {
+  bool on = true;
+};
 // A command from CommandContext::extensions: its name and canonical argument words.
 struct Extension {
   std::string name;
@@ -211,7 +216,7 @@ using Command =
                  cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed, cmd::SplinePlayback,
                  cmd::SplineEnd, cmd::ScriptRun, cmd::ScriptPlayback, cmd::CameraReset, cmd::State,
                  cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear, cmd::Step, cmd::Race,
-                 cmd::Quit, cmd::Extension>;
+                 cmd::Quit, cmd::Accelerate, cmd::Extension>;
 
 // Parses one line (see the top of this file). Blank and comment-only lines give
 // cmd::Nothing. Errors are one line naming the command and the problem, e.g.

@@ -193,6 +193,17 @@ Result<SolveRequest> ReadChainRequest(const Json& request) {
     }
     out.solver = *kind;
   }
+  // README: The headless solver - accelerated FABRIK (fabrik_accelerated.h) on request.
+  if (const Json* accelerate = Field(request, "accelerate")) {
+    if (!accelerate->is_boolean()) {
+      return MakeError(std::string("accelerate must be true or false, got ") +
+                       SafeDump(*accelerate));
+    }
+    out.accelerate = accelerate->get<bool>();
+    if (out.accelerate && out.solver != SolverKind::kFabrik) {
+      return MakeError("accelerate applies to the fabrik solver only");
+    }
+  }
   return out;
 }
 
@@ -209,6 +220,7 @@ Result<LocalChain> SetUpChain(const SolveRequest& request) {
                                     std::numeric_limits<float>::denorm_min());
   out.settings.max_iterations = WorkCap(out.chain.joint_count(), request.max_iterations);
   out.capped = out.settings.max_iterations < request.max_iterations;
+  out.settings.accelerate = request.accelerate;
   return out;
 }
 

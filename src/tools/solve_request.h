@@ -14,6 +14,8 @@
 //     10 or 10.0; 10.5 is an error). At most kMaxWork / joints iterations are run whatever
 //     it says; a solve stopped by that bound answers "reached": false, "work_limited": true.
 //   * solver (optional, default "fabrik"): any name ParseSolverKind (ik/solver.h) knows.
+//   * accelerate (optional, default false): true runs the accelerated FABRIK
+//     (ik/fabrik_accelerated.h); a non-boolean, or true with another solver, is an error.
 //   * id (optional, any JSON value, null included): copied into the response, to match
 //     answers to questions. Other fields are ignored.
 //   Numbers must be finite in single precision (the solver's), so 1e300 is rejected like
@@ -64,6 +66,7 @@ struct SolveRequest {
   double tolerance = 0.01;  // world units, > 0 also in single precision
   int max_iterations = 10;
   SolverKind solver = SolverKind::kFabrik;
+  bool accelerate = false;  // accelerated FABRIK (fabrik solver only)
 };
 
 // Reads the plain chain fields (joints, target, tolerance, max_iterations, solver) of a

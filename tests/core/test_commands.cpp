@@ -204,3 +204,21 @@ TEST(AppCommands, QueuedCommandsApplyInOrderInOneFrame) {
 
 }  // namespace
 }  // namespace fabrik
+
+namespace fabrik {
+namespace {
+
+TEST(AppCommands, AccelerateSwitchesFabriksSteps) {
+  testing::Core core;
+  EXPECT_TRUE(core.state().settings.accelerate);  // on by default
+  core.Run("accelerate off");
+  EXPECT_FALSE(core.state().settings.accelerate);
+  EXPECT_EQ(core.LastLine(), "accelerate off: textbook FABRIK");
+  EXPECT_EQ(core.Json()["accelerate"], false);
+  core.Send(Command(cmd::Accelerate{true}));  // the panel's checkbox
+  core.Frames(1);
+  EXPECT_TRUE(core.state().settings.accelerate);
+}
+
+}  // namespace
+}  // namespace fabrik

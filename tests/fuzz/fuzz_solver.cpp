@@ -41,6 +41,7 @@ struct Case {
   glm::vec3 target{0.0f};
   float tolerance = 0.0f;
   int max_iterations = 0;
+  bool accelerate = false;
 };
 Case g_case;
 
@@ -51,8 +52,9 @@ void PrintCase() {
   };
   print("joints before", g_case.before);
   print("joints after", g_case.after);
-  std::fprintf(stderr, "target %a %a %a, tolerance %a, max_iterations %d\n", g_case.target.x,
-               g_case.target.y, g_case.target.z, g_case.tolerance, g_case.max_iterations);
+  std::fprintf(stderr, "target %a %a %a, tolerance %a, max_iterations %d, accelerate %d\n",
+               g_case.target.x, g_case.target.y, g_case.target.z, g_case.tolerance,
+               g_case.max_iterations, g_case.accelerate);
 }
 
 #define FUZZ_CHECK(cond, ...)                                \
@@ -220,6 +222,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     settings.tolerance = in.ConsumeBool() ? std::fabs(Value(in)) : Value(in);
     settings.max_iterations = in.ConsumeIntegralInRange<int>(-1, 64);
     const bool record = in.ConsumeBool();
+    settings.accelerate = in.ConsumeBool();  // textbook or accelerated FABRIK
 
     const std::vector<glm::vec3> before(chain.joints().begin(), chain.joints().end());
     const SolveResult r =
@@ -228,7 +231,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                   {chain.joints().begin(), chain.joints().end()},
                   target,
                   settings.tolerance,
-                  settings.max_iterations};
+                  settings.max_iterations,
+                  settings.accelerate};
     if (fabrik::ValidateSolveInput(target, settings) != nullptr) {
       FUZZ_CHECK(!r.ok && r.error != nullptr, "invalid input accepted");
       FUZZ_CHECK(

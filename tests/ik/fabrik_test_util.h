@@ -1,18 +1,40 @@
 // fabrik_test_util.h - chain builders and invariant checks shared by the FABRIK tests.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
 #include <random>
 #include <string>
 #include <vector>
 
-#include <glm/geometric.hpp>
-#include <glm/vec3.hpp>
-
 #include "ik/chain.h"
+#include "ik/solve_types.h"
 
 namespace fabrik::testing {
+
+// Parameter of the tests that run on both FABRIKs: false = textbook, true = accelerated
+// (SolveSettings::accelerate). Instantiate with
+//   INSTANTIATE_TEST_SUITE_P(Fabrik, Suite, ::testing::Bool(), testing::VariantName);
+class FabrikVariant : public ::testing::TestWithParam<bool> {
+ protected:
+  bool Accelerated() const { return GetParam(); }
+  SolveSettings Settings(float tolerance, int max_iterations) const {
+    SolveSettings s;
+    s.tolerance = tolerance;
+    s.max_iterations = max_iterations;
+    s.accelerate = GetParam();
+    return s;
+  }
+};
+
+inline std::string VariantName(const ::testing::TestParamInfo<bool>& info) {
+  return info.param ? "Accelerated" : "Textbook";
+}
 
 inline bool AllFinite(std::span<const glm::vec3> joints) {
   for (const glm::vec3& p : joints) {
@@ -44,6 +66,24 @@ inline double MaxRelativeLengthError(const Chain& chain) {
     worst = std::max(worst, std::fabs(l - expected) / expected);
   }
   return worst;
+}
+
+// Every segment of `chain` within `relative` of its length plus one float ulp of the chain's
+// largest coordinate (2 x 2^-24 per coordinate of each end, over 3 coordinates): what a pose
+// whose joints are each rounded independently from exact positions can promise.
+inline bool LengthsKeptToRounding(const Chain& chain, double relative) {
+  double magnitude = 0.0;
+  for (const glm::vec3& p : chain.joints()) {
+    magnitude = std::max(
+        {magnitude, double(std::fabs(p.x)), double(std::fabs(p.y)), double(std::fabs(p.z))});
+  }
+  const double rounding = 2.0 * std::sqrt(3.0) * std::ldexp(magnitude, -24);
+  for (std::size_t i = 0; i < chain.segment_count(); ++i) {
+    const double l = DistanceD(chain.joints()[i + 1], chain.joints()[i]);
+    const double expected = chain.lengths()[i];
+    if (std::fabs(l - expected) > relative * expected + rounding) return false;
+  }
+  return true;
 }
 
 // Largest distance of a joint from the line through the root along `dir` (a unit vector).

@@ -1,10 +1,10 @@
 // Degenerate geometry, invalid input and extreme magnitudes, one case per test.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "fabrik_test_util.h"
 #include "ik/fabrik.h"
@@ -29,12 +29,11 @@ Chain MustMake(std::vector<glm::vec3> joints) {
   return std::move(chain).value();
 }
 
-SolveSettings Settings(float tolerance, int max_iterations) {
-  SolveSettings s;
-  s.tolerance = tolerance;
-  s.max_iterations = max_iterations;
-  return s;
-}
+// Every solver test below runs on the textbook and the accelerated FABRIK.
+class FabrikDegenerate : public testing::FabrikVariant {};
+class FabrikInvalid : public testing::FabrikVariant {};
+class FabrikExtreme : public testing::FabrikVariant {};
+class FabrikBehaviour : public testing::FabrikVariant {};
 
 // Counts observer calls (to check that rejected input is not observed).
 class CountingObserver : public SolveObserver {
@@ -58,7 +57,7 @@ void ExpectIntact(const Chain& chain, const glm::vec3& root_before, const SolveR
 // exactly on the root, so the root (joint 0) then reaches from the point it sits on; the
 // forward pass puts the root back and joint 1 again starts on it. Both reaches need the
 // fallback direction.
-TEST(FabrikDegenerate, JointLandsOnThePointItReachesFrom) {
+TEST_P(FabrikDegenerate, JointLandsOnThePointItReachesFrom) {
   Chain chain = MustMake({{0, 0, 0}, {0, -1, 0}, {1, -1, 0}});
   const glm::vec3 target(0, 1, 0);
   CountingObserver observer;
@@ -68,7 +67,7 @@ TEST(FabrikDegenerate, JointLandsOnThePointItReachesFrom) {
   EXPECT_GE(observer.half_passes, 2);
 }
 
-TEST(FabrikDegenerate, TargetExactlyAtRoot) {
+TEST_P(FabrikDegenerate, TargetExactlyAtRoot) {
   // Straight (the trap) and bent starts; equal segments can close on the root.
   Chain straight = StraightChain(6, 1.0f);
   SolveResult r = SolveFabrik(straight, glm::vec3(0.0f), Settings(1e-3f, 200));
@@ -81,7 +80,7 @@ TEST(FabrikDegenerate, TargetExactlyAtRoot) {
   EXPECT_TRUE(r.reached) << "distance " << r.distance;
 }
 
-TEST(FabrikDegenerate, TargetExactlyAtAJoint) {
+TEST_P(FabrikDegenerate, TargetExactlyAtAJoint) {
   const std::vector<glm::vec3> pose = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}, {2, 1, 1}};
   for (std::size_t j = 1; j + 1 < pose.size(); ++j) {
     Chain chain = MustMake(pose);
@@ -95,7 +94,7 @@ TEST(FabrikDegenerate, TargetExactlyAtAJoint) {
 
 // The straight-chain trap: every reach would keep a straight chain on its own line, so it
 // could never fold to reach a nearer target on that line. It must bend and reach.
-TEST(FabrikDegenerate, StraightChainAimedAlongItsAxisAtANearerTarget) {
+TEST_P(FabrikDegenerate, StraightChainAimedAlongItsAxisAtANearerTarget) {
   for (std::size_t joints : {3u, 4u, 10u, 50u}) {
     for (float fraction : {0.1f, 0.5f, 0.9f}) {
       const glm::vec3 direction = glm::normalize(glm::vec3(1, 2, -0.5f));
@@ -111,7 +110,7 @@ TEST(FabrikDegenerate, StraightChainAimedAlongItsAxisAtANearerTarget) {
   }
 }
 
-TEST(FabrikDegenerate, TargetBehindTheRootOnTheChainsAxis) {
+TEST_P(FabrikDegenerate, TargetBehindTheRootOnTheChainsAxis) {
   for (std::size_t joints : {3u, 5u, 20u}) {
     Chain chain = StraightChain(joints, 1.0f);
     const glm::vec3 target(-0.5f * chain.total_length(), 0, 0);
@@ -123,7 +122,7 @@ TEST(FabrikDegenerate, TargetBehindTheRootOnTheChainsAxis) {
 }
 
 // A folded chain lying on the line (a zig-zag) is trapped the same way.
-TEST(FabrikDegenerate, FoldedChainOnTheTargetLine) {
+TEST_P(FabrikDegenerate, FoldedChainOnTheTargetLine) {
   Chain chain = MustMake({{0, 0, 0}, {2, 0, 0}, {1, 0, 0}, {3, 0, 0}});
   const SolveResult r = SolveFabrik(chain, glm::vec3(4, 0, 0), Settings(1e-3f, 100));
   ExpectIntact(chain, glm::vec3(0.0f), r);
@@ -146,27 +145,27 @@ void ExpectRejected(const glm::vec3& target, const SolveSettings& settings,
   EXPECT_EQ(observer.begins + observer.half_passes, 0);
 }
 
-TEST(FabrikInvalid, NaNTarget) {
+TEST_P(FabrikInvalid, NaNTarget) {
   ExpectRejected({kNaN, 0, 0}, Settings(0.01f, 10), "target");
   ExpectRejected({0, 0, kNaN}, Settings(0.01f, 10), "target");
 }
-TEST(FabrikInvalid, InfTarget) {
+TEST_P(FabrikInvalid, InfTarget) {
   ExpectRejected({kInf, 0, 0}, Settings(0.01f, 10), "target");
   ExpectRejected({0, -kInf, 0}, Settings(0.01f, 10), "target");
 }
-TEST(FabrikInvalid, ZeroTolerance) { ExpectRejected({1, 1, 0}, Settings(0.0f, 10), "tolerance"); }
-TEST(FabrikInvalid, NegativeTolerance) {
+TEST_P(FabrikInvalid, ZeroTolerance) { ExpectRejected({1, 1, 0}, Settings(0.0f, 10), "tolerance"); }
+TEST_P(FabrikInvalid, NegativeTolerance) {
   ExpectRejected({1, 1, 0}, Settings(-0.01f, 10), "tolerance");
 }
-TEST(FabrikInvalid, NaNTolerance) { ExpectRejected({1, 1, 0}, Settings(kNaN, 10), "tolerance"); }
-TEST(FabrikInvalid, InfTolerance) { ExpectRejected({1, 1, 0}, Settings(kInf, 10), "tolerance"); }
-TEST(FabrikInvalid, ZeroMaxIterations) {
+TEST_P(FabrikInvalid, NaNTolerance) { ExpectRejected({1, 1, 0}, Settings(kNaN, 10), "tolerance"); }
+TEST_P(FabrikInvalid, InfTolerance) { ExpectRejected({1, 1, 0}, Settings(kInf, 10), "tolerance"); }
+TEST_P(FabrikInvalid, ZeroMaxIterations) {
   ExpectRejected({1, 1, 0}, Settings(0.01f, 0), "max_iterations");
   ExpectRejected({1, 1, 0}, Settings(0.01f, -5), "max_iterations");
 }
 
 // Far beyond the reach, up to the largest float: laid straight at the target, finite.
-TEST(FabrikExtreme, HugeFiniteTargets) {
+TEST_P(FabrikExtreme, HugeFiniteTargets) {
   const glm::vec3 targets[] = {{1e30f, 0, 0},      {-1e30f, 1e30f, 1e30f},
                                {kMax, kMax, kMax}, {-kMax, kMax, -kMax},
                                {0, 0, 1e38f},      {3e19f, -3e19f, 3e19f}};
@@ -187,7 +186,7 @@ TEST(FabrikExtreme, HugeFiniteTargets) {
 
 // Segments so long that float squares overflow (|d|^2 > 3.4e38), and so short that they are
 // subnormal: the reaches must still keep every length.
-TEST(FabrikExtreme, HugeAndTinySegments) {
+TEST_P(FabrikExtreme, HugeAndTinySegments) {
   for (float scale : {1e25f, 1e-25f, 1e-18f, 1e17f}) {
     std::vector<glm::vec3> pose = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}, {0, 1, 1}};
     for (glm::vec3& p : pose) p *= scale;
@@ -204,7 +203,7 @@ TEST(FabrikExtreme, HugeAndTinySegments) {
 // Found by the fuzzer: a reach whose two points are very close (here the root and a target
 // 6e-8 from it) on a chain whose segment is huge; len / |d| overflowed float and the joint
 // became NaN. Such reaches now take the careful (double) path.
-TEST(FabrikExtreme, HugeSegmentReachingFromVeryClosePoints) {
+TEST_P(FabrikExtreme, HugeSegmentReachingFromVeryClosePoints) {
   for (int joints : {2, 3}) {
     std::vector<glm::vec3> pose = {{-1, 1, -1}, {-1, -4.3e37f, -1}};
     if (joints == 3) pose.emplace_back(-1, 1, -1);
@@ -218,7 +217,7 @@ TEST(FabrikExtreme, HugeSegmentReachingFromVeryClosePoints) {
 // Also found by the fuzzer: a tiny segment (3e-30) reaching towards a point far away
 // scaled by len / |d| = 3e-43, a subnormal float with few bits left, and lost 0.3% of its
 // length.
-TEST(FabrikExtreme, TinySegmentNextToAHugeOne) {
+TEST_P(FabrikExtreme, TinySegmentNextToAHugeOne) {
   const float a = 0x1.4484cp-100f, b = 0x1.c037p+44f;
   Chain chain = MustMake({{-a, -a, -a}, {a, a, a}, {-b, -b, -b}});
   const glm::vec3 target(0x1.6c52fcp+7f, 0x1.7323bp+6f, 0x1.a2c1cep+7f);
@@ -227,7 +226,7 @@ TEST(FabrikExtreme, TinySegmentNextToAHugeOne) {
 }
 
 // A huge root with a chain that still fits: coordinates near 1e37.
-TEST(FabrikExtreme, ChainFarFromTheOrigin) {
+TEST_P(FabrikExtreme, ChainFarFromTheOrigin) {
   const glm::vec3 root(1e37f, -1e37f, 1e37f);
   Chain chain = MustMake({root, root + glm::vec3(1e36f, 0, 0), root + glm::vec3(1e36f, 1e36f, 0)});
   for (const glm::vec3& target : {root + glm::vec3(0, 1e36f, 0), glm::vec3(-kMax, kMax, kMax)}) {
@@ -236,7 +235,7 @@ TEST(FabrikExtreme, ChainFarFromTheOrigin) {
   }
 }
 
-TEST(FabrikBehaviour, AlreadyWithinToleranceMovesNothing) {
+TEST_P(FabrikBehaviour, AlreadyWithinToleranceMovesNothing) {
   Chain chain = MustMake({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}});
   const std::vector<glm::vec3> before(chain.joints().begin(), chain.joints().end());
   const SolveResult r = SolveFabrik(chain, glm::vec3(1, 1.005f, 0), Settings(0.01f, 10));
@@ -248,7 +247,7 @@ TEST(FabrikBehaviour, AlreadyWithinToleranceMovesNothing) {
 
 // A target inside the reach sphere but inside the hole no pose can reach (segments 1 and 3:
 // nothing nearer the root than 2): the solve runs to the cap and says it did not reach.
-TEST(FabrikBehaviour, UnattainableTargetRunsToTheCap) {
+TEST_P(FabrikBehaviour, UnattainableTargetRunsToTheCap) {
   Chain chain = MustMake({{0, 0, 0}, {1, 0, 0}, {1, 3, 0}});
   const SolveResult r = SolveFabrik(chain, glm::vec3(0, 0.5f, 0.5f), Settings(1e-3f, 7));
   ExpectIntact(chain, glm::vec3(0.0f), r);
@@ -257,7 +256,7 @@ TEST(FabrikBehaviour, UnattainableTargetRunsToTheCap) {
   EXPECT_EQ(r.iterations, 7);
 }
 
-TEST(FabrikBehaviour, OutOfReachIsOneStraighteningPass) {
+TEST_P(FabrikBehaviour, OutOfReachIsOneStraighteningPass) {
   Chain chain = MustMake({{0, 0, 0}, {1, 0, 0}, {1, 2, 0}});
   CountingObserver observer;
   const SolveResult r = SolveFabrik(chain, glm::vec3(0, 0, 10), Settings(1e-3f, 7), &observer);
@@ -269,6 +268,39 @@ TEST(FabrikBehaviour, OutOfReachIsOneStraighteningPass) {
   EXPECT_NEAR(r.distance, 7.0f, 1e-5f);
   EXPECT_NEAR(chain.effector().z, 3.0f, 1e-5f);
 }
+
+// Found by the fuzz campaign (fuzz_solver): a chain whose coordinates are ~1.25e7 (a float
+// step of 1) laid straight towards a far target drifted ~10 units off the line, because each
+// joint was placed from the previous one and the roundings added up. Every joint must stay
+// within a few float steps of the line from the root.
+TEST(FabrikFarFromOrigin, StraightenedChainStaysOnTheLine) {
+  const glm::vec3 root(-4.0f, -1.6f, 1.25e7f);
+  std::vector<glm::vec3> joints{root};
+  for (int i = 1; i <= 80; ++i) joints.push_back(joints.back() + glm::vec3(0, 123.4567f, 0));
+  Chain chain = MustMake(joints);
+  const glm::vec3 target(1.04e18f, 1.04e18f, 1.04e18f);
+  SolveSettings settings;
+  settings.tolerance = 1e21f;
+  settings.max_iterations = 31;
+  const SolveResult r = SolveFabrik(chain, target, settings);
+  ASSERT_TRUE(r.ok);
+  ASSERT_FALSE(r.reachable);
+  EXPECT_TRUE(BitwiseEqual(chain.joints().subspan(0, 1), std::vector<glm::vec3>{root}));
+  const glm::dvec3 dir = glm::normalize(glm::dvec3(target) - glm::dvec3(root));
+  const double step = 1.25e7 * std::numeric_limits<float>::epsilon();  // float step at 1.25e7
+  for (std::size_t i = 1; i < chain.joint_count(); ++i) {
+    const glm::dvec3 v = glm::dvec3(chain.joints()[i]) - glm::dvec3(root);
+    EXPECT_LE(glm::length(v - dir * glm::dot(v, dir)), 2.0 * step) << "joint " << i;
+    // At this magnitude a length can be kept only to about a float step.
+    const double l = glm::length(glm::dvec3(chain.joints()[i]) - glm::dvec3(chain.joints()[i - 1]));
+    EXPECT_NEAR(l, chain.lengths()[i - 1], 2.0 * step) << "segment " << i - 1;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fabrik, FabrikDegenerate, ::testing::Bool(), testing::VariantName);
+INSTANTIATE_TEST_SUITE_P(Fabrik, FabrikInvalid, ::testing::Bool(), testing::VariantName);
+INSTANTIATE_TEST_SUITE_P(Fabrik, FabrikExtreme, ::testing::Bool(), testing::VariantName);
+INSTANTIATE_TEST_SUITE_P(Fabrik, FabrikBehaviour, ::testing::Bool(), testing::VariantName);
 
 // ---- Chain construction ----
 

@@ -1,6 +1,6 @@
-// SolveFabrik promises no heap allocation. This file replaces the global operator new and
-// delete (every form) for the whole test executable with versions that count calls while
-// g_counting is set, then solves many chains inside that window.
+// SolveFabrik promises no heap allocation, textbook and accelerated. This file replaces the global
+// operator new and delete (every form) for the whole test executable with versions that count calls
+// while g_counting is set, then solves many chains inside that window.
 //
 // The replacements forward to malloc/free (aligned forms: aligned_alloc), so under
 // AddressSanitizer every block is still a malloc block freed by free, and ASan's checks keep
@@ -16,7 +16,10 @@
 
 #include "fabrik_test_util.h"
 #include "ik/fabrik.h"
+#include "ik/orientation_target.h"
 #include "ik/recording_observer.h"
+#include "ik/rotations.h"
+#include "ik/tree.h"
 #include "ik/solver.h"
 
 namespace {
@@ -156,6 +159,10 @@ TEST(FabrikNoAlloc, SolveNeverAllocates) {
   settings.max_iterations = 100;
   SolveSettings invalid = settings;
   invalid.tolerance = -1.0f;
+  SolveSettings accelerated = settings;
+  accelerated.accelerate = true;
+  SolveSettings accelerated_invalid = invalid;
+  accelerated_invalid.accelerate = true;
 
   int solves = 0, rejected = 0;
   long allocations = 0;
@@ -166,13 +173,60 @@ TEST(FabrikNoAlloc, SolveNeverAllocates) {
       solves += SolveFabrik(chains[i], targets[i] * 0.5f, settings, &recorder).ok;
       solves += Solve(SolverKind::kFabrik, chains[i], -targets[i], settings).ok;
       rejected += !SolveFabrik(chains[i], targets[i], invalid).ok;
+      // The accelerated FABRIK (fabrik_accelerated.h), with and without an observer.
+      solves += SolveFabrik(chains[i], targets[i] * 0.9f, accelerated).ok;
+      solves += SolveFabrik(chains[i], targets[i] * 0.3f, accelerated, &recorder).ok;
+      solves += Solve(SolverKind::kFabrik, chains[i], -targets[i], accelerated).ok;
+      rejected += !SolveFabrik(chains[i], targets[i], accelerated_invalid).ok;
     }
     allocations = window.Close();
   }
   EXPECT_EQ(allocations, 0);
-  EXPECT_EQ(solves, static_cast<int>(3 * chains.size()));
-  EXPECT_EQ(rejected, static_cast<int>(chains.size()));
+  EXPECT_EQ(solves, static_cast<int>(6 * chains.size()));
+  EXPECT_EQ(rejected, static_cast<int>(2 * chains.size()));
   EXPECT_GT(recorder.half_pass_count(), 0u);
+}
+
+// Rotations every frame and oriented solves: no allocation once warmed up (the tracker's two
+// buffers after two calls, the oriented solver's sub-chain and scratch after one solve).
+TEST(FabrikNoAlloc, RotationsAndOrientedSolvesDoNotAllocateWhenWarm) {
+  std::mt19937 rng(6);
+  Chain chain = testing::StraightChain(12, 0.5f, glm::vec3(0, 1, 0));
+  ChainConstraints cones;
+  for (int i = 0; i < 6; ++i) cones.joints.push_back(JointConstraint::Cone(1.0f));
+  RotationTracker tracker;
+  OrientedSolver solver;
+  std::vector<OrientedTarget> targets;
+  for (int i = 0; i < 64; ++i) {
+    targets.push_back({testing::RandomUnit(rng) * testing::Uniform(rng, 1.0f, 5.0f),
+                       glm::angleAxis(testing::Uniform(rng, -3, 3), testing::RandomUnit(rng))});
+  }
+  const glm::quat roll = glm::angleAxis(0.5f, glm::vec3(0, 1, 0));
+  RotationSettings with_target;
+  with_target.effector_target = &roll;
+  // Warm up with a request whose sub-target is reachable (the effector where it is, the last
+  // bone as it is), so the solver builds its sub-chain copy.
+  const OrientedTarget here{chain.effector(), glm::quat(1, 0, 0, 0)};
+  (void)solver.Solve(chain, here, {1e-3f, 50});
+  (void)solver.Solve(chain, targets[0], {1e-3f, 50}, &cones);
+  tracker.Update(chain.joints());
+  tracker.Update(chain.joints());
+  Tree creature = BuildCreature({}).value();
+  RotationTracker tree_tracker;
+  tree_tracker.Update(creature);
+  tree_tracker.Update(creature);
+  long solves = 0;
+  AllocationWindow window;
+  for (const OrientedTarget& t : targets) {
+    solves += solver.Solve(chain, t, {1e-3f, 50}).base.ok;
+    solves += solver.Solve(chain, t, {1e-3f, 50}, &cones).base.ok;
+    tracker.Update(chain.joints(), with_target);
+    tracker.Update(chain.joints(), cones);
+    tree_tracker.Update(creature);
+  }
+  const long count = window.Close();
+  EXPECT_EQ(solves, 128);
+  EXPECT_EQ(count, 0);
 }
 
 }  // namespace

@@ -462,5 +462,26 @@ TEST(Command, StepRaceAndQuit) {
             (std::vector<std::string>{"step pass", "step pause", "step play", "step prev"}));
 }
 
+TEST(Command, Accelerate) {
+  for (const char* line : {"accelerate on", "ACCELERATE On"}) {
+    auto r = ParseCommand(line);
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_TRUE(std::get<cmd::Accelerate>(r.value()).on) << line;
+    EXPECT_EQ(FormatCommand(r.value()), "accelerate on");
+  }
+  auto off = ParseCommand("accelerate off");
+  ASSERT_TRUE(off.ok());
+  EXPECT_FALSE(std::get<cmd::Accelerate>(off.value()).on);
+  EXPECT_EQ(FormatCommand(off.value()), "accelerate off");
+  EXPECT_EQ(CommandName(off.value()), "accelerate");
+  EXPECT_EQ(ParseCommand("accelerate maybe").error(),
+            "accelerate: expected on or off, got 'maybe'");
+  EXPECT_FALSE(ParseCommand("accelerate").ok());
+  EXPECT_FALSE(ParseCommand("accelerate on now").ok());
+  EXPECT_EQ(CompleteCommand("accelerate o"),
+            (std::vector<std::string>{"accelerate off", "accelerate on"}));
+  EXPECT_EQ(HelpLines("accelerate")[0].rfind("usage: accelerate on|off", 0), 0u);
+}
+
 }  // namespace
 }  // namespace fabrik

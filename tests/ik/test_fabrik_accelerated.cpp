@@ -1,0 +1,261 @@
+// What fabrik_accelerated.h promises beyond SolveFabrik's contract (which the parameterised
+// invariant, degenerate, allocation and fuzz tests check on both FABRIKs): the safeguard (a
+// bend-scale step never raises the error, and a rejected one leaves the pose bitwise alone),
+// what the observer sees, iteration counting, and fast, jump-free convergence near full reach.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <glm/geometric.hpp>
+#include <random>
+#include <vector>
+
+#include "fabrik_test_util.h"
+#include "ik/constrained_fabrik.h"
+#include "ik/fabrik.h"
+#include "ik/fabrik_accelerated.h"
+#include "ik/recording_observer.h"
+
+namespace fabrik {
+namespace {
+
+using testing::BitwiseEqual;
+using testing::DistanceD;
+using testing::RandomChain;
+using testing::RandomUnit;
+using testing::StraightChain;
+
+SolveSettings Accelerated(float tolerance, int max_iterations) {
+  SolveSettings s;
+  s.tolerance = tolerance;
+  s.max_iterations = max_iterations;
+  s.accelerate = true;
+  return s;
+}
+
+// The safeguard, step by step: on random chains and targets (inside the reach, near its rim,
+// near the root), every BendScaleStep either lowers the effector's distance strictly or
+// returns false with the pose bitwise unchanged; lengths and root are kept either way.
+TEST(FabrikAccelerated, BendScaleStepNeverRaisesTheError) {
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::uniform_int_distribution<std::size_t> joints(2, 80);
+  int applied = 0, rejected = 0;
+  for (int c = 0; c < 3000; ++c) {
+    std::vector<float> lengths(joints(rng) - 1);
+    for (float& l : lengths) l = 0.2f + 2.0f * u(rng);
+    Chain chain = RandomChain(rng, glm::vec3(u(rng), u(rng), u(rng)), lengths);
+    const float fraction = c % 3 == 0 ? 0.95f + 0.05f * u(rng) : c % 3 == 1 ? u(rng) : 0.1f;
+    const glm::vec3 target = chain.root() + RandomUnit(rng) * chain.total_length() * fraction;
+    const std::vector<glm::vec3> before(chain.joints().begin(), chain.joints().end());
+    const double distance_before = DistanceD(chain.effector(), target);
+    const bool done = BendScaleStep(chain, target, 1e-4f);
+    if (done) {
+      ++applied;
+      ASSERT_LT(DistanceD(chain.effector(), target), distance_before) << "chain " << c;
+    } else {
+      ++rejected;
+      ASSERT_TRUE(BitwiseEqual(chain.joints(), before)) << "chain " << c;
+    }
+    ASSERT_TRUE(BitwiseEqual(chain.root(), before[0]));
+    ASSERT_TRUE(testing::LengthsKeptToRounding(chain, 1e-5)) << "chain " << c;
+  }
+  std::printf("[ stats    ] bend-scale steps: %d applied, %d rejected\n", applied, rejected);
+  // Both branches must be exercised, or the checks above prove little.
+  EXPECT_GT(applied, 1000);
+  EXPECT_GT(rejected, 10);
+}
+
+// The safeguard inside whole solves, as the observer sees it: every kBendScale half-pass ends
+// no farther from the target than the pose before it. Also checks the observer's protocol:
+// iteration numbers run 1, 2, ... without gaps, a textbook iteration is kBackward + kForward,
+// a bend-scale step one kBendScale, the last number is result.iterations, and replaying every
+// reach ends exactly at the returned pose.
+TEST(FabrikAccelerated, ObserverSeesEveryStepAndTheErrorNeverRisesAtOne) {
+  std::mt19937 rng(32);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  RecordingObserver recorder(64, 60);
+  std::vector<glm::vec3> replay;
+  int bend_steps = 0;
+  for (int c = 0; c < 800; ++c) {
+    std::vector<float> lengths(2 + c % 60);
+    for (float& l : lengths) l = 0.5f + u(rng);
+    Chain chain = RandomChain(rng, glm::vec3(0.0f), lengths);
+    const glm::vec3 target = RandomUnit(rng) * chain.total_length() * std::cbrt(u(rng));
+    const SolveResult r = SolveFabrik(chain, target, Accelerated(1e-4f, 60), &recorder);
+    ASSERT_TRUE(r.ok);
+    ASSERT_TRUE(recorder.recorded() && !recorder.truncated());
+    int expected_iteration = 0;
+    float previous_distance = recorder.start_distance();
+    for (std::size_t h = 0; h < recorder.half_pass_count(); ++h) {
+      const RecordingObserver::HalfPass pass = recorder.half_pass(h);
+      if (pass.kind == PassKind::kForward) {
+        ASSERT_EQ(pass.iteration, expected_iteration) << "forward pass without its backward";
+      } else {
+        ASSERT_EQ(pass.iteration, ++expected_iteration) << "chain " << c << " half-pass " << h;
+      }
+      if (pass.kind == PassKind::kBendScale) {
+        ++bend_steps;
+        ASSERT_LE(pass.distance, previous_distance) << "chain " << c << " half-pass " << h;
+      }
+      previous_distance = pass.distance;
+    }
+    ASSERT_EQ(expected_iteration, r.iterations) << "chain " << c;
+    if (recorder.reach_count() > 0) {
+      replay = recorder.PoseAfterReach(recorder.reach_count() - 1);
+      ASSERT_TRUE(BitwiseEqual(replay, chain.joints())) << "chain " << c;
+    }
+  }
+  EXPECT_GT(bend_steps, 300);
+}
+
+// Found by the fuzzer: a root 9e15 away from the rest of the chain (a huge first segment).
+// Joints written as root + offset lost the small segments to the rounding of that sum (one
+// came out 10.50 instead of 11.36); they are now stepped from joint to joint.
+TEST(FabrikAccelerated, HugeFirstSegmentKeepsTheSmallOnes) {
+  Result<Chain> made = Chain::FromJoints({{-0x1.4484cp-100f, 0x1.05feb4p+53f, 0x1.040404p-53f},
+                                          {1.0f, 1.0f, 10.0f},
+                                          {-1.0f, -1.0f, -1.0f}});
+  ASSERT_TRUE(made.ok());
+  Chain chain = std::move(made).value();
+  const glm::vec3 root = chain.root();
+  const SolveResult r = SolveFabrik(chain, glm::vec3(-1.0f, 10.0f, -1.0f), Accelerated(1.0f, 56));
+  ASSERT_TRUE(r.ok);
+  EXPECT_TRUE(BitwiseEqual(chain.root(), root));
+  EXPECT_NEAR(DistanceD(chain.joints()[2], chain.joints()[1]), chain.lengths()[1], 1e-4);
+}
+
+// Out of reach, already there, invalid: exactly what the textbook solve does.
+TEST(FabrikAccelerated, TrivialCasesMatchTheTextbook) {
+  const glm::vec3 targets[] = {{0, 0, 20}, {0, 4, 0}, {0.0f, 4.0005f, 0.0f}};
+  for (const glm::vec3& target : targets) {
+    Chain textbook = StraightChain(5, 1.0f, glm::vec3(0, 1, 0));
+    Chain accelerated = textbook;
+    SolveSettings settings = Accelerated(1e-3f, 10);
+    const SolveResult a = SolveFabrik(accelerated, target, settings);
+    settings.accelerate = false;
+    const SolveResult t = SolveFabrik(textbook, target, settings);
+    EXPECT_EQ(a.iterations, t.iterations);
+    EXPECT_EQ(a.reached, t.reached);
+    EXPECT_EQ(a.reachable, t.reachable);
+    EXPECT_TRUE(BitwiseEqual(accelerated.joints(), textbook.joints()));
+  }
+}
+
+// Cold solves near full reach, where the textbook passes crawl: every target is reached, in
+// few iterations, and the solve is exact to the tolerance at 1,000 joints too (computed in
+// double, so float noise does not pile up along the chain).
+TEST(FabrikAccelerated, ReachesNearFullReachInFewIterations) {
+  std::mt19937 rng(33);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  for (std::size_t joints : {10u, 100u, 1000u}) {
+    const Chain start = StraightChain(joints, 1.0f, glm::vec3(0, 1, 0));
+    int worst = 0, missed = 0, textbook_worst = 0;
+    for (int i = 0; i < 40; ++i) {
+      const glm::vec3 target = RandomUnit(rng) * start.total_length() * (0.9f + 0.0999f * u(rng));
+      Chain chain = start;
+      const SolveResult r = SolveFabrik(chain, target, Accelerated(1e-3f, 100));
+      worst = std::max(worst, r.iterations);
+      missed += !r.reached;
+      Chain plain = start;
+      SolveSettings settings = Accelerated(1e-3f, 100);
+      settings.accelerate = false;
+      textbook_worst = std::max(textbook_worst, SolveFabrik(plain, target, settings).iterations);
+    }
+    std::printf(
+        "[ stats    ] %zu joints, targets at 90-99.99%% of reach: accelerated worst %d "
+        "iterations, textbook worst %d\n",
+        joints, worst, textbook_worst);
+    EXPECT_EQ(missed, 0) << joints << " joints";
+    EXPECT_LE(worst, 6) << joints << " joints";
+  }
+}
+
+// Warm tracking near full reach: the target swings between 60% and 97% of the reach of a
+// 20-joint chain, moving 0.5% of the reach per solve. Every frame is reached in at most 10
+// iterations and no joint moves more than 3 times as far as the target moved (no jumps).
+TEST(FabrikAccelerated, WarmTrackingNearFullReachHasNoJumps) {
+  Chain chain = StraightChain(20, 1.0f, glm::vec3(0, 1, 0));
+  const double reach = chain.total_length();
+  const auto curve = [reach](double t) {
+    const double r = reach * (0.785 + 0.185 * std::sin(3.0 * t));
+    const double phi = 0.5 * std::sin(2.0 * t);
+    return glm::vec3(
+        r * glm::dvec3(std::cos(t) * std::cos(phi), std::sin(phi), std::sin(t) * std::cos(phi)));
+  };
+  const SolveSettings settings = Accelerated(1e-3f, 100);
+  (void)SolveFabrik(chain, curve(0.0), settings);
+  glm::vec3 previous = curve(0.0);
+  std::vector<glm::vec3> before;
+  int worst = 0, frames = 0;
+  double worst_ratio = 0.0;
+  for (double t = 0.0; t < 6.283185307179586; t += 0.005 / 0.8) {
+    const glm::vec3 target = curve(t);
+    const double moved = DistanceD(target, previous);
+    if (moved <= 0.0) continue;
+    before.assign(chain.joints().begin(), chain.joints().end());
+    const SolveResult r = SolveFabrik(chain, target, settings);
+    ASSERT_TRUE(r.reached) << "frame " << frames;
+    worst = std::max(worst, r.iterations);
+    for (std::size_t j = 0; j < before.size(); ++j) {
+      worst_ratio = std::max(worst_ratio, DistanceD(chain.joints()[j], before[j]) / moved);
+    }
+    previous = target;
+    ++frames;
+  }
+  std::printf(
+      "[ stats    ] warm tracking, %d frames: worst %d iterations, largest joint move "
+      "%.2f x the target's\n",
+      frames, worst, worst_ratio);
+  EXPECT_GT(frames, 500);
+  EXPECT_LE(worst, 10);
+  EXPECT_LE(worst_ratio, 3.0);
+}
+
+}  // namespace
+}  // namespace fabrik
+
+namespace fabrik {
+namespace {
+
+// Constrained FABRIK with settings.accelerate (constrained_fabrik.h): the bend-scale step is
+// kept only inside the limits, so every guarantee of the constrained solve holds, and on a
+// cone-limited chain near full reach it needs far fewer iterations than without.
+TEST(FabrikAcceleratedConstrained, KeepsLimitsAndNeedsFewerIterations) {
+  std::mt19937 rng(34);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  ChainConstraints cones;
+  cones.joints.resize(9);
+  for (std::size_t i = 1; i < 9; ++i) cones.joints[i] = JointConstraint::Cone(0.6f);
+  const Chain start = StraightChain(10, 1.0f, glm::vec3(0, 1, 0));
+  long iterations[2] = {0, 0};
+  int reached[2] = {0, 0};
+  constexpr int kTargets = 300;
+  for (int i = 0; i < kTargets; ++i) {
+    const glm::vec3 target = RandomUnit(rng) * start.total_length() * (0.6f + 0.39f * u(rng));
+    for (int accelerate = 0; accelerate < 2; ++accelerate) {
+      Chain chain = start;
+      SolveSettings settings = Accelerated(1e-3f, 100);
+      settings.accelerate = accelerate == 1;
+      const ConstrainedSolveResult r = SolveFabrikConstrained(chain, cones, target, settings);
+      ASSERT_TRUE(r.base.ok);
+      ASSERT_LE(r.max_violation, 1e-4f) << "target " << i;
+      ASSERT_TRUE(testing::LengthsKeptToRounding(chain, 1e-5)) << "target " << i;
+      ASSERT_TRUE(BitwiseEqual(chain.root(), start.root()));
+      ASSERT_NEAR(DistanceD(chain.effector(), target), r.base.distance, 1e-5);
+      iterations[accelerate] += r.base.iterations;
+      reached[accelerate] += r.base.reached;
+    }
+  }
+  std::printf(
+      "[ stats    ] 10-joint chain, cones of 0.6 rad, targets at 60-99%% of reach: "
+      "textbook %.2f iterations (%d of %d reached), accelerated %.2f (%d reached)\n",
+      double(iterations[0]) / kTargets, reached[0], kTargets, double(iterations[1]) / kTargets,
+      reached[1]);
+  EXPECT_GE(reached[1], reached[0]);
+  EXPECT_LT(iterations[1] * 3, iterations[0]);
+}
+
+}  // namespace
+}  // namespace fabrik
