@@ -7,8 +7,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fabrik_app import (LiveDemo, all_finite, dist, load_png, project,  # noqa: E402
-                        read_states, run_demo)
+from fabrik_app import (LiveDemo, all_finite, cursor_ray, distance_to_ray,  # noqa: E402
+                        load_png, project, read_states, run_demo)
 
 FAST = ["--size", "800x560", "--msaa", "0", "--no-vsync"]
 
@@ -78,6 +78,33 @@ class Walker(unittest.TestCase):
             self.assertTrue(all_finite(st))
             planted = sum(1 for leg in st["legs"] if leg["planted"])
             self.assertGreaterEqual(planted * 2, len(st["legs"]), st["frame"])
+
+    def test_drag_on_the_hills_makes_it_walk_there(self):
+        with LiveDemo(FAST + ["--scene", "walker", "--fixed-dt", "0.02"]) as demo:
+            s = demo.wait_frames(3)
+            b = s["body"]["position"]
+            ground_y = min(leg["foot_target"][1] for leg in s["legs"])
+            start = project(s, [b[0] - 4, ground_y, b[2] - 4])
+            end = project(s, [b[0] - 5, ground_y, b[2] - 6])
+            demo.move(*start)
+            demo.wait_frames(2)
+            demo.down()
+            x, y = start
+            for i in range(1, 6):
+                x, y = demo.move(start[0] + (end[0] - start[0]) * i / 5,
+                                 start[1] + (end[1] - start[1]) * i / 5)
+                demo.wait_frames(1)
+            held = demo.wait_frames(3)
+            demo.up()
+            self.assertTrue(held["dragging"])
+            goal = held["target"]
+            # The target is on the hills under the cursor (the ray meets the ground there).
+            self.assertLess(distance_to_ray(cursor_ray(held, x, y), goal), 0.02)
+            self.assertGreater(hdist(goal, b), 5.0)
+            st = demo.wait_until(lambda st: st["arrived"] and hdist(st["body"]["position"],
+                                                                      goal) < 0.05,
+                                 timeout=240, what="the walker to arrive at the dragged goal")
+            self.assertTrue(all_finite(st))
 
     def test_bad_terrain_files_refused_with_state_unchanged(self):
         d = tempfile.mkdtemp()
