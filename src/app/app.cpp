@@ -73,6 +73,9 @@ StartOptions ToStartOptions(const Options& o) {
   start.scene = o.scene;
   start.chains = o.chains;
   start.field_joints = o.field_joints;
+  start.terrain_path = o.terrain_path;
+  start.terrain_size = o.terrain_size;
+  start.terrain_height = o.terrain_height;
   start.solver = o.solver;
   start.exec = o.exec;
   return start;

@@ -195,9 +195,14 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   app.add_option("--frames", frames, "quit after N frames (1..1000000000)");
   app.add_option("--screenshot", o.screenshot_path, "write the last frame as PNG");
   app.add_option("--state-out", o.state_out_path, "write one JSON line per frame");
-  app.add_option("--scene", scene, "scene at start: chain|arm|creature|field");
+  app.add_option("--scene", scene, "scene at start: chain|arm|creature|field|walker");
   app.add_option("--chains", o.chains, "chains in the field scene (1..100000, default 10000)")
       ->check(CLI::Range(1, 100000));
+  app.add_option("--terrain", o.terrain_path, "the walker's ground: an 8/16-bit gray PNG");
+  app.add_option("--terrain-size", o.terrain_size, "side S of the terrain square (0 < S <= 1e5)")
+      ->check(CLI::Range(1e-3f, 1e5f));
+  app.add_option("--terrain-height", o.terrain_height, "height H of white (0 <= H <= 1e4)")
+      ->check(CLI::Range(0.0f, 1e4f));
   app.add_option("--solver", solver, "solver at start: fabrik|ccd|jacobian_transpose|dls");
   app.add_option("--exec", o.exec, "run a console command at start (repeatable)")
       ->allow_extra_args(false);
@@ -274,8 +279,10 @@ ParsedOptions ParseOptions(int argc, char** argv) {
     if (auto error = ParseSize(size, o.width, o.height)) return fail(*error);
   }
   if (app.count("--scene")) {
-    if (scene != "chain" && scene != "arm" && scene != "creature" && scene != "field") {
-      return fail("--scene: unknown scene " + Quote(scene) + " (chain, arm, creature, field)");
+    if (scene != "chain" && scene != "arm" && scene != "creature" && scene != "field" &&
+        scene != "walker") {
+      return fail("--scene: unknown scene " + Quote(scene) +
+                  " (chain, arm, creature, field, walker)");
     }
     o.scene = scene;
   }

@@ -44,6 +44,9 @@ struct Options {
   std::string scene = "chain";
   int chains = 10000;     // the field scene's chains (--chains)
   int field_joints = 10;  // the field scene's joints per chain (--joints when given)
+  std::string terrain_path;     // --terrain: a gray PNG heightmap (README: Terrain)
+  float terrain_size = 40.0f;   // --terrain-size S
+  float terrain_height = 3.0f;  // --terrain-height H
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
   bool hidden = false;            // no visible window (still renders offscreen-sized)

@@ -12,6 +12,7 @@
 #include "app/systems.h"
 #include "core/scene_field.h"
 #include "core/scene_registry.h"
+#include "core/scene_walker.h"
 #include "core/step_view.h"
 
 namespace fabrik::panel {
@@ -74,10 +75,37 @@ const char* SceneLabel(std::string_view name) {
   if (name == "arm") return "robot arm (hinges, pole)";
   if (name == "creature") return "creature (5 effectors)";
   if (name == "field") return "field (many chains, batched)";
+  if (name == "walker") return "walker (4 legs on hills)";
   for (const SceneEntry& entry : RegisteredScenes()) {
     if (entry.name == name) return entry.name.data();  // the table's literals end in '\0'
   }
   return "chain";
+}
+
+// The walker's readouts and debug views (README: The walker scene).
+void WalkerSection(const AppState& state, const WalkerScene& scene, CommandQueue& queue) {
+  const Walker& w = *scene.walker;
+  int planted = 0;
+  for (const WalkerLegState& leg : w.legs()) planted += leg.planted ? 1 : 0;
+  ImGui::TextColored(w.arrived() ? kGood : kWarn, "%s",
+                     w.arrived() ? "standing at the goal" : "walking to the goal");
+  ImGui::Text("feet planted %d / %d   steps %lld", planted, static_cast<int>(w.legs().size()),
+              static_cast<long long>(w.foot_steps()));
+  ImGui::TextColored(kDim, "terrain %s  %.0f x %.0f, %.1f high",
+                     state.terrain.path.empty() ? "(flat)" : state.terrain.path.c_str(),
+                     state.terrain.size, state.terrain.size, state.terrain.height);
+  app::WalkerView view{scene.show_pre_solve, scene.step_leg};
+  bool changed =
+      ImGui::Checkbox("legs before their solve (ghosts, poles, swings)", &view.pre_solve);
+  const char* legs[] = {"none", "leg 0", "leg 1", "leg 2", "leg 3", "leg 4", "leg 5"};
+  int choice = view.step_leg + 1;
+  const int count = std::min(static_cast<int>(w.legs().size()) + 1, 7);
+  if (ImGui::Combo("step view leg", &choice, legs, count)) {
+    view.step_leg = choice - 1;
+    changed = true;
+  }
+  if (changed) queue.Push(view);
+  ImGui::TextColored(kDim, "Drag on the hills, or type 'target X Y Z': it walks there.");
 }
 
 }  // namespace
@@ -170,6 +198,9 @@ void SceneSection(const AppState& state, UiState& ui, CommandQueue& queue) {
     ImGui::TextColored(kDim, "lanes busy %.0f %%, iterations up to %d", r.lane_utilisation * 100.0,
                        r.max_iterations_run);
     ImGui::TextColored(kDim, "each chain leans to the target; pink: the two sampled chains");
+  } else if (const WalkerScene* walker = scene.As<WalkerScene>();
+             walker != nullptr && walker->walker) {
+    WalkerSection(state, *walker, queue);
   }
 }
 

@@ -220,6 +220,10 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
     DrawField(state, *field, renderer);
     return;
   }
+  if (const WalkerScene* walker = state.scene.As<WalkerScene>(); walker && walker->walker) {
+    walker_.Draw(state, *walker, renderer);  // its own look: terrain, body, legs
+    return;
+  }
   const Chain& chain = state.chain;
   std::span<const glm::vec3> p = DisplayedPose(state);
   std::span<const float> len = chain.lengths();

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/ui_state.h"
+#include "app/walker_draw.h"
 #include "core/frame.h"
 #include "core/scene_arm.h"
 #include "core/scene_creature.h"
@@ -39,6 +40,7 @@ class SceneDrawer {
   void AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base);
   void AddConstraintOutline(const JointConstraint& c, const Frame& parent, const glm::vec3& at,
                             float radius, bool at_limit);
+  WalkerDrawer walker_;
   std::vector<Frame> frames_;
   float grid_reach_ = -1.0f;
   std::vector<LineVertex> grid_;

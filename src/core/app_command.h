@@ -96,6 +96,12 @@ struct EffectorWeight {
   int index = 0;
   float weight = 1.0f;
 };
+// The walker scene's debug views: pre-solve ghosts on or off, the leg recorded for the step
+// view (-1: none).
+struct WalkerView {
+  bool pre_solve = false;
+  int step_leg = -1;
+};
 // A line for the console log (Tab completion lists) or the panel's message line.
 struct Print {
   std::string text;
@@ -111,7 +117,7 @@ using AppCommand =
     std::variant<Command, app::Line, app::DragStart, app::DragMove, app::DragEnd, app::CameraOrbit,
                  app::CameraPan, app::CameraZoom, app::Viewport, app::StepIterationBack,
                  app::StepRate, app::ArmOptions, app::ArmConstraint, app::CreaturePrimary,
-                 app::EffectorWeight, app::Print, app::Notice>;
+                 app::EffectorWeight, app::WalkerView, app::Print, app::Notice>;
 
 struct QueuedCommand {
   AppCommand command;

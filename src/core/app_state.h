@@ -25,6 +25,7 @@
 #include "targets/drag_source.h"
 #include "targets/script.h"
 #include "targets/spline_follower.h"
+#include "terrain/heightmap.h"
 
 namespace fabrik {
 
@@ -101,6 +102,16 @@ struct RaceState {
   std::vector<RaceEntry> entries;
 };
 
+// The ground the walker scene stands on (README: Terrain). Loaded by --terrain, by
+// `terrain load`, or (the default file, else flat ground) when the walker scene first starts.
+struct TerrainState {
+  std::shared_ptr<const Heightmap> map;  // null until loaded
+  std::string path;                      // as written; "" for flat ground
+  float size = 40.0f;                    // S, world units (--terrain-size)
+  float height = 3.0f;                   // H, world units (--terrain-height)
+  int revision = 0;                      // bumped on every change (the shell rebuilds its mesh)
+};
+
 struct AppState {
   explicit AppState(Chain initial) : chain(std::move(initial)) {}
 
@@ -152,6 +163,7 @@ struct AppState {
   RaceState race;
   SceneState scene;
   FieldConfig field;  // the field scene's shape (--chains, --joints)
+  TerrainState terrain;
 
   ViewState view;
   FrameTiming timing;

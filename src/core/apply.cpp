@@ -6,6 +6,7 @@
 #include "core/frame.h"
 #include "core/scene_arm.h"
 #include "core/scene_creature.h"
+#include "core/scene_walker.h"
 #include "core/step_view.h"
 
 namespace fabrik {
@@ -38,10 +39,14 @@ void StartDrag(AppState& state, const app::DragStart& c) {
 
 void MoveDrag(AppState& state, const app::DragMove& c) {
   if (!state.drag.dragging) return;
-  const auto hit = state.drag.plane.Update(c.ray);
+  auto hit = state.drag.plane.Update(c.ray);
+  SceneState& scene = state.scene;
+  // A scene with a ground (the walker's hills) takes the point under the cursor instead.
+  if (scene.current) {
+    if (const auto ground = scene.current->SurfaceHit(c.ray)) hit = ground;
+  }
   if (!hit) return;
   // The pole, another effector's target: the scene's own handles.
-  SceneState& scene = state.scene;
   if (scene.current && scene.current->MoveHandle(scene.grab, *hit)) return;
   state.drag.hit = *hit;  // the target step takes it (core/target_sources.h)
 }
@@ -103,6 +108,11 @@ bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource sour
                    if (!std::isfinite(c.weight)) return;
                    cr.targets[static_cast<std::size_t>(c.index)].weight =
                        std::clamp(c.weight, 0.0f, 5.0f);
+                 },
+                 [&](const app::WalkerView& c) {
+                   if (WalkerScene* walker = state.scene.As<WalkerScene>()) {
+                     walker->SetDebug(c.pre_solve, c.step_leg);
+                   }
                  },
                  [&](const app::Print& c) { ConsolePrint(state, c.text); },
                  [&](const app::Notice& c) { SetMessage(state, c.text, c.is_error); },

@@ -14,12 +14,14 @@
 #include <glm/vec3.hpp>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "camera/orbit_camera.h"
+#include "camera/unproject.h"
 
 namespace fabrik {
 
@@ -64,6 +66,9 @@ class Scene {
   // A drag moved a handle other than the target to `position`. Returns false if the grab is
   // the target after all (then the target follows the drag). Never allocates.
   virtual bool MoveHandle(const Grab& grab, const glm::vec3& position);
+  // Where a drag's cursor ray meets the scene's ground, for scenes whose target lives on a
+  // surface (the walker's terrain); nullopt (the default): the drag plane decides.
+  virtual std::optional<glm::vec3> SurfaceHit(const Ray&) const { return std::nullopt; }
   // Adds the scene's own fields to the state line (README "The state stream").
   virtual void WriteState(nlohmann::json& line) const;
 };

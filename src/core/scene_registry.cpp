@@ -9,6 +9,7 @@
 #include "core/scene_chain.h"
 #include "core/scene_creature.h"
 #include "core/scene_field.h"
+#include "core/scene_walker.h"
 #include "core/step_view.h"
 
 namespace fabrik {
@@ -20,11 +21,12 @@ std::unique_ptr<Scene> Make() {
 }
 
 // One line per scene.
-constexpr std::array<SceneEntry, 4> kScenes = {{
+constexpr std::array<SceneEntry, 5> kScenes = {{
     {"chain", Make<ChainScene>},
     {"arm", Make<ArmScene>},
     {"creature", Make<CreatureScene>},
     {"field", Make<FieldScene>},
+    {"walker", Make<WalkerScene>},
 }};
 
 }  // namespace

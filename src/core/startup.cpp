@@ -7,6 +7,7 @@
 #include "core/commands.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
+#include "core/terrain_load.h"
 #include "ik/chain_rebuild.h"
 #include "ik/fabrik.h"
 #include "targets/spline_file.h"
@@ -96,6 +97,16 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
   }
   state.field.chains = options.chains;
   state.field.joints = options.field_joints;
+  state.terrain.size = options.terrain_size;
+  state.terrain.height = options.terrain_height;
+  if (!options.terrain_path.empty()) {
+    const std::string resolved =
+        ResolveDataPath(options.terrain_path, state.command_context.search_roots);
+    if (!LoadTerrain(state, options.terrain_path, resolved, options.terrain_size,
+                     options.terrain_height)) {
+      return MakeError("--terrain: " + state.message);
+    }
+  }
   state.scene.current = MakeScene("chain");
   if (options.scene != "chain" && !SetScene(state, options.scene)) {
     return MakeError("--scene: " + state.message);

@@ -26,6 +26,9 @@ struct StartOptions {
   std::string scene = "chain";
   int chains = 10000;     // the field scene's chain count (--chains)
   int field_joints = 10;  // the field scene's joints per chain (--joints, when given)
+  std::string terrain_path;     // "" = the default terrain, loaded when the walker starts
+  float terrain_size = 40.0f;   // S (README: Terrain)
+  float terrain_height = 3.0f;  // H
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
 };

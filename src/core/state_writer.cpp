@@ -117,6 +117,12 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
                                                                  : "none";
   j["grab_index"] = s.scene.grab.index;
   if (s.scene.current) s.scene.current->WriteState(j);
+  if (s.terrain.map) {
+    j["terrain"] = {{"path", s.terrain.path},
+                    {"size", Num(s.terrain.size)},
+                    {"height", Num(s.terrain.height)},
+                    {"pixels", {s.terrain.map->width(), s.terrain.map->height()}}};
+  }
   j["console_open"] = shell.console_open;
   if (with_console_last && !s.console.log.empty()) j["console_last"] = s.console.log.back().text;
   j["lengths"] = s.lengths;

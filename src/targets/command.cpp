@@ -18,7 +18,8 @@ namespace {
 constexpr std::array<std::string_view, 4> kModeNames = {"drag", "spline", "console", "script"};
 constexpr std::array<std::string_view, 4> kSolverNames = {"fabrik", "ccd", "jacobian_transpose",
                                                           "dls"};
-constexpr std::array<std::string_view, 3> kSceneNames = {"chain", "arm", "creature"};
+constexpr std::array<std::string_view, 5> kSceneNames = {"chain", "arm", "creature", "field",
+                                                         "walker"};
 constexpr std::array<std::string_view, 7> kSplineSubcommands = {
     "load", "speed", "play", "pause", "restart", "loop", "pingpong"};
 constexpr std::array<std::string_view, 5> kScriptSubcommands = {"run", "play", "pause", "restart",
@@ -43,7 +44,7 @@ constexpr std::array<CommandInfo, 19> kCommands = {{
     {"help", "help [COMMAND]", "list the commands, or explain one"},
     {"solver", "solver fabrik|ccd|jacobian_transpose|dls", "choose the IK solver"},
     {"accelerate", "accelerate on|off", "accelerated FABRIK (bend-scale steps) or the textbook"},
-    {"scene", "scene chain|arm|creature", "choose the scene"},
+    {"scene", "scene chain|arm|creature|walker", "choose the scene"},
     {"clear", "clear", "clear the console"},
     {"step", "step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause",
      "replay one solve reach by reach"},

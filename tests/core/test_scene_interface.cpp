@@ -52,7 +52,7 @@ TEST(SceneInterface, RegistryNamesEveryBuiltInSceneAndTheLanguageAcceptsThem) {
   Core core;
   std::vector<std::string_view> names;
   for (const SceneEntry& e : RegisteredScenes()) names.push_back(e.name);
-  EXPECT_EQ(names, (std::vector<std::string_view>{"chain", "arm", "creature", "field"}));
+  EXPECT_EQ(names, (std::vector<std::string_view>{"chain", "arm", "creature", "field", "walker"}));
   for (std::string_view name : names) {
     core.Run("scene " + std::string(name));
     EXPECT_EQ(core.state().scene.name(), name);

@@ -202,7 +202,7 @@ TEST(Command, BadLinesGiveOneSpecificError) {
        "got 0"},
       {"solver newton",
        "solver: unknown solver 'newton' (known: fabrik, ccd, jacobian_transpose, dls)"},
-      {"scene forest", "scene: unknown scene 'forest' (known: chain, arm, creature)"},
+      {"scene forest", "scene: unknown scene 'forest' (known: chain, arm, creature, walker)"},
       {"target \"1 2 3", "unterminated quote"},
   };
   ASSERT_GE(cases.size(), 25u);
@@ -301,7 +301,8 @@ TEST(Command, FormatCommandRoundTrips) {
                                           "scene arm",
                                           "clear",
                                           "spline load assets/splines/word.txt",
-                                          "script run assets/scripts/tour.txt"};
+                                          "script run assets/scripts/tour.txt",
+                                          "scene walker"};
   const CommandContext context = ProjectContext();
   for (const std::string& line : lines) {
     Result<Command> first = ParseCommand(line, context);
@@ -457,8 +458,8 @@ TEST(Command, StepRaceAndQuit) {
     EXPECT_FALSE(r.ok()) << bad;
     EXPECT_FALSE(r.error().empty()) << bad;
   }
-  EXPECT_EQ(CompleteCommand("step p"), (std::vector<std::string>{"step pass", "step pause",
-                                                                  "step play", "step prev"}));
+  EXPECT_EQ(CompleteCommand("step p"),
+            (std::vector<std::string>{"step pass", "step pause", "step play", "step prev"}));
 }
 
 TEST(Command, Accelerate) {

@@ -1,0 +1,35 @@
+// walker_draw.h - step 5 for the walker scene (README: The walker scene): the lit terrain with
+// its grid, the body, the legs, foot targets coloured by planted, the goal marker, and the
+// debug views (pre-solve ghosts with poles and swing paths; the chosen leg's recorded solve).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/app_state.h"
+#include "core/scene_walker.h"
+#include "render/renderer.h"
+#include "render/surface_renderer.h"
+
+namespace fabrik {
+
+class WalkerDrawer {
+ public:
+  // Rebuilds the terrain mesh when the walker's terrain changed. The first call loads the
+  // surface shaders; if they fail, the message goes to stderr once and the terrain and
+  // body are skipped (legs, feet and markers are still drawn).
+  void Draw(const AppState& state, const WalkerScene& scene, Renderer& renderer);
+
+ private:
+  bool EnsureSurfaces(const AppState& state);
+  void DrawDebug(const Walker& walker, const WalkerScene& scene, Renderer& renderer);
+  std::unique_ptr<SurfaceRenderer> surfaces_;
+  bool surfaces_failed_ = false;
+  std::shared_ptr<const Heightmap> meshed_;  // the terrain the uploaded mesh shows
+  std::vector<SphereInstance> spheres_;
+  std::vector<BoneInstance> bones_;
+  std::vector<LineVertex> lines_;
+  std::vector<glm::vec3> pose_;
+};
+
+}  // namespace fabrik

@@ -1,0 +1,51 @@
+// scene_walker.h - a four-legged FABRIK walker on the terrain (README: The walker scene).
+//
+// The mode's target is where the walker walks to: it turns, walks there with its feet planted
+// and stops. A drag puts the target on the ground under the cursor (IntersectTerrain); the
+// target's y is ignored. Debug views: every leg's chain before its solve (a ghost) with its
+// pole and swing path, and one chosen leg's last solve recorded for the step view.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "core/scene.h"
+#include "walker/walker.h"
+
+namespace fabrik {
+
+class WalkerScene final : public Scene {
+ public:
+  std::string_view name() const override { return "walker"; }
+  // Stands a four-legged spider at the centre of the current terrain (EnsureTerrain), the
+  // target on the ground under its body. Fails only if the walker cannot be built.
+  bool Enter(AppState& state) override;
+  OrbitCamera::Home CameraHome(const AppState& state) const override;
+  // walker.Update(frame dt, target); the solve readouts: iterations summed over the legs,
+  // distance = horizontal distance from the body to the goal, reached = arrived().
+  void Solve(AppState& state) override;
+  // Every leg's joints, hip first, foot last, leg after leg.
+  std::span<const glm::vec3> Pose(const AppState& state) const override;
+  // The goal marker (grabs the target).
+  void Handles(const AppState& state, std::vector<Handle>& out) const override;
+  std::optional<glm::vec3> SurfaceHit(const Ray& ray) const override;
+  // "body", "legs", "goal", "arrived", "steps", "foot_steps", "terrain", "walker_debug"
+  // (README: The walker scene).
+  void WriteState(nlohmann::json& line) const override;
+
+  // After walker->SetTerrain: the target moves onto the re-clamped goal, the pose refreshes.
+  void AfterTerrainChange(AppState& state);
+  // Debug views (app::WalkerView): the pre-solve ghosts, and the leg whose solve is recorded
+  // for the step view (-1: none; out-of-range indices count as none).
+  void SetDebug(bool show_pre_solve, int step_leg);
+
+  std::optional<Walker> walker;
+  bool show_pre_solve = false;
+  int step_leg = -1;
+
+ private:
+  void RefreshPose();
+  std::vector<glm::vec3> pose_;
+};
+
+}  // namespace fabrik
