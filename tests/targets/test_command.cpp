@@ -202,7 +202,7 @@ TEST(Command, BadLinesGiveOneSpecificError) {
        "got 0"},
       {"solver newton",
        "solver: unknown solver 'newton' (known: fabrik, ccd, jacobian_transpose, dls)"},
-      {"scene forest", "scene: unknown scene 'forest' (known: chain, arm, creature, walker)"},
+      {"scene forest", "scene: unknown scene 'forest' (known: chain, arm, creature, field, walker)"},
       {"target \"1 2 3", "unterminated quote"},
   };
   ASSERT_GE(cases.size(), 25u);
