@@ -3,8 +3,8 @@
 #   bash scripts/bootstrap.sh demo [demo options...]   install, build, run the demo
 #   bash scripts/bootstrap.sh test                      install, build, run every test
 #   bash scripts/bootstrap.sh bench                     install, build, run the benchmarks
-#   bash scripts/bootstrap.sh fuzz [SECONDS]            fuzz campaign: every fuzzer SECONDS
-#                                                       (default 60), one at a time
+#   bash scripts/bootstrap.sh fuzz [SECONDS] [RUNS] [NAME...]  fuzz campaign (README: Fuzzing)
+#                                                       every fuzzer SECONDS (default 60) or RUNS executions
 # Missing Debian packages are installed with apt-get (through sudo when not root).
 set -euo pipefail
 
@@ -74,23 +74,30 @@ case "$cmd" in
     # Not part of CI (README: Fuzzing). Each fuzzer starts from its corpus in the repository,
     # works in build-fuzz/fuzz-corpus/, and what found new coverage is merged back into
     # tests/fuzz/corpus/<fuzzer>/ (commit it). Crashes: build-fuzz/fuzz-artifacts/.
+    # fuzz [SECONDS] [RUNS] [NAME ...]: each fuzzer stops after SECONDS or RUNS executions
+    # (0: no cap), whichever comes first; NAMEs pick fuzzers (default: all).
     seconds="${1:-60}"
+    runs="${2:-0}"
+    [ "$runs" = 0 ] && runs=-1
+    shift $(( $# > 2 ? 2 : $# ))
+    only=("$@")
     install_packages
     CC=clang CXX=clang++ configure_build build-fuzz -DFABRIK_FUZZ=ON
     mkdir -p build-fuzz/fuzz-artifacts
     failed=()
     for fuzzer in "$here"/build-fuzz/bin/fuzz_*; do
       name="$(basename "$fuzzer")"
+      if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then continue; fi
       # Absolute paths: the options fuzzer works in a scratch folder of its own.
       work="$here/build-fuzz/fuzz-corpus/$name"
       seeds="$here/tests/fuzz/corpus/$name"
       mkdir -p "$work" "$seeds"
       mask=1  # the options fuzzer's target prints usage lines: close its stderr too
       [ "$name" = fuzz_options ] && mask=3
-      echo "== $name: ${seconds}s"
+      echo "== $name: ${seconds}s or $runs executions"
       # -entropic=0: libFuzzer's entropic scheduling took 3/4 of the request fuzzer's time
       # (measured: about 250 against 950 executions a second).
-      if nice "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      if nice "$fuzzer" -max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=2048 \
           -entropic=0 -close_fd_mask="$mask" -print_final_stats=1 \
           -artifact_prefix="$here/build-fuzz/fuzz-artifacts/$name-" "$work" "$seeds" \
           >"build-fuzz/fuzz-$name.log" 2>&1; then
