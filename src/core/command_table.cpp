@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 #include "core/app_state.h"
 #include "core/commands.h"
@@ -235,12 +236,33 @@ const std::array<AppCommandEntry, 4> kTable = {{
      ApplyWalker},
 }};
 
-// The language halves, in the same order (CommandContext::extensions takes a span of them).
-const std::array<CommandExtension, kTable.size()> kLanguage = [] {
-  std::array<CommandExtension, kTable.size()> out{};
-  for (std::size_t i = 0; i < kTable.size(); ++i) out[i] = kTable[i].language;
-  return out;
-}();
+// Every group of entries, in the order `help` lists them. A file that adds commands exposes
+// a function returning its entries (declared in command_table.h) and is listed here once.
+using EntryGroup = std::span<const AppCommandEntry> (*)();
+std::span<const AppCommandEntry> CoreEntries() { return kTable; }
+constexpr EntryGroup kGroups[] = {
+    CoreEntries,
+};
+
+struct Table {
+  std::vector<AppCommandEntry> entries;
+  std::vector<CommandExtension> language;  // the entries' language halves, same order
+};
+
+// Built once, on first use (the groups are constants; nothing is added later).
+const Table& TheTable() {
+  static const Table table = [] {
+    Table t;
+    for (EntryGroup group : kGroups) {
+      for (const AppCommandEntry& e : group()) {
+        t.entries.push_back(e);
+        t.language.push_back(e.language);
+      }
+    }
+    return t;
+  }();
+  return table;
+}
 
 }  // namespace
 
@@ -254,11 +276,11 @@ bool CommandOutput::Fail(const std::string& text) {
   return false;
 }
 
-std::span<const AppCommandEntry> AppCommandTable() { return kTable; }
-std::span<const CommandExtension> AppCommandLanguage() { return kLanguage; }
+std::span<const AppCommandEntry> AppCommandTable() { return TheTable().entries; }
+std::span<const CommandExtension> AppCommandLanguage() { return TheTable().language; }
 
 const AppCommandEntry* FindAppCommand(std::string_view name) {
-  for (const AppCommandEntry& e : kTable) {
+  for (const AppCommandEntry& e : TheTable().entries) {
     if (e.language.name == name) return &e;
   }
   return nullptr;

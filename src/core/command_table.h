@@ -7,8 +7,10 @@
 // written in scripts and --exec lines, completed with Tab and listed by `help` like any
 // other; a bad line gives the entry's one error line and changes nothing.
 //
-// Adding a command: add one AppCommandEntry to the table in command_table.cpp (its parse
-// and apply functions next to it) and a test in tests/core; document it in README.
+// Adding a command: add one AppCommandEntry (its parse and apply functions next to it) to a
+// group of entries: the core group in command_table.cpp, or a file of its own exposing a
+// function that returns its entries, listed once in kGroups in command_table.cpp. Add a test
+// in tests/core and document the command in README.
 #pragma once
 
 #include <span>
