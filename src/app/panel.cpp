@@ -310,6 +310,7 @@ void DrawPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
     ScriptSection(state, ui, queue);
     ChainEditor(state, queue);
     SolverEditor(state, queue);
+    panel::OrientSection(state, queue);
     panel::StepSection(state, queue);
     panel::RaceSection(state, queue);
     Readouts(state, ui);

@@ -29,5 +29,7 @@ void SceneSection(const AppState& state, UiState& ui, CommandQueue& queue);
 void StepSection(const AppState& state, CommandQueue& queue);
 void RaceSection(const AppState& state, CommandQueue& queue);
 void StepCaption(const AppState& state);
+// panel_orient.cpp: skinned tentacle, joint axes, orientation target.
+void OrientSection(const AppState& state, CommandQueue& queue);
 
 }  // namespace fabrik::panel

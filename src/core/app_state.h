@@ -14,6 +14,7 @@
 #include "camera/orbit_camera.h"
 #include "core/app_command.h"
 #include "core/history.h"
+#include "core/orient.h"
 #include "core/scene.h"
 #include "core/scene_field.h"
 #include "core/target_sources.h"
@@ -164,6 +165,7 @@ struct AppState {
   SceneState scene;
   FieldConfig field;  // the field scene's shape (--chains, --joints)
   TerrainState terrain;
+  OrientState orient;  // bone rotations, orientation target, skin and axes (core/orient.h)
 
   ViewState view;
   FrameTiming timing;

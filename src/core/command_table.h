@@ -46,6 +46,9 @@ struct AppCommandEntry {
   bool (*apply)(AppState& state, std::span<const std::string> args, CommandOutput& out);
 };
 
+// Groups of entries defined in their own files (listed in kGroups in command_table.cpp).
+std::span<const AppCommandEntry> OrientCommandEntries();  // commands_orient.cpp
+
 // The entries, in the order `help` lists them (after the built-in commands).
 std::span<const AppCommandEntry> AppCommandTable();
 // The table's language halves, contiguous, for CommandContext::extensions.

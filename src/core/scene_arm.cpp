@@ -77,6 +77,13 @@ void ArmScene::Solve(AppState& state) {
     }
   }
   at_limit.resize(state.chain.joint_count());
+  if (state.orient.euler_deg) {
+    // An orientation target: the oriented solve with the hinges' limits (no pole; README:
+    // Rotations, orientation target and skinning).
+    SolveOriented(state, &constraints);
+    last.base = state.last;
+    return;
+  }
   last = SolveFabrikConstrained(state.chain, constraints, state.target(),
                                 BoundedSettings(state, state.chain.joint_count()), aim_pole,
                                 nullptr, at_limit);
