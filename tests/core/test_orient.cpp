@@ -177,3 +177,52 @@ TEST(Orient, TheArmMeetsAnOrientationInItsPlane) {
 
 }  // namespace
 }  // namespace fabrik
+
+namespace fabrik {
+namespace {
+
+// Requests the arm can meet by construction: a random pose within (slightly inside) its hinge
+// ranges, in a random heading, with the effector in front of the turntable; the request is
+// that pose's effector position and last bone's rotation (yaw = heading, pitch = the last
+// bone's angle from vertical, roll 0: X along the hinge axis). README: Rotations, orientation
+// target and skinning states the share met.
+TEST(Orient, TheArmMeetsRequestsWithinItsRangesInItsPlane) {
+  Core core;
+  core.Run("scene arm");
+  core.Run("iterations 200");
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> shoulder(-1.1f, 1.1f), elbow(-2.4f, 2.4f),
+      wrist(-1.5f, 1.5f), heading(-3.0f, 3.0f);
+  const float lengths[] = {2.0f, 1.8f, 0.5f};
+  int asked = 0, met = 0;
+  while (asked < 100) {
+    const float angles[] = {shoulder(rng), elbow(rng), wrist(rng)};
+    float theta = 0.0f, u = 0.0f, v = 0.8f;  // in the arm's plane: u forward, v up
+    for (int k = 0; k < 3; ++k) {
+      theta += angles[k];
+      u += std::sin(theta) * lengths[k];
+      v += std::cos(theta) * lengths[k];
+    }
+    if (u < 0.5f) continue;  // behind or above the turntable: it would turn round
+    const float yaw = heading(rng);
+    const glm::vec3 p(u * std::sin(yaw), v, u * std::cos(yaw));
+    char line[160];
+    std::snprintf(line, sizeof(line), "target %.4f %.4f %.4f %.3f %.3f 0", p.x, p.y, p.z,
+                  glm::degrees(yaw), glm::degrees(theta));
+    core.Run(line);
+    for (int f = 0; f < 240 && glm::distance(core.state().target(), p) > 1e-5f; ++f) {
+      core.Frames(1);
+    }
+    core.Frames(3);
+    const nlohmann::json j = core.Json();
+    ++asked;
+    EXPECT_LE(j["max_violation"].get<float>(), 1e-3f) << line;
+    const bool ok = j["reached"].get<bool>() && j["orient_error_deg"].get<float>() <= 2.0f;
+    met += ok;
+    EXPECT_TRUE(ok) << line << ": off by " << j["orient_error_deg"] << " degrees";
+  }
+  EXPECT_EQ(met, asked);
+}
+
+}  // namespace
+}  // namespace fabrik
