@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <string>
 #include <glm/geometric.hpp>
+#include <string>
 #include <vector>
 
 #include "app/systems.h"

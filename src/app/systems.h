@@ -53,7 +53,7 @@ class SceneDrawer {
                 float base);
   // Joint axes (`axes on`) and the orientation target's gizmo (while one is set).
   void DrawOrientOverlay(const AppState& state, Renderer& renderer, float base);
-  SkinMesh skin_;  // the tube for the chain's lengths (rebuilt when they change)
+  SkinMesh skin_;             // the tube for the chain's lengths (rebuilt when they change)
   float plinth_base_ = 0.0f;  // the plinth's size under the tube (half its base radius)
 
   std::vector<LineVertex> field_lines_;

@@ -39,7 +39,7 @@ bool SetOrientation(AppState& state, const std::optional<glm::vec3>& euler_deg) 
   return true;
 }
 
-void SolveOriented(AppState& state, const ChainConstraints* constraints) {
+OrientedSolveResult SolveOriented(AppState& state, const ChainConstraints* constraints) {
   const auto start = std::chrono::steady_clock::now();
   const OrientedSolveResult r =
       state.orient.solver.Solve(state.chain, {state.target(), state.orient.rotation},
@@ -47,12 +47,13 @@ void SolveOriented(AppState& state, const ChainConstraints* constraints) {
   RecordSolveTime(state, start);
   if (!r.base.ok) {
     SetMessage(state, std::string("solve rejected: ") + r.base.error, true);
-    return;
+    return r;
   }
   state.last = r.base;
   state.orient.last_met = r.orientation_met;
   state.iteration_history.Push(static_cast<float>(r.base.iterations));
   state.solve_us_history.Push(static_cast<float>(state.solve_us));
+  return r;
 }
 
 void UpdateRotations(AppState& state) {

@@ -56,8 +56,9 @@ bool SetOrientation(AppState& state, const std::optional<glm::vec3>& euler_deg);
 
 // The chain and arm scenes' solve while an orientation is set: OrientedSolver on state.chain
 // towards state.target() with the orientation (and `constraints` when given), timed; fills
-// state.last and state.solve_us, or sets the message on a rejected solve.
-void SolveOriented(AppState& state, const ChainConstraints* constraints);
+// state.last and state.solve_us, or sets the message on a rejected solve. Returns the
+// solver's result (base.ok false when rejected).
+OrientedSolveResult SolveOriented(AppState& state, const ChainConstraints* constraints);
 
 // Rebuilds the rotations for the scene's pose (see the top of this file). Allocates only when
 // the bone count changes.

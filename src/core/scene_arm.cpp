@@ -80,8 +80,13 @@ void ArmScene::Solve(AppState& state) {
   if (state.orient.euler_deg) {
     // An orientation target: the oriented solve with the hinges' limits (no pole; README:
     // Rotations, orientation target and skinning).
-    SolveOriented(state, &constraints);
-    last.base = state.last;
+    const OrientedSolveResult r = SolveOriented(state, &constraints);
+    if (r.base.ok) {
+      last.base = r.base;
+      last.limited = r.limited;
+      last.max_violation = r.max_violation;
+      last.joints_at_limit = JointsAtLimit(state.chain.joints(), constraints, at_limit);
+    }
     return;
   }
   last = SolveFabrikConstrained(state.chain, constraints, state.target(),

@@ -72,7 +72,7 @@ inline constexpr float kMaxSegmentLength = 1000.0f;  // ones cannot keep their l
 inline constexpr float kMaxTolerance = 100.0f;       // moe is in (0, this]
 inline constexpr int kMinIterations = 1;
 inline constexpr int kMaxIterations = 100000;
-inline constexpr float kMaxTargetCoordinate = 1.0e6f;  // |x|, |y|, |z| <= this
+inline constexpr float kMaxTargetCoordinate = 1.0e6f;     // |x|, |y|, |z| <= this
 inline constexpr float kMaxTargetAngleDegrees = 3600.0f;  // |yaw|, |pitch|, |roll| <= this
 // Spline speeds are in (0, SplineFollower::kMaxSpeed].
 

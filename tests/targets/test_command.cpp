@@ -132,10 +132,13 @@ TEST(Command, BadLinesGiveOneSpecificError) {
       {"jionts 5", "unknown command 'jionts' (type 'help' for the list)"},
       {"42", "unknown command '42' (type 'help' for the list)"},
       {"at 3 joints 4", "'at T COMMAND' belongs in script files; type the command by itself"},
-      {"target 1 2", "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got 2"},
-      {"target 1 2 3 4", "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got 4"},
+      {"target 1 2",
+       "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got 2"},
+      {"target 1 2 3 4",
+       "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got 4"},
       {"target 1 two 3", "target Y: expected a number from -1e6 to 1e6, got 'two'"},
-      {"target 1 2 3 4 5", "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got 5"},
+      {"target 1 2 3 4 5",
+       "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got 5"},
       {"target 1 2 3 0 x 0",
        "target PITCH: expected an angle in degrees from -3600 to 3600, got 'x'"},
       {"target 1 2 3 0 0 nan",
@@ -284,7 +287,8 @@ TEST(Command, ScriptRunParsesTheScriptNow) {
 }
 
 TEST(Command, FormatCommandRoundTrips) {
-  const std::vector<std::string> lines = {"target 0.1 -2.5 3.33333333", "target 1 2 3 -90 45.5 0.25",
+  const std::vector<std::string> lines = {"target 0.1 -2.5 3.33333333",
+                                          "target 1 2 3 -90 45.5 0.25",
                                           "mode drag",
                                           "mode spline",
                                           "mode console",
@@ -325,7 +329,8 @@ TEST(Command, FormatCommandRoundTrips) {
     EXPECT_EQ(first.value().index(), second.value().index()) << line;
     EXPECT_EQ(text.substr(0, CommandName(first.value()).size()), CommandName(first.value()));
   }
-  EXPECT_EQ(FormatCommand(Command(cmd::Target{{0.1f, -2.5f, 3.0f}, std::nullopt})), "target 0.100000001 -2.5 3");
+  EXPECT_EQ(FormatCommand(Command(cmd::Target{{0.1f, -2.5f, 3.0f}, std::nullopt})),
+            "target 0.100000001 -2.5 3");
   EXPECT_EQ(FormatCommand(Command(cmd::Nothing{})), "");
 }
 
