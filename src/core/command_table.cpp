@@ -242,6 +242,7 @@ using EntryGroup = std::span<const AppCommandEntry> (*)();
 std::span<const AppCommandEntry> CoreEntries() { return kTable; }
 constexpr EntryGroup kGroups[] = {
     CoreEntries,
+    CaptureCommandEntries,
 };
 
 struct Table {

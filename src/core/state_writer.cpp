@@ -126,6 +126,10 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
   j["console_open"] = shell.console_open;
   if (with_console_last && !s.console.log.empty()) j["console_last"] = s.console.log.back().text;
   j["lengths"] = s.lengths;
+  // README "Settings, help and screenshots".
+  j["help_open"] = s.help_open;
+  j["last_screenshot"] =
+      s.last_screenshot ? nlohmann::json(*s.last_screenshot) : nlohmann::json(nullptr);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
