@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -28,6 +29,11 @@
 
 namespace fabrik {
 namespace {
+
+// SIGINT (Ctrl+C) and SIGTERM close the window like its close button, so the settings are
+// still saved (README: Settings, help and screenshots).
+volatile std::sig_atomic_t g_stop_signal = 0;
+void OnStopSignal(int) { g_stop_signal = 1; }
 
 int Fail(int code, const std::string& message) {
   std::fprintf(stderr, "fabrik-demo: %s\n", message.c_str());
@@ -152,6 +158,8 @@ int RunApp(const Options& options) {
                      app::Viewport{window->window_size(), window->framebuffer_size(), panel_width},
                      CommandSource::kQuiet);
 
+  std::signal(SIGINT, OnStopSignal);
+  std::signal(SIGTERM, OnStopSignal);
   SceneDrawer scene;
   auto last = std::chrono::steady_clock::now();
   bool first = true;
@@ -211,7 +219,7 @@ int RunApp(const Options& options) {
       if (!written) std::fprintf(stderr, "fabrik-demo: %s\n", written.error().c_str());
     }
     window->SwapBuffers();
-    if (last_frame || state.quit_requested) window->RequestClose();
+    if (last_frame || state.quit_requested || g_stop_signal != 0) window->RequestClose();
   }
 
   int x = 0, y = 0;

@@ -13,9 +13,12 @@ std::string ScreenshotPath(const std::string& folder, std::time_t when) {
   localtime_r(&when, &local);
   char stamp[64];
   std::strftime(stamp, sizeof(stamp), "fabrik-%Y-%m-%d-%H%M%S", &local);
-  const std::string base = (folder.empty() ? std::string(".") : folder) + "/" + stamp;
-  std::string path = base + ".png";
+  // Absolute, so the console line says where the file is whatever the working directory.
   std::error_code ec;
+  std::filesystem::path dir = std::filesystem::absolute(folder.empty() ? "." : folder, ec);
+  if (ec) dir = folder.empty() ? "." : folder;
+  const std::string base = (dir.lexically_normal() / stamp).string();
+  std::string path = base + ".png";
   for (int n = 2; n <= 999 && std::filesystem::exists(path, ec); ++n) {
     path = base + "-" + std::to_string(n) + ".png";
   }

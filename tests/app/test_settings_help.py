@@ -142,6 +142,17 @@ class Settings(unittest.TestCase):
         with open(os.path.join(folder, "settings.json")) as f:
             self.assertEqual(f.read(), saved_text)
 
+    def test_sigterm_closes_like_the_window_and_saves(self):
+        config = tempfile.mkdtemp(prefix="fabrik-config-")
+        with LiveDemo(FAST + SIZE + ["--exec", "iterations 55"], config_dir=config) as demo:
+            demo.wait_frames(3)
+            demo.key("F1")  # the help is not a saved setting, but the keys still arrive
+            demo.wait_until(lambda s: s["help_open"], what="help_open")
+        with open(demo.err_path) as f:
+            self.assertEqual(demo.proc.returncode, 0, f.read())
+        with open(os.path.join(config, "fabrik-demo", "settings.json")) as f:
+            self.assertEqual(json.load(f)["max_iterations"], 55)
+
     def test_a_corrupt_settings_file_is_one_line_and_ignored(self):
         config = tempfile.mkdtemp(prefix="fabrik-config-")
         folder = os.path.join(config, "fabrik-demo")
