@@ -48,11 +48,16 @@ void SetUpImGui(GLFWwindow* window, float content_scale, const std::string* ini)
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = ini != nullptr ? ini->c_str() : nullptr;
   std::error_code ec;
-  if (ini != nullptr && std::filesystem::file_size(*ini, ec) > kMaxSettingsBytes && !ec) {
-    // Not read (ImGui would load it whole); the exit writes a fresh one.
-    std::fprintf(stderr, "fabrik-demo: settings: %s is larger than 1 MiB; ignored it\n",
-                 ini->c_str());
-    ImGui::LoadIniSettingsFromMemory("");
+  if (ini != nullptr && std::filesystem::exists(*ini, ec)) {
+    // ImGui reads the file whole, and a FIFO or device would block it: such a file is not
+    // read. One too large is replaced on exit; one that is not a regular file is left alone.
+    const bool regular = std::filesystem::is_regular_file(*ini, ec);
+    if (!regular || std::filesystem::file_size(*ini, ec) > kMaxSettingsBytes) {
+      std::fprintf(stderr, "fabrik-demo: settings: %s is %s; ignored it\n", ini->c_str(),
+                   regular ? "larger than 1 MiB" : "not a regular file");
+      ImGui::LoadIniSettingsFromMemory("");
+      if (!regular) io.IniFilename = nullptr;
+    }
   }
   ImGui::StyleColorsDark();
   ImGuiStyle& style = ImGui::GetStyle();

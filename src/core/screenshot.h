@@ -13,8 +13,8 @@ namespace fabrik {
 
 struct AppState;
 
-// `folder` (made absolute)/fabrik-YYYY-MM-DD-HHMMSS.png for the local time `when`; when that file exists
-// already (two shots within a second), -2, -3, ... is added before .png, up to -999, after
+// `folder` (made absolute)/fabrik-YYYY-MM-DD-HHMMSS.png for the local time `when`; when that file
+// exists already (two shots within a second), -2, -3, ... is added before .png, up to -999, after
 // which the last name is returned (and overwritten).
 std::string ScreenshotPath(const std::string& folder, std::time_t when);
 

@@ -60,9 +60,9 @@ std::optional<std::string> SettingsFolder();
 
 // What reading a settings file gave: the fields that passed their checks, and at most one
 // line saying what was ignored ("" when nothing was). A missing file is not a problem.
-// A file that cannot be read, is larger than kMaxSettingsBytes, is not valid JSON, is
-// nested deeper than a settings file is, or is not an object is ignored whole; otherwise
-// each field of the wrong type or out of range is ignored alone and the others are kept.
+// A file that is not a regular file or cannot be read, is larger than kMaxSettingsBytes, is not
+// valid JSON, is nested deeper than a settings file is, or is not an object is ignored whole;
+// otherwise each field of the wrong type or out of range is ignored alone and the others are kept.
 struct SettingsRead {
   Settings settings;
   std::string problem;

@@ -5,12 +5,10 @@
 #include <unistd.h>
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "camera/orbit_camera.h"
 #include "core/scene_registry.h"
@@ -249,6 +247,10 @@ SettingsRead ParseSettings(std::string_view text, const std::string& name) {
 SettingsRead ReadSettingsFile(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return {};
+  // A FIFO or device would block the start or never end: only a regular file is read.
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return {{}, "settings: " + path + " is not a regular file; ignored it, using the defaults"};
+  }
   const auto size = std::filesystem::file_size(path, ec);
   if (!ec && size > kMaxSettingsBytes) {
     return {{}, "settings: " + path + " is larger than 1 MiB; ignored it, using the defaults"};

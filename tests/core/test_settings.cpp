@@ -1,6 +1,8 @@
 // Saved settings (README "Settings, help and screenshots"): round trip through the file,
 // options and --exec lines overriding them, hostile files, --no-settings.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -19,7 +21,9 @@ using testing::Core;
 using testing::FixedStep;
 
 std::string FreshFolder(const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "fabrik-settings-" + name;
+  // The process id keeps runs side by side (other checkouts, ctest -j) apart.
+  const std::string dir =
+      ::testing::TempDir() + "fabrik-settings-" + name + "-" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
@@ -207,6 +211,18 @@ TEST(Settings, NoSettingsNeitherReadsNorWrites) {
   unsetenv("XDG_CONFIG_HOME");
 }
 
+TEST(Settings, AFifoOrAFolderIsNotReadAndIsOneLine) {
+  const std::string dir = FreshFolder("fifo");
+  const std::string fifo = dir + "/settings.json";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);  // reading it would block the start
+  const SettingsRead read = ReadSettingsFile(fifo);
+  EXPECT_NE(read.problem.find("not a regular file"), std::string::npos) << read.problem;
+  std::filesystem::create_directories(dir + "/folder.json");
+  EXPECT_NE(ReadSettingsFile(dir + "/folder.json").problem.find("not a regular file"),
+            std::string::npos);
+  EXPECT_EQ(ReadSettingsFile(dir + "/missing.json").problem, "");
+}
+
 TEST(Settings, AnUnwritableFolderIsOneLine) {
   const std::string dir = FreshFolder("unwritable");
   std::ofstream(dir + "/file") << "x";
@@ -239,7 +255,7 @@ namespace fabrik {
 namespace {
 
 TEST(Screenshot, NamesCarryTheTimeAndNeverRepeatWithinASecond) {
-  const std::string dir = ::testing::TempDir() + "fabrik-shots";
+  const std::string dir = ::testing::TempDir() + "fabrik-shots-" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::tm when{};
