@@ -142,6 +142,17 @@ class Settings(unittest.TestCase):
         with open(os.path.join(folder, "settings.json")) as f:
             self.assertEqual(f.read(), saved_text)
 
+    def test_the_saved_window_size_and_place_are_used(self):
+        config = tempfile.mkdtemp(prefix="fabrik-config-")
+        os.makedirs(os.path.join(config, "fabrik-demo"))
+        with open(os.path.join(config, "fabrik-demo", "settings.json"), "w") as f:
+            json.dump({"window": {"size": [520, 400], "position": [37, 51]}}, f)
+        with LiveDemo(FAST, config_dir=config) as demo:
+            self.assertEqual(demo.wait_frames(2)["window"], [520, 400])
+            self.assertEqual(demo.window_origin(), (37, 51))
+        with open(os.path.join(config, "fabrik-demo", "settings.json")) as f:
+            self.assertEqual(json.load(f)["window"], {"size": [520, 400], "position": [37, 51]})
+
     def test_sigterm_closes_like_the_window_and_saves(self):
         config = tempfile.mkdtemp(prefix="fabrik-config-")
         with LiveDemo(FAST + SIZE + ["--exec", "iterations 55"], config_dir=config) as demo:
