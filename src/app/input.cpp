@@ -117,6 +117,14 @@ void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report
     if (const auto ray = CursorRay(state, cursor)) queue.Push(app::DragMove{*ray});
   }
 
+  // README "Settings, help and screenshots": F1 and F12 type nothing, so they work whatever
+  // has the keyboard; Escape closes the help overlay.
+  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) queue.Push(app::HelpOverlay{!state.help_open});
+  if (state.help_open && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
+    queue.Push(app::HelpOverlay{false});
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) queue.Push(app::ScreenshotRequest{});
+
   // Keys, when no text field has the keyboard.
   if (!io.WantCaptureKeyboard) {
     auto language = [&](Command c) { queue.Push(std::move(c)); };

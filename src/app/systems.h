@@ -69,5 +69,8 @@ void DrawPanel(const AppState& state, UiState& ui, CommandQueue& queue);
 // with the other panels. Typed lines are enqueued as app::Line.
 void HandleConsoleKey(ConsoleUi& console);
 void DrawConsole(const AppState& state, ConsoleUi& console, CommandQueue& queue);
+// The help overlay (help_overlay.cpp): every key and mouse action, the mode's hint and how to
+// open the console, centred over the scene; its close button enqueues app::HelpOverlay.
+void DrawHelpOverlay(const AppState& state, CommandQueue& queue);
 
 }  // namespace fabrik

@@ -172,6 +172,12 @@ struct AppState {
 
   bool quit_requested = false;  // `quit`: the shell closes the window after this frame
 
+  // README "Settings, help and screenshots".
+  bool help_open = false;                      // the help overlay (F1)
+  std::string screenshot_dir = ".";            // --screenshot-dir
+  std::string screenshot_pending;              // the shell writes this PNG this frame; "" none
+  std::optional<std::string> last_screenshot;  // the last one written
+
   // The latest user-facing message (an error in red, or a notice).
   std::string message;
   bool message_is_error = false;

@@ -243,6 +243,7 @@ std::span<const AppCommandEntry> CoreEntries() { return kTable; }
 constexpr EntryGroup kGroups[] = {
     CoreEntries,
     OrientCommandEntries,
+    CaptureCommandEntries,
 };
 
 struct Table {

@@ -53,6 +53,9 @@ std::span<const AppCommandEntry> OrientCommandEntries();  // commands_orient.cpp
 std::span<const AppCommandEntry> AppCommandTable();
 // The table's language halves, contiguous, for CommandContext::extensions.
 std::span<const CommandExtension> AppCommandLanguage();
+// Groups of entries from their own files, listed in kGroups (command_table.cpp).
+std::span<const AppCommandEntry> CaptureCommandEntries();  // commands_capture.cpp: screenshot
+
 // The entry named `name`, or null.
 const AppCommandEntry* FindAppCommand(std::string_view name);
 

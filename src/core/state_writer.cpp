@@ -130,6 +130,10 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
   // Rotations, orientation target, skin and axes (README: Rotations, orientation target and
   // skinning).
   WriteOrientState(s, j);
+  // README "Settings, help and screenshots".
+  j["help_open"] = s.help_open;
+  j["last_screenshot"] =
+      s.last_screenshot ? nlohmann::json(*s.last_screenshot) : nlohmann::json(nullptr);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
