@@ -155,7 +155,8 @@ void BM_Chains(benchmark::State& state, int joints, bool warm, Impl impl) {
     } else {
       const fabrik::BatchSolveResult r = fabrik::SolveFabrikBatch(
           batch, targets, settings,
-          impl == Impl::kBatchAll ? BatchThreads::kAll : BatchThreads::kOne);
+          impl == Impl::kBatchAll ? BatchThreads::kAll : BatchThreads::kOne,
+          warm ? fabrik::BatchRegroup::kWhenRagged : fabrik::BatchRegroup::kNever);
       benchmark::DoNotOptimize(r);
       state.PauseTiming();
       for (std::size_t c = 0; c < kChains; ++c) iterations += batch.outcome(c).iterations;
