@@ -34,8 +34,10 @@ void ChainBatch::AllocateLanes(Lanes& l) const {
   l.iterations = hwy::AllocateAligned<std::int32_t>(slots);
   std::fill_n(l.distance.get(), slots, 0.0f);
   std::fill_n(l.iterations.get(), slots, 0);
-  l.reached.assign(slots, 0);
-  l.reachable.assign(slots, 0);
+  l.reached = hwy::AllocateAligned<std::uint8_t>(slots);
+  l.reachable = hwy::AllocateAligned<std::uint8_t>(slots);
+  std::fill_n(l.reached.get(), slots, std::uint8_t{0});
+  std::fill_n(l.reachable.get(), slots, std::uint8_t{0});
 }
 
 void ChainBatch::CopyLanes(const Lanes& from, Lanes& to) const {
@@ -46,8 +48,8 @@ void ChainBatch::CopyLanes(const Lanes& from, Lanes& to) const {
   std::copy_n(from.min_fast_sq.get(), slots, to.min_fast_sq.get());
   std::copy_n(from.distance.get(), slots, to.distance.get());
   std::copy_n(from.iterations.get(), slots, to.iterations.get());
-  std::copy(from.reached.begin(), from.reached.end(), to.reached.begin());
-  std::copy(from.reachable.begin(), from.reachable.end(), to.reachable.begin());
+  std::copy_n(from.reached.get(), slots, to.reached.get());
+  std::copy_n(from.reachable.get(), slots, to.reachable.get());
 }
 
 void ChainBatch::Allocate(std::size_t chains, std::size_t joints) {

@@ -105,8 +105,10 @@ class ChainBatch {
     hwy::AlignedFreeUniquePtr<float[]> min_fast_sq;
     hwy::AlignedFreeUniquePtr<float[]> distance;           // [slot] outcome
     hwy::AlignedFreeUniquePtr<std::int32_t[]> iterations;  // [slot] outcome
-    std::vector<std::uint8_t> reached;                     // [slot] outcome
-    std::vector<std::uint8_t> reachable;                   // [slot] outcome
+    // Aligned like the rest, so that each block's lanes fill whole cache lines and no line is
+    // written by two threads solving neighbouring blocks.
+    hwy::AlignedFreeUniquePtr<std::uint8_t[]> reached;    // [slot] outcome
+    hwy::AlignedFreeUniquePtr<std::uint8_t[]> reachable;  // [slot] outcome
   };
 
   ChainBatch() = default;
@@ -130,8 +132,9 @@ class ChainBatch {
   std::vector<std::uint32_t> slot_of_;
   std::vector<std::uint32_t> chain_of_;
   std::vector<std::uint32_t> regroup_next_;  // scratch of the regrouping (new slot of chain c)
-  // Per-block tallies of the last solve, summed into its BatchSolveResult.
-  struct BlockTally {
+  // Per-block tallies of the last solve, summed into its BatchSolveResult. One cache line
+  // each: neighbouring blocks solved by different threads write different lines.
+  struct alignas(64) BlockTally {
     std::size_t reached = 0, reachable = 0, reached_reachable = 0;
     int max_iterations = 0;
     double useful = 0.0, run = 0.0;  // lane-iterations of iterating chains, and all run

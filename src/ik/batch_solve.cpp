@@ -70,8 +70,8 @@ struct BatchAccess {
     v.scratch = b.scratch_.get() + block * batch::kScratchFloats;
     v.distance = l.distance.get() + lane0;
     v.iterations = l.iterations.get() + lane0;
-    v.reached = l.reached.data() + lane0;
-    v.reachable = l.reachable.data() + lane0;
+    v.reached = l.reached.get() + lane0;
+    v.reachable = l.reachable.get() + lane0;
     v.joint_count = b.joint_count_;
     return v;
   }
@@ -125,8 +125,7 @@ struct BatchAccess {
   // Re-packs the chains so that slots are ordered by the last solve's iteration count (a
   // stable counting sort: chains of equal count keep their relative order).
   static void Regroup(ChainBatch& b, BatchThreads threads) {
-    ChainBatch::Lanes& from = b.lanes_;
-    ChainBatch::Lanes& to = b.spare_;
+    const ChainBatch::Lanes& from = b.lanes_;
     std::array<std::size_t, kBuckets + 1> start{};
     const auto key = [&](std::size_t c) {
       const std::int32_t n = from.iterations[b.slot_of_[c]];
@@ -137,30 +136,56 @@ struct BatchAccess {
     for (std::size_t c = 0; c < b.chain_count_; ++c) {
       b.regroup_next_[c] = static_cast<std::uint32_t>(start[key(c)]++);
     }
-    const std::size_t n = b.joint_count_;
-    const auto move = [&](std::size_t old_slot, std::size_t new_slot) {
-      for (std::size_t j = 0; j < n; ++j) {
-        for (std::size_t k = 0; k < 3; ++k) {
-          to.joints[b.JointIndex(new_slot, j, k)] = from.joints[b.JointIndex(old_slot, j, k)];
-        }
-      }
-      for (std::size_t s = 0; s + 1 < n; ++s) {
-        to.lengths[b.LengthIndex(new_slot, s)] = from.lengths[b.LengthIndex(old_slot, s)];
-      }
-      to.total[new_slot] = from.total[old_slot];
-      to.min_fast_sq[new_slot] = from.min_fast_sq[old_slot];
-      to.distance[new_slot] = from.distance[old_slot];
-      to.iterations[new_slot] = from.iterations[old_slot];
-      to.reached[new_slot] = from.reached[old_slot];
-      to.reachable[new_slot] = from.reachable[old_slot];
-    };
-    ForRange(b.chain_count_, threads,
-             [&](std::size_t c) { move(b.slot_of_[c], b.regroup_next_[c]); });
-    for (std::size_t s = b.chain_count_; s < b.lane_slots(); ++s) move(s, s);  // padding
-    std::swap(b.lanes_, b.spare_);
+    // New slots 0 .. chains-1 hold the chains; the padding slots after them keep their own.
     for (std::size_t c = 0; c < b.chain_count_; ++c) {
-      b.slot_of_[c] = b.regroup_next_[c];
       b.chain_of_[b.regroup_next_[c]] = static_cast<std::uint32_t>(c);
+    }
+    // Gathered block by block into the spare storage: each thread writes whole blocks of its
+    // own (no cache line written by two threads), in storage order.
+    ForRange(b.block_count_, threads, [&](std::size_t block) { GatherBlock(b, block); });
+    std::swap(b.lanes_, b.spare_);
+    for (std::size_t c = 0; c < b.chain_count_; ++c) b.slot_of_[c] = b.regroup_next_[c];
+  }
+
+  // Fills block `block` of the spare storage with the chains chain_of_ assigns to its slots,
+  // read from their current slots (slot_of_; padding slots from themselves).
+  static void GatherBlock(ChainBatch& b, std::size_t block) {
+    const ChainBatch::Lanes& from = b.lanes_;
+    ChainBatch::Lanes& to = b.spare_;
+    const std::size_t n = b.joint_count_;
+    // Per lane: the old slot, and its offsets in the joint and length arrays (lane 0 of
+    // joint 0 / segment 0 of its block, plus its lane).
+    std::array<std::uint32_t, kLanes> old;
+    std::array<std::size_t, kLanes> joint_at, length_at;
+    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+      const std::size_t slot = block * kLanes + lane;
+      const std::size_t c = b.chain_of_[slot];
+      const std::size_t o = c < b.chain_count_ ? b.slot_of_[c] : slot;
+      old[lane] = static_cast<std::uint32_t>(o);
+      joint_at[lane] = o / kLanes * n * 3 * kLanes + o % kLanes;
+      length_at[lane] = o / kLanes * (n - 1) * kLanes + o % kLanes;
+    }
+    float* joints = to.joints.get() + block * n * 3 * kLanes;
+    for (std::size_t row = 0; row < n * 3; ++row) {  // joint x coordinate
+      const float* src = from.joints.get() + row * kLanes;
+      for (std::size_t lane = 0; lane < kLanes; ++lane)
+        joints[row * kLanes + lane] = src[joint_at[lane]];
+    }
+    float* lengths = to.lengths.get() + block * (n - 1) * kLanes;
+    for (std::size_t s = 0; s + 1 < n; ++s) {
+      const float* src = from.lengths.get() + s * kLanes;
+      for (std::size_t lane = 0; lane < kLanes; ++lane)
+        lengths[s * kLanes + lane] = src[length_at[lane]];
+    }
+    const std::size_t lane0 = block * kLanes;
+    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+      const std::size_t o = old[lane];
+      to.total[lane0 + lane] = from.total[o];
+      to.min_fast_sq[lane0 + lane] = from.min_fast_sq[o];
+      to.distance[lane0 + lane] = from.distance[o];
+      to.iterations[lane0 + lane] = from.iterations[o];
+      to.reached[lane0 + lane] = from.reached[o];
+      to.reachable[lane0 + lane] = from.reachable[o];
     }
   }
 };

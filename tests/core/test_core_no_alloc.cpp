@@ -1,97 +1,22 @@
 // The app core promises no heap allocation per frame in steady state (drag, spline and
-// script modes): a frame's commands, script, target and solve reuse their storage. This
-// file replaces the global operator new and delete (every form) for the whole test
-// executable with versions that count calls while g_counting is set, warms a headless core
-// up, then counts over hundreds of frames. The state line (--state-out, JSON text) is output
-// built on request and is not part of the frame.
-#include <algorithm>
-#include <atomic>
-#include <cstdlib>
-#include <new>
+// script modes): a frame's commands, script, target and solve reuse their storage. The
+// executable counts operator new calls (tests/support/alloc_counter.h); these tests warm a
+// headless core up, then count over hundreds of frames in an AllocationWindow. The state
+// line (--state-out, JSON text) is output built on request and is not part of the frame.
 
 #include "core_test_util.h"
-
-namespace {
-
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-
-void* CountedAlloc(std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) {
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-  }
-  void* p = std::malloc(size == 0 ? 1 : size);
-  return p;
-}
-
-void* CountedAlignedAlloc(std::size_t size, std::align_val_t align) {
-  if (g_counting.load(std::memory_order_relaxed)) {
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-  }
-  const std::size_t a = static_cast<std::size_t>(align);
-  const std::size_t rounded = (std::max<std::size_t>(size, 1) + a - 1) / a * a;
-  return std::aligned_alloc(a, rounded);
-}
-
-// Not inlined into the operator delete replacements: GCC would otherwise pair the free()
-// with the operator new it sees at the call site and warn (-Wmismatched-new-delete).
-[[gnu::noinline]] void CountedFree(void* p) noexcept { std::free(p); }
-
-}  // namespace
-
-void* operator new(std::size_t size) {
-  if (void* p = CountedAlloc(size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) {
-  if (void* p = CountedAlloc(size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return CountedAlloc(size); }
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  return CountedAlloc(size);
-}
-void* operator new(std::size_t size, std::align_val_t align) {
-  if (void* p = CountedAlignedAlloc(size, align)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size, std::align_val_t align) {
-  if (void* p = CountedAlignedAlloc(size, align)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
-  return CountedAlignedAlloc(size, align);
-}
-void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
-  return CountedAlignedAlloc(size, align);
-}
-void operator delete(void* p) noexcept { CountedFree(p); }
-void operator delete[](void* p) noexcept { CountedFree(p); }
-void operator delete(void* p, std::size_t) noexcept { CountedFree(p); }
-void operator delete[](void* p, std::size_t) noexcept { CountedFree(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { CountedFree(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { CountedFree(p); }
-void operator delete(void* p, std::align_val_t) noexcept { CountedFree(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { CountedFree(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { CountedFree(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { CountedFree(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { CountedFree(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
-  CountedFree(p);
-}
+#include "support/alloc_counter.h"
 
 namespace fabrik {
 namespace {
 
 long CountFrames(testing::Core& core, int frames, void (*each)(testing::Core&, int)) {
-  g_allocations = 0;
-  g_counting = true;
+  testing::AllocationWindow window;
   for (int i = 0; i < frames; ++i) {
     if (each != nullptr) each(core, i);
     core.Frames(1);
   }
-  g_counting = false;
-  return g_allocations.load();
+  return window.Close();
 }
 
 // The cursor sweeping across the scene: one drag move per frame.

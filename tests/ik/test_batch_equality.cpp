@@ -213,8 +213,8 @@ namespace fabrik {
 namespace {
 
 // Regrouping re-packs chains between solves; callers see the same chains, poses and outcomes
-// as without it, frame after frame.
-TEST(BatchEquality, RegroupingChangesNothingVisible) {
+// as without it, frame after frame, whether the re-packing runs on one thread or on all.
+void ExpectRegroupingInvisible(BatchThreads threads) {
   std::mt19937 rng(21);
   std::vector<Chain> chains;
   std::vector<glm::vec3> targets;
@@ -229,8 +229,8 @@ TEST(BatchEquality, RegroupingChangesNothingVisible) {
     for (std::size_t c = 0; c < targets.size(); ++c) targets[c] += velocity[c];
     const BatchSolveResult r1 = SolveFabrikBatch(plain, targets, Settings(1e-3f, 60),
                                                  BatchThreads::kAll, BatchRegroup::kNever);
-    const BatchSolveResult r2 = SolveFabrikBatch(regrouped, targets, Settings(1e-3f, 60),
-                                                 BatchThreads::kAll, BatchRegroup::kWhenRagged);
+    const BatchSolveResult r2 = SolveFabrikBatch(regrouped, targets, Settings(1e-3f, 60), threads,
+                                                 BatchRegroup::kWhenRagged);
     ASSERT_TRUE(r1.ok && r2.ok);
     EXPECT_FALSE(r1.regrouped);
     regroups += r2.regrouped;
@@ -250,6 +250,14 @@ TEST(BatchEquality, RegroupingChangesNothingVisible) {
     }
   }
   EXPECT_GT(regroups, 0);  // the case is ragged enough to regroup
+}
+
+TEST(BatchEquality, RegroupingChangesNothingVisibleOnOneThread) {
+  ExpectRegroupingInvisible(BatchThreads::kOne);
+}
+
+TEST(BatchEquality, RegroupingChangesNothingVisibleOnAllThreads) {
+  ExpectRegroupingInvisible(BatchThreads::kAll);
 }
 
 }  // namespace

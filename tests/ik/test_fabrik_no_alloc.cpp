@@ -1,16 +1,8 @@
-// SolveFabrik promises no heap allocation, textbook and accelerated. This file replaces the global
-// operator new and delete (every form) for the whole test executable with versions that count calls
-// while g_counting is set, then solves many chains inside that window.
-//
-// The replacements forward to malloc/free (aligned forms: aligned_alloc), so under
-// AddressSanitizer every block is still a malloc block freed by free, and ASan's checks keep
-// working. Direct malloc calls are not counted; the solver makes none.
+// SolveFabrik promises no heap allocation, textbook and accelerated. The executable counts
+// operator new calls (tests/support/alloc_counter.h); these tests solve many chains inside an
+// AllocationWindow. Direct malloc calls are not counted; the solver makes none.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <random>
 #include <vector>
 
@@ -19,109 +11,17 @@
 #include "ik/orientation_target.h"
 #include "ik/recording_observer.h"
 #include "ik/rotations.h"
-#include "ik/tree.h"
 #include "ik/solver.h"
-
-namespace {
-
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-
-void* CountedAlloc(std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) {
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-  }
-  void* p = std::malloc(size == 0 ? 1 : size);
-  return p;
-}
-
-void* CountedAlignedAlloc(std::size_t size, std::align_val_t align) {
-  if (g_counting.load(std::memory_order_relaxed)) {
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-  }
-  const std::size_t a = static_cast<std::size_t>(align);
-  const std::size_t rounded = (std::max<std::size_t>(size, 1) + a - 1) / a * a;
-  return std::aligned_alloc(a, rounded);
-}
-
-// Not inlined into the operator delete replacements: GCC would otherwise pair the free()
-// with the operator new it sees at the call site and warn (-Wmismatched-new-delete).
-[[gnu::noinline]] void CountedFree(void* p) noexcept { std::free(p); }
-
-}  // namespace
-
-void* operator new(std::size_t size) {
-  if (void* p = CountedAlloc(size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) {
-  if (void* p = CountedAlloc(size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return CountedAlloc(size); }
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  return CountedAlloc(size);
-}
-void* operator new(std::size_t size, std::align_val_t align) {
-  if (void* p = CountedAlignedAlloc(size, align)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size, std::align_val_t align) {
-  if (void* p = CountedAlignedAlloc(size, align)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
-  return CountedAlignedAlloc(size, align);
-}
-void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
-  return CountedAlignedAlloc(size, align);
-}
-void operator delete(void* p) noexcept { CountedFree(p); }
-void operator delete[](void* p) noexcept { CountedFree(p); }
-void operator delete(void* p, std::size_t) noexcept { CountedFree(p); }
-void operator delete[](void* p, std::size_t) noexcept { CountedFree(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { CountedFree(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { CountedFree(p); }
-void operator delete(void* p, std::align_val_t) noexcept { CountedFree(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { CountedFree(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { CountedFree(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { CountedFree(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { CountedFree(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
-  CountedFree(p);
-}
+#include "ik/tree.h"
+#include "support/alloc_counter.h"
 
 namespace fabrik {
 namespace {
 
+using testing::AllocationWindow;
 using testing::RandomChain;
 using testing::RandomUnit;
 using testing::StraightChain;
-
-// Counts allocations made while alive. Nothing inside the window may use gtest assertions
-// (they allocate their messages); results are checked after it closes.
-class AllocationWindow {
- public:
-  AllocationWindow() {
-    g_allocations.store(0);
-    g_counting.store(true);
-  }
-  ~AllocationWindow() { g_counting.store(false); }
-  long Close() {
-    g_counting.store(false);
-    return g_allocations.load();
-  }
-};
-
-// The counter must see allocations, or a zero below would prove nothing.
-TEST(FabrikNoAlloc, CounterSeesAllocations) {
-  static std::vector<int>* volatile escape = nullptr;
-  AllocationWindow window;
-  escape = new std::vector<int>(100);
-  const long count = window.Close();
-  delete escape;
-  EXPECT_GE(count, 2);  // the vector object and its buffer
-}
 
 TEST(FabrikNoAlloc, SolveNeverAllocates) {
   // Everything that allocates is made before the window opens.
