@@ -29,5 +29,7 @@ void SceneSection(const AppState& state, UiState& ui, CommandQueue& queue);
 void StepSection(const AppState& state, CommandQueue& queue);
 void RaceSection(const AppState& state, CommandQueue& queue);
 void StepCaption(const AppState& state);
+// panel_record_view.cpp: 2D/3D view, free root, record and stop.
+void RecordViewSection(const AppState& state, CommandQueue& queue);
 
 }  // namespace fabrik::panel

@@ -1,11 +1,11 @@
 #include "core/command_table.h"
 
 #include <array>
-#include <exception>
-#include <string>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "core/app_state.h"
@@ -242,6 +242,7 @@ using EntryGroup = std::span<const AppCommandEntry> (*)();
 std::span<const AppCommandEntry> CoreEntries() { return kTable; }
 constexpr EntryGroup kGroups[] = {
     CoreEntries,
+    RecordViewEntries,
 };
 
 struct Table {

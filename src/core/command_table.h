@@ -50,6 +50,9 @@ struct AppCommandEntry {
 std::span<const AppCommandEntry> AppCommandTable();
 // The table's language halves, contiguous, for CommandContext::extensions.
 std::span<const CommandExtension> AppCommandLanguage();
+// Groups of entries in files of their own (listed in kGroups in command_table.cpp).
+std::span<const AppCommandEntry> RecordViewEntries();  // record, root, view (commands_record.cpp)
+
 // The entry named `name`, or null.
 const AppCommandEntry* FindAppCommand(std::string_view name);
 
