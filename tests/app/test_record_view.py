@@ -47,7 +47,8 @@ class RecordReplay(unittest.TestCase):
             by_time = {round(st["time"] - t0, 6): st["target"] for st in recorded}
             moved = max(dist(st["target"], recorded[0]["target"]) for st in recorded)
             self.assertGreater(moved, 0.3)  # the drag really moved the target
-            text = open(path).read()
+            with open(path) as f:
+                text = f.read()
             self.assertIn(" over ", text)
             self.assertLess(text.count("\n"), len(recorded))  # held still: few lines
 
