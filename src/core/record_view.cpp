@@ -144,10 +144,17 @@ glm::vec3 ConfineTarget(const AppState& state, const glm::vec3& p) {
 void SetView2d(AppState& state, bool planar) {
   state.view.camera.SetPlanar(planar);
   if (planar) {
-    if (state.scene.free_chain() && !state.step.active) LayChainFlat(state.chain);
+    // The step view and the race hold copies of the chain's pose: they start again from the
+    // flattened chain, towards the flattened target.
+    const bool step = state.step.active, race = state.race.active;
+    if (step) SetStepView(state, false);
+    if (race) SetRace(state, false);
     const glm::vec3 t = state.target();
     if (t.z != 0.0f) state.targeting.Jump(ConfineTarget(state, t));
     if (state.drag.hit) state.drag.hit = ConfineTarget(state, *state.drag.hit);
+    if (state.scene.free_chain()) LayChainFlat(state.chain);
+    if (race) SetRace(state, true);
+    if (step) SetStepView(state, true);
   }
   UpdateViewMatrices(state);
 }

@@ -215,6 +215,25 @@ TEST(View2d, AnOrthographicCameraDownMinusZWithTargetsAtZeroAndAFlatChain) {
   EXPECT_EQ(core.Json()["projection"][11].get<float>(), -1.0f);
 }
 
+TEST(View2d, TheStepViewAndTheRaceStartAgainFromTheFlatChain) {
+  Core core;
+  core.Run("target 1 3 2");
+  core.Frames(60);
+  core.Run("race on");
+  core.Run("step on");
+  core.Run("view 2d");
+  ASSERT_TRUE(core.state().step.active);
+  ASSERT_TRUE(core.state().race.active);
+  for (const glm::vec3& p : core.state().step.recorded_from) EXPECT_EQ(p.z, 0.0f);
+  EXPECT_EQ(core.state().step.recorded_target.z, 0.0f);
+  core.Run("step end");
+  for (const glm::vec3& p : core.state().step.pose) EXPECT_EQ(p.z, 0.0f);
+  for (const RaceEntry& e : core.state().race.entries) {
+    ASSERT_TRUE(e.chain);
+    for (const glm::vec3& p : e.chain->joints()) EXPECT_NEAR(p.z, 0.0f, 1e-6f);
+  }
+}
+
 TEST(View2d, DragsStayOnZeroUnderTheCursor) {
   Core core;
   core.Run("view 2d");
