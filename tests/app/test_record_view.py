@@ -69,6 +69,24 @@ class RecordReplay(unittest.TestCase):
             self.assertLessEqual(worst, TOLERANCE * 1.01 + 1e-6)
             self.assertTrue(all_finite(end))
 
+    def test_the_file_is_completed_when_the_demo_exits(self):
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, "exit.txt")
+        code, _, err = run_demo(FAST + ["--exec", "record start " + path, "--exec",
+                                        "target 2 3 0.5", "--frames", "60"])
+        self.assertEqual(code, 0, err)
+        with open(path) as f:
+            lines = [l for l in f.read().splitlines() if l and not l.startswith("#")]
+        self.assertTrue(lines[0].startswith("at 0 target "), lines[0])
+        # The last glide ends where the target stopped, (2, 3, 0.5): the file was finished.
+        last = lines[-1].split()
+        self.assertEqual(last[2], "target")
+        self.assertEqual(last[6], "over")
+        self.assertLess(dist([float(v) for v in last[3:6]], [2, 3, 0.5]), 1e-4)
+        # ...and it runs to the last frame (59 frames after the first sample): the hold after
+        # the target arrived, which only finishing the file writes.
+        self.assertAlmostEqual(float(last[1]) + float(last[7]), LEAD_IN + 59 * DT, places=4)
+
     def test_recording_while_a_script_plays_is_refused(self):
         square = os.path.join(os.environ.get("FABRIK_SOURCE_DIR", "."), "assets", "scripts",
                               "square.txt")
