@@ -62,6 +62,17 @@ void OrbitCamera::Zoom(float steps) {
   distance_ = std::clamp(distance_ * std::pow(kZoomPerStep, steps), kMinDistance, kMaxDistance);
 }
 
+void OrbitCamera::SetPose(glm::vec3 pivot, float yaw, float pitch, float distance) {
+  if (!IsFinite(glm::vec2(pivot.x, pivot.y)) || !std::isfinite(pivot.z) || !std::isfinite(yaw) ||
+      !std::isfinite(pitch) || !std::isfinite(distance)) {
+    return;
+  }
+  pivot_ = glm::clamp(pivot, glm::vec3(-kMaxPivot), glm::vec3(kMaxPivot));
+  yaw_ = std::fmod(yaw, kTwoPi);
+  pitch_ = std::clamp(pitch, -kMaxPitch, kMaxPitch);
+  distance_ = std::clamp(distance, kMinDistance, kMaxDistance);
+}
+
 glm::vec3 OrbitCamera::forward() const {
   if (planar_) return glm::vec3(0.0f, 0.0f, -1.0f);
   // Camera offset from the pivot: yaw about +Y, pitch raising the eye above the pivot.

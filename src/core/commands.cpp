@@ -126,9 +126,10 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
           [&](const cmd::Nothing&) { return true; },
           [&](const cmd::Target& c) {
             if (from_script) {
-              state.script.target = c.position;
+              state.script.target = c.position;  // the angles: `orient` in scripts
               return true;
             }
+            if (c.angles_deg && !SetOrientation(state, c.angles_deg)) return false;
             if (state.mode != TargetMode::kConsole) SetMode(state, TargetMode::kConsole);
             state.typed.typed = c.position;
             if (state.step.active) {
@@ -139,7 +140,8 @@ bool Execute(AppState& state, const Command& command, CommandSource source) {
               // Glide to the typed target rather than teleporting the chain's goal.
               state.targeting.BeginGlide();
             }
-            out("target " + Vec(c.position));
+            out("target " + Vec(c.position) +
+                (c.angles_deg ? " yaw pitch roll " + Vec(*c.angles_deg) : std::string()));
             return true;
           },
           [&](const cmd::Mode& c) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_util.h"
+#include "core/orient.h"
 #include "core/step_view.h"
 
 namespace fabrik {
@@ -132,6 +133,13 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
       s.recording.active() ? nlohmann::json(s.recording.path()) : nlohmann::json(nullptr);
   j["root_free"] = s.root.free;
   j["view_mode"] = View2d(s) ? "2d" : "3d";
+  // Rotations, orientation target, skin and axes (README: Rotations, orientation target and
+  // skinning).
+  WriteOrientState(s, j);
+  // README "Settings, help and screenshots".
+  j["help_open"] = s.help_open;
+  j["last_screenshot"] =
+      s.last_screenshot ? nlohmann::json(*s.last_screenshot) : nlohmann::json(nullptr);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -29,7 +29,8 @@ constexpr std::array<std::string_view, 11> kStepSubcommands = {
     "on", "off", "next", "prev", "pass", "back", "iteration", "start", "end", "play", "pause"};
 
 constexpr std::array<CommandInfo, 19> kCommands = {{
-    {"target", "target X Y Z", "set the target (world units); mode becomes console"},
+    {"target", "target X Y Z [YAW PITCH ROLL]",
+     "set the target (world units; angles in degrees); mode becomes console"},
     {"mode", "mode drag|spline|console|script", "choose where the target comes from"},
     {"joints", "joints N", "joint count, root included (2..10000)"},
     {"length", "length L", "every segment's length (0.0001 <= L <= 1000)"},
@@ -63,7 +64,11 @@ std::vector<std::string_view> Details(std::string_view name) {
   }
   if (name == "target") {
     return {"  |X|, |Y|, |Z| <= 1e6; +Y is up, the chain's root is at the origin.",
-            "  In a script, moves the scripted target instead (the mode stays script)."};
+            "  YAW PITCH ROLL (degrees, |angle| <= 3600) also ask the effector for that",
+            "  rotation: R = Ry(yaw) Rx(pitch) Rz(roll); all 0 points it up. Without them the",
+            "  orientation stays as it is ('orient off' drops it).",
+            "  In a script, moves the scripted target instead (the mode stays script); there",
+            "  the angles are ignored: use 'orient YAW PITCH ROLL'."};
   }
   if (name == "mode") {
     return {"  drag: drag the target with the mouse;  spline: follow the loaded spline;",
@@ -225,14 +230,39 @@ std::string SearchedText(const CommandContext& context) {
 
 using Words = std::span<const std::string>;
 
+// An angle in degrees with |value| <= kMaxTargetAngleDegrees.
+Result<float> AngleDegrees(std::string_view what, std::string_view word) {
+  const text::Number n = text::ParseReal(word);
+  const std::string_view description = "an angle in degrees from -3600 to 3600";
+  if (n.error != text::NumberError::kNone) return Expected(what, description, word, n.error);
+  if (std::fabs(n.value) > static_cast<double>(kMaxTargetAngleDegrees)) {
+    return Expected(what, description, word, text::NumberError::kOutOfRange);
+  }
+  return static_cast<float>(n.value);
+}
+
 Result<Command> ParseTarget(Words args) {
-  if (args.size() != 3) return WrongArity("target", "target X Y Z", 3, args.size());
+  if (args.size() != 3 && args.size() != 6) {
+    return MakeError(
+        "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got " +
+        std::to_string(args.size()));
+  }
   cmd::Target t;
   const char* axes[3] = {"target X", "target Y", "target Z"};
   for (int i = 0; i < 3; ++i) {
     Result<float> v = Coordinate(axes[i], args[static_cast<std::size_t>(i)]);
     if (!v.ok()) return MakeError(v.error());
     t.position[i] = v.value();
+  }
+  if (args.size() == 6) {
+    const char* angles[3] = {"target YAW", "target PITCH", "target ROLL"};
+    glm::vec3 a(0.0f);
+    for (int i = 0; i < 3; ++i) {
+      Result<float> v = AngleDegrees(angles[i], args[static_cast<std::size_t>(3 + i)]);
+      if (!v.ok()) return MakeError(v.error());
+      a[i] = v.value();
+    }
+    t.angles_deg = a;
   }
   return Command(t);
 }
@@ -555,6 +585,13 @@ Status ValidateCommand(const Command& command) {
                 return fail("target: coordinate " + std::to_string(i) +
                             " is not finite or beyond 1e6");
               }
+              if (c.angles_deg) {
+                const float a = (*c.angles_deg)[i];
+                if (!std::isfinite(a) || std::fabs(a) > kMaxTargetAngleDegrees) {
+                  return fail("target: angle " + std::to_string(i) +
+                              " is not finite or beyond 3600 degrees");
+                }
+              }
             }
             return Ok{};
           },
@@ -665,8 +702,12 @@ std::string FormatCommand(const Command& command) {
       Overloaded{
           [](const cmd::Nothing&) -> std::string { return ""; },
           [](const cmd::Target& c) -> std::string {
-            return "target " + FormatFloat(c.position.x) + " " + FormatFloat(c.position.y) + " " +
-                   FormatFloat(c.position.z);
+            std::string text = "target " + FormatFloat(c.position.x) + " " +
+                               FormatFloat(c.position.y) + " " + FormatFloat(c.position.z);
+            if (c.angles_deg) {
+              for (int i = 0; i < 3; ++i) text += " " + FormatFloat((*c.angles_deg)[i]);
+            }
+            return text;
           },
           [](const cmd::Mode& c) { return "mode " + std::string(ModeName(c.mode)); },
           [](const cmd::Joints& c) { return "joints " + std::to_string(c.count); },
