@@ -19,7 +19,7 @@ struct KeyHelp {
 constexpr KeyHelp kMouse[] = {
     {"Left drag", "drag mode: move the target, the effector or a scene's handle"},
     {"Left click", "drag mode: bring the target under the cursor"},
-    {"Right drag", "orbit the camera"},
+    {"Right drag", "orbit the camera (in the 2D view: pan)"},
     {"Middle drag, Shift + right drag", "pan the camera"},
     {"Wheel", "zoom"},
 };

@@ -88,7 +88,9 @@ void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report
 
   // Camera: right drag orbits, middle drag or Shift + right drag pans, the wheel zooms.
   if (scene_has_mouse && cursor_valid) {
-    const bool pan = io.MouseDown[2] || (io.MouseDown[1] && io.KeyShift);
+    // The 2D view cannot orbit (README: The 2D view): there a right drag pans too.
+    const bool pan =
+        io.MouseDown[2] || (io.MouseDown[1] && (io.KeyShift || state.view.camera.planar()));
     const bool moved = delta.x != 0.0f || delta.y != 0.0f;
     if (pan && moved) {
       queue.Push(app::CameraPan{delta, static_cast<float>(state.view.window_size.y)});

@@ -315,6 +315,7 @@ void DrawPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
     panel::OrientSection(state, queue);
     panel::StepSection(state, queue);
     panel::RaceSection(state, queue);
+    panel::RecordViewSection(state, queue);
     Readouts(state, ui);
     CameraSection(queue);
     ImGui::PopItemWidth();

@@ -42,21 +42,32 @@ bool HiddenByJoints(const BoneInstance& b, float rs, float re) {
 
 }  // namespace
 
-void SceneDrawer::RebuildGrid(float reach) {
+void SceneDrawer::RebuildGrid(float reach, bool planar, const glm::vec3& root) {
   grid_reach_ = reach;
+  grid_planar_ = planar;
   grid_.clear();
   const float extent = std::max(10.0f, reach * 1.6f);
   const float step = NiceStep(extent);
   const int n = static_cast<int>(std::ceil(extent / step));
+  // Centred on the grid line nearest the root (a free root may wander far from the origin),
+  // so lines stay on multiples of the step and the origin's lines stay major.
+  const float five = step * 5.0f;
+  const float cx = std::round(root.x / five) * five;
+  const float cy = std::round((planar ? root.y : root.z) / five) * five;
+  grid_centre_ = planar ? glm::vec3(cx, cy, 0.0f) : glm::vec3(cx, 0.0f, cy);
+  // 3D: the ground (XZ, y = 0); 2D: the XY plane the view shows (z = 0).
+  auto at = [&](float a, float b) {
+    return planar ? glm::vec3(cx + a, cy + b, 0.0f) : glm::vec3(cx + a, 0.0f, cy + b);
+  };
   for (int i = -n; i <= n; ++i) {
     const bool major = (i % 5) == 0;
     const glm::vec4 color =
         major ? glm::vec4(0.55f, 0.60f, 0.68f, 0.45f) : glm::vec4(0.45f, 0.50f, 0.58f, 0.22f);
     const float x = i * step, e = n * step;
-    grid_.push_back({{x, 0.0f, -e}, color});
-    grid_.push_back({{x, 0.0f, e}, color});
-    grid_.push_back({{-e, 0.0f, x}, color});
-    grid_.push_back({{e, 0.0f, x}, color});
+    grid_.push_back({at(x, -e), color});
+    grid_.push_back({at(x, e), color});
+    grid_.push_back({at(-e, x), color});
+    grid_.push_back({at(e, x), color});
   }
   // World axes from the origin: X red, Y green, Z blue.
   const float a = std::max(1.0f, step * 2.0f);
@@ -132,16 +143,20 @@ void SceneDrawer::DrawStepOverlay(const AppState& state, Renderer& renderer, flo
   renderer.DrawLines(lines_, 2.0f, true);
 }
 
-void SceneDrawer::AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base) {
+void SceneDrawer::AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base,
+                                  bool planar) {
   const float cross = base * 2.6f;
   const glm::vec4 solid(glm::vec3(color), 1.0f);
   for (const glm::vec3& axis : {glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, 1)}) {
     lines_.push_back({target - axis * cross, solid});
     lines_.push_back({target + axis * cross, solid});
   }
-  // The drop line to the ground helps read the target's height.
-  lines_.push_back({target, glm::vec4(glm::vec3(color), 0.35f)});
-  lines_.push_back({glm::vec3(target.x, 0.0f, target.z), glm::vec4(glm::vec3(color), 0.35f)});
+  // The drop line to the ground helps read the target's height (not in the 2D view, which
+  // looks along the ground).
+  if (!planar) {
+    lines_.push_back({target, glm::vec4(glm::vec3(color), 0.35f)});
+    lines_.push_back({glm::vec3(target.x, 0.0f, target.z), glm::vec4(glm::vec3(color), 0.35f)});
+  }
   spheres_.push_back({target, base * 0.7f, color});
 }
 
@@ -171,8 +186,10 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
     // Rendering cost).
     if (!HiddenByJoints(bone, spheres_[i].radius, spheres_[i + 1].radius)) bones_.push_back(bone);
   }
-  AddPlinth(p[0], base);
-  renderer.DrawShadows(spheres_);
+  // A free root is not mounted on anything; the 2D view looks along the ground, where
+  // shadows would be a smear.
+  if (!state.root.free || !state.scene.free_chain()) AddPlinth(p[0], base);
+  if (!state.view.camera.planar()) renderer.DrawShadows(spheres_);
   renderer.DrawBones(bones_);
   renderer.DrawSpheres(spheres_);
 }
@@ -203,7 +220,8 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
 
   renderer.SetCamera(state.view.view, state.view.projection, state.view.camera.eye());
 
-  if (std::fabs(grid_reach_ - reach) > 1e-3f * std::max(reach, 1.0f)) RebuildGrid(reach);
+  const bool planar = state.view.camera.planar();
+  if (GridStale(reach, planar, chain.root())) RebuildGrid(reach, planar, chain.root());
   renderer.DrawLines(grid_, 1.0f, false, chain.root(), std::max(10.0f, reach * 1.6f));
 
   // Scenes with their own look; any other scene is drawn as a chain through its pose.
@@ -226,7 +244,7 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
                : p.back();
   lines_.clear();
   spheres_.clear();
-  AddTargetMarker(state.target(), target_color, base);
+  AddTargetMarker(state.target(), target_color, base, planar);
   if (!state.last.reached) {
     lines_.push_back({effector, glm::vec4(1.0f, 1.0f, 1.0f, 0.5f)});
     lines_.push_back({state.target(), glm::vec4(1.0f, 1.0f, 1.0f, 0.5f)});
@@ -238,7 +256,8 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
       if (static_cast<int>(k) == c.primary) continue;
       const bool reached = c.distances[k] <= state.settings.tolerance;
       AddTargetMarker(c.targets[k].position,
-                      reached ? glm::vec4(0.35f, 0.85f, 0.95f, 0.75f) : kTargetChasing, base);
+                      reached ? glm::vec4(0.35f, 0.85f, 0.95f, 0.75f) : kTargetChasing, base,
+                      planar);
     }
   }
   renderer.DrawLines(lines_, 1.5f, true);
@@ -254,13 +273,49 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
 
   // The reach: a faint shell and its circle on the ground (a chain's; a tree has one per
   // effector, so none is drawn).
-  if (!creature) {
+  // A free root has no reach: its trail is drawn instead.
+  const bool free_root = state.root.free && state.scene.free_chain();
+  if (free_root) DrawRootTrail(state, renderer);
+  if (!creature && !free_root) {
     lines_.clear();
-    AddCircle(lines_, glm::vec3(chain.root().x, 0.002f, chain.root().z), reach, {1, 0, 0},
-              {0, 0, 1}, glm::vec4(0.35f, 0.62f, 0.98f, 0.45f), 128);
+    // On the ground in 3D; in the 2D view, in the XY plane round the root.
+    if (planar) {
+      AddCircle(lines_, chain.root(), reach, {1, 0, 0}, {0, 1, 0},
+                glm::vec4(0.35f, 0.62f, 0.98f, 0.45f), 128);
+    } else {
+      AddCircle(lines_, glm::vec3(chain.root().x, 0.002f, chain.root().z), reach, {1, 0, 0},
+                {0, 0, 1}, glm::vec4(0.35f, 0.62f, 0.98f, 0.45f), 128);
+    }
     renderer.DrawLines(lines_, 1.0f, false);
-    renderer.DrawShell(chain.root(), reach, kReachColor);
+    // Seen flat, the shell would only be a disc hiding the grid; the circle says it all.
+    if (!planar) renderer.DrawShell(chain.root(), reach, kReachColor);
   }
+}
+
+bool SceneDrawer::GridStale(float reach, bool planar, const glm::vec3& root) const {
+  if (std::fabs(grid_reach_ - reach) > 1e-3f * std::max(reach, 1.0f) || planar != grid_planar_) {
+    return true;
+  }
+  // Re-centre once the root is more than two major cells from the grid's centre.
+  const float five = NiceStep(std::max(10.0f, reach * 1.6f)) * 5.0f;
+  const glm::vec2 offset = planar ? glm::vec2(root.x - grid_centre_.x, root.y - grid_centre_.y)
+                                  : glm::vec2(root.x - grid_centre_.x, root.z - grid_centre_.z);
+  return std::fabs(offset.x) > 2.0f * five || std::fabs(offset.y) > 2.0f * five;
+}
+
+// README: Free root - where the root has been over the last seconds, fading with age.
+void SceneDrawer::DrawRootTrail(const AppState& state, Renderer& renderer) {
+  const FreeRootState& root = state.root;
+  if (root.trail_count < 2) return;
+  lines_.clear();
+  const float n = static_cast<float>(root.trail_count);
+  for (std::size_t i = 0; i + 1 < root.trail_count; ++i) {
+    const float age = 1.0f - static_cast<float>(i) / n;  // 1 = oldest
+    const glm::vec4 color(0.95f, 0.55f, 0.25f, 0.9f * (1.0f - age) + 0.05f);
+    lines_.push_back({root.TrailAt(i), color});
+    lines_.push_back({root.TrailAt(i + 1), color});
+  }
+  renderer.DrawLines(lines_, 2.5f, true);
 }
 
 void SceneDrawer::DrawSpline(const AppState& state, Renderer& renderer, float base) {

@@ -38,7 +38,10 @@ void SceneDrawer::DrawField(const AppState& state, const FieldScene& field, Rend
 
   // The ground grid, sized to the field.
   const float grid_reach = std::max(width * 0.45f, kFieldReach);
-  if (std::fabs(grid_reach_ - grid_reach) > 1e-3f * grid_reach) RebuildGrid(grid_reach);
+  const bool planar = state.view.camera.planar();
+  if (GridStale(grid_reach, planar, glm::vec3(0.0f))) {
+    RebuildGrid(grid_reach, planar, glm::vec3(0.0f));
+  }
   renderer.DrawLines(grid_, 1.0f, false, glm::vec3(0.0f), std::max(10.0f, grid_reach * 1.6f));
 
   const int columns = field.columns();

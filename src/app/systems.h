@@ -25,7 +25,9 @@ class SceneDrawer {
   void Draw(const AppState& state, Renderer& renderer);
 
  private:
-  void RebuildGrid(float reach);
+  void RebuildGrid(float reach, bool planar, const glm::vec3& root);
+  bool GridStale(float reach, bool planar, const glm::vec3& root) const;
+  void DrawRootTrail(const AppState& state, Renderer& renderer);
   void DrawStepOverlay(const AppState& state, Renderer& renderer, float base);
   void DrawRacers(const AppState& state, Renderer& renderer, float base);
   void DrawChainBody(const AppState& state, Renderer& renderer, std::span<const glm::vec3> p,
@@ -37,12 +39,15 @@ class SceneDrawer {
   void DrawSpline(const AppState& state, Renderer& renderer, float base);
   void DrawArmExtras(const AppState& state, const ArmScene& arm, Renderer& renderer, float base);
   void AddPlinth(const glm::vec3& root, float base);
-  void AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base);
+  void AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base,
+                       bool planar = false);
   void AddConstraintOutline(const JointConstraint& c, const Frame& parent, const glm::vec3& at,
                             float radius, bool at_limit);
   WalkerDrawer walker_;
   std::vector<Frame> frames_;
   float grid_reach_ = -1.0f;
+  bool grid_planar_ = false;
+  glm::vec3 grid_centre_{0.0f};
   std::vector<LineVertex> grid_;
   std::vector<LineVertex> lines_;
   std::vector<SphereInstance> spheres_;

@@ -5,6 +5,13 @@
 // positive looks down on the pivot). Every input is sanitised: non-finite deltas are ignored,
 // pitch stays within +-kMaxPitch, distance within [kMinDistance, kMaxDistance], and the pivot
 // within kMaxPivot of the origin, so no sequence of calls can produce NaN or inf matrices.
+//
+// Planar (2D) mode (README: The 2D view): the camera looks down -Z at the XY plane (+Y up on
+// screen, +X right) through an orthographic projection. The eye sits `distance` in front of
+// the pivot (+Z); the view shows 2 x distance x tan(kFovY / 2) world units of height, the
+// same scale the perspective view has at the pivot, so switching keeps what is under the
+// pivot the same size. Orbit does nothing; Pan moves the pivot in X and Y; Zoom scales the
+// view. Yaw and pitch are kept (unused) for the return to 3D.
 #pragma once
 
 #include <glm/mat4x4.hpp>
@@ -37,9 +44,16 @@ class OrbitCamera {
   explicit OrbitCamera(const Home& home) : home_(home) { Reset(); }
 
   void SetHome(const Home& home) { home_ = home; }
+  // Back to the home pose (in planar mode: the home pivot and distance, still planar).
   void Reset();
 
+  // Planar mode on or off (see above). Turning it on keeps the pivot's X and Y and puts its Z
+  // at 0, the plane the 2D view shows.
+  void SetPlanar(bool planar);
+  bool planar() const { return planar_; }
+
   // Rotates by a cursor movement of `delta_pixels` (window coordinates); 1 pixel ~ 0.3 deg.
+  // Ignored in planar mode.
   void Orbit(glm::vec2 delta_pixels);
   // Moves the pivot in the view plane so the point under the cursor follows it, for a window
   // `window_height` screen coordinates tall.
@@ -55,14 +69,17 @@ class OrbitCamera {
   float pitch() const { return pitch_; }
   float distance() const { return distance_; }
   glm::vec3 eye() const;
-  // Unit vector from the eye towards the pivot.
+  // Unit vector from the eye towards the pivot ((0, 0, -1) in planar mode).
   glm::vec3 forward() const;
 
   glm::mat4 View() const;
   // Perspective projection for a viewport of the given aspect (width / height, sanitised).
   // `lens_shift_x` moves the image centre right by that fraction of the viewport's half
   // width (NDC units), so the pivot can sit in the middle of the area beside a side panel.
+  // In planar mode the same, orthographic: half height = distance x tan(kFovY / 2).
   glm::mat4 Projection(float aspect, float lens_shift_x = 0.0f) const;
+  // World units per screen unit at the pivot's depth, for a window `window_height` tall.
+  float UnitsPerPixel(float window_height) const;
   float near_plane() const { return distance_ * kNearFactor; }
   float far_plane() const { return distance_ * kFarFactor; }
 
@@ -72,6 +89,7 @@ class OrbitCamera {
   float yaw_ = 0.0f;
   float pitch_ = 0.0f;
   float distance_ = 1.0f;
+  bool planar_ = false;
 };
 
 }  // namespace fabrik

@@ -1,7 +1,6 @@
 #include "camera/unproject.h"
 
 #include <cmath>
-
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_inverse.hpp>
 #include <glm/matrix.hpp>
@@ -72,6 +71,21 @@ std::optional<glm::vec3> ProjectToWindow(const glm::vec3& world, glm::vec2 windo
   const glm::vec3 out(win, ndc.z);
   if (!Finite(out)) return std::nullopt;
   return out;
+}
+
+std::optional<glm::vec3> ScreenToPlaneZ(glm::vec2 window_pos, glm::vec2 window_size,
+                                        glm::vec2 fb_size, const glm::mat4& view,
+                                        const glm::mat4& projection, float plane_z) {
+  if (!std::isfinite(plane_z)) return std::nullopt;
+  const std::optional<Ray> ray = ScreenRay(window_pos, window_size, fb_size, view, projection);
+  if (!ray) return std::nullopt;
+  const glm::vec3 point(0.0f, 0.0f, plane_z), normal(0.0f, 0.0f, 1.0f);
+  const std::optional<float> t = IntersectPlane(*ray, point, normal);
+  if (!t) return std::nullopt;
+  glm::vec3 hit = ray->origin + ray->direction * *t;
+  hit.z = plane_z;  // exactly on the plane, whatever the rounding of t
+  if (!Finite(hit)) return std::nullopt;
+  return hit;
 }
 
 float DistanceToRay(const Ray& ray, const glm::vec3& point) {

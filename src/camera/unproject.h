@@ -8,11 +8,10 @@
 // rays outside the view frustum, never NaN, as long as the matrices are invertible.
 #pragma once
 
-#include <optional>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <optional>
 
 namespace fabrik {
 
@@ -33,6 +32,14 @@ glm::vec2 WindowToNdc(glm::vec2 window_pos, glm::vec2 window_size, glm::vec2 fb_
 // matrices are singular or the inputs are not finite.
 std::optional<Ray> ScreenRay(glm::vec2 window_pos, glm::vec2 window_size, glm::vec2 fb_size,
                              const glm::mat4& view, const glm::mat4& projection);
+
+// The point under the cursor on the plane z = `plane_z` (the 2D view's drag plane, README: The
+// 2D view); with an orthographic camera looking down -Z (OrbitCamera's planar mode) its X and
+// Y are the cursor's world position exactly. nullopt when ScreenRay fails or the ray is
+// parallel to that plane or points away from it.
+std::optional<glm::vec3> ScreenToPlaneZ(glm::vec2 window_pos, glm::vec2 window_size,
+                                        glm::vec2 fb_size, const glm::mat4& view,
+                                        const glm::mat4& projection, float plane_z = 0.0f);
 
 // Where `ray` meets the plane through `point` with normal `normal`, as the ray parameter t
 // (origin + t * direction). nullopt if the ray is parallel to the plane or the hit is behind

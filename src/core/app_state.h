@@ -15,6 +15,7 @@
 #include "core/app_command.h"
 #include "core/history.h"
 #include "core/orient.h"
+#include "core/record_view.h"
 #include "core/scene.h"
 #include "core/scene_field.h"
 #include "core/target_sources.h"
@@ -169,6 +170,11 @@ struct AppState {
 
   ViewState view;
   FrameTiming timing;
+
+  // Record and replay, and the free root (core/record_view.h; the 2D view is the camera's
+  // planar mode).
+  TargetRecording recording;
+  FreeRootState root;
 
   bool quit_requested = false;  // `quit`: the shell closes the window after this frame
 

@@ -33,7 +33,10 @@ void EndDrag(AppState& state) {
 void StartDrag(AppState& state, const app::DragStart& c) {
   if (state.mode != TargetMode::kDrag || !Finite(c.position) || !Finite(c.plane_normal)) return;
   state.scene.grab = c.grab;
-  state.drag.plane.Begin(c.position, c.plane_normal);
+  // The 2D view drags on the plane z = 0 (README: The 2D view).
+  const bool planar = View2d(state);
+  state.drag.plane.Begin(ConfineTarget(state, c.position),
+                         planar ? glm::vec3(0.0f, 0.0f, -1.0f) : c.plane_normal);
   state.drag.dragging = state.drag.plane.active();
   state.targeting.CancelGlide();
 }
@@ -47,6 +50,7 @@ void MoveDrag(AppState& state, const app::DragMove& c) {
     if (const auto ground = scene.current->SurfaceHit(c.ray)) hit = ground;
   }
   if (!hit) return;
+  hit = ConfineTarget(state, *hit);
   // The pole, another effector's target: the scene's own handles.
   if (scene.current && scene.current->MoveHandle(scene.grab, *hit)) return;
   state.drag.hit = *hit;  // the target step takes it (core/target_sources.h)

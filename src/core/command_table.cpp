@@ -1,11 +1,11 @@
 #include "core/command_table.h"
 
 #include <array>
-#include <exception>
-#include <string>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "core/app_state.h"
@@ -244,6 +244,7 @@ constexpr EntryGroup kGroups[] = {
     CoreEntries,
     OrientCommandEntries,
     CaptureCommandEntries,
+    RecordViewEntries,
 };
 
 struct Table {

@@ -55,6 +55,7 @@ std::span<const AppCommandEntry> AppCommandTable();
 std::span<const CommandExtension> AppCommandLanguage();
 // Groups of entries from their own files, listed in kGroups (command_table.cpp).
 std::span<const AppCommandEntry> CaptureCommandEntries();  // commands_capture.cpp: screenshot
+std::span<const AppCommandEntry> RecordViewEntries();  // commands_record.cpp: record, root, view
 
 // The entry named `name`, or null.
 const AppCommandEntry* FindAppCommand(std::string_view name);

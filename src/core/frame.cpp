@@ -100,8 +100,11 @@ void UpdateTarget(AppState& state) {
   // The step view pauses time for the target sources (a drag or a typed target still work),
   // and takes a new target at once (one new recording, not one per frame of a glide).
   const float dt = state.step.active ? 0.0f : state.timing.dt;
-  const std::optional<glm::vec3> wanted = state.source(state.mode).Wanted(dt);
+  std::optional<glm::vec3> wanted = state.source(state.mode).Wanted(dt);
+  // The 2D view keeps every target at z = 0 (README: The 2D view).
+  if (wanted) wanted = ConfineTarget(state, *wanted);
   state.targeting.Update(wanted, state.timing.dt, state.step.active);
+  RecordTargetSample(state);
 }
 
 void RecordSolveTime(AppState& state, std::chrono::steady_clock::time_point start) {

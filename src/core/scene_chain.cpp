@@ -5,6 +5,7 @@
 #include "core/app_state.h"
 #include "core/frame.h"
 #include "core/step_view.h"
+#include "ik/free_root.h"
 
 namespace fabrik {
 
@@ -24,6 +25,10 @@ bool ChainScene::Enter(AppState& state) {
 void ChainScene::Solve(AppState& state) {
   if (state.step.active) {
     UpdateStepView(state);
+    return;
+  }
+  if (state.root.free) {
+    SolveFreeRoot(state);
     return;
   }
   if (state.orient.euler_deg) {
@@ -46,6 +51,21 @@ void ChainScene::Solve(AppState& state) {
   state.iteration_history.Push(static_cast<float>(result.iterations));
   state.solve_us_history.Push(static_cast<float>(state.solve_us));
   UpdateRace(state);
+}
+
+// README: Free root - the chain pulled by its head, the root following (ik/free_root.h).
+void ChainScene::SolveFreeRoot(AppState& state) {
+  const auto start = std::chrono::steady_clock::now();
+  const SolveResult result = PullChain(state.chain, state.target());
+  RecordSolveTime(state, start);
+  if (!result.ok) {
+    SetMessage(state, std::string("solve rejected: ") + result.error, true);
+    return;
+  }
+  state.last = result;
+  state.root.Push(state.chain.root());
+  state.iteration_history.Push(static_cast<float>(result.iterations));
+  state.solve_us_history.Push(static_cast<float>(state.solve_us));
 }
 
 std::span<const glm::vec3> ChainScene::Pose(const AppState& state) const {

@@ -127,6 +127,12 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
   j["console_open"] = shell.console_open;
   if (with_console_last && !s.console.log.empty()) j["console_last"] = s.console.log.back().text;
   j["lengths"] = s.lengths;
+  // Record and replay, free root, 2D view (README: Record and replay, Free root, The 2D
+  // view). The root's position is joints[0]; "view" is the view matrix, hence "view_mode".
+  j["recording"] =
+      s.recording.active() ? nlohmann::json(s.recording.path()) : nlohmann::json(nullptr);
+  j["root_free"] = s.root.free;
+  j["view_mode"] = View2d(s) ? "2d" : "3d";
   // Rotations, orientation target, skin and axes (README: Rotations, orientation target and
   // skinning).
   WriteOrientState(s, j);

@@ -7,17 +7,17 @@
 //   * 2 <= joint_count(); tested up to well beyond 10,000 joints.
 //   * every segment length is finite and > 0 and is fixed when the chain is created;
 //     solvers move joints, never lengths (a pose is accepted only if it keeps them).
-//   * the root never moves after creation.
+//   * the root never moves after creation, except through PullChain and LayChainFlat
+//     (ik/free_root.h: a free root, pulled like a rope; the 2D view).
 //   * every joint position is finite.
 // Creation validates its input and returns an Error naming the first bad value instead of a
 // chain; nothing throws.
 #pragma once
 
 #include <cstddef>
+#include <glm/vec3.hpp>
 #include <span>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "ik/result.h"
 

@@ -65,14 +65,14 @@ struct Renderer::Impl {
   float near_plane = 0.0f;
   float framebuffer_height = 1.0f;
   float pixels_per_unit = 1.0f;  // screen pixels of one world unit seen from one unit away
+  bool orthographic = false;     // the 2D view: sizes on screen do not depend on depth
   // Reused every frame: no per-frame allocation.
   std::vector<GpuInstance> scratch;
   std::vector<GpuInstance> sorted;
   std::vector<std::uint8_t> levels;
   std::vector<SphereInstance> shadows;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> shadow_keys;
-  std::unique_ptr<SkinPass> skin;    // the skinned tube (skin_pass.h)
-
+  std::unique_ptr<SkinPass> skin;  // the skinned tube (skin_pass.h)
 
   Mesh MakeMesh(const MeshData& data) {
     Mesh mesh;
@@ -119,7 +119,7 @@ struct Renderer::Impl {
   // Screen radius in pixels of a sphere of `radius` whose nearest point to the eye is at
   // `distance` (the centre's distance is used for bones' segments; both are estimates).
   float Pixels(float radius, float distance) const {
-    return radius * pixels_per_unit / std::fmax(distance, 1e-6f);
+    return radius * pixels_per_unit / (orthographic ? 1.0f : std::fmax(distance, 1e-6f));
   }
 
   // Uploads `data` and draws it in `groups` consecutive runs, run g of `counts[g]` instances
@@ -250,6 +250,9 @@ void Renderer::SetCamera(const glm::mat4& view, const glm::mat4& projection, con
       projection[2][3] == -1.0f ? projection[3][2] / (projection[2][2] - 1.0f) : 0.0f;
   impl_->near_plane = std::isfinite(near_plane) ? std::fmax(near_plane, 0.0f) : 0.0f;
   // P[1][1] = 1 / tan(fov_y / 2): half the framebuffer height spans that many units at 1.
+  // An orthographic projection (no w from z, the 2D view) has no foreshortening: P[1][1] is
+  // then 1 / half height, and that many pixels show one unit at any depth.
+  impl_->orthographic = projection[2][3] == 0.0f && projection[3][3] == 1.0f;
   const float focal = projection[1][1] * 0.5f * impl_->framebuffer_height;
   impl_->pixels_per_unit = std::isfinite(focal) ? std::fabs(focal) : 1.0f;
 }

@@ -11,12 +11,16 @@
 #include <system_error>
 #include <utility>
 
+#include "ik/free_root.h"
 #include "tools/json_line.h"
 #include "tools/line_reader.h"
 #include "tools/solve_extended.h"
 
 namespace fabrik::tools {
 namespace {
+
+// The local frame keeps points within 2^20 chain lengths (solve_frame.h).
+constexpr double kFarLocal = 1048576.0;
 
 std::string KnownSolvers() {
   std::string names;
@@ -204,6 +208,18 @@ Result<SolveRequest> ReadChainRequest(const Json& request) {
       return MakeError("accelerate applies to the fabrik solver only");
     }
   }
+  // README: The headless solver - a free root, pulled by its head (ik/free_root.h).
+  if (const Json* free_root = Field(request, "free_root")) {
+    if (!free_root->is_boolean()) {
+      return MakeError(std::string("free_root must be true or false, got ") + SafeDump(*free_root));
+    }
+    out.free_root = free_root->get<bool>();
+    if (out.free_root && (out.solver != SolverKind::kFabrik || out.accelerate)) {
+      return MakeError(
+          "free_root is the backward pass of the textbook fabrik solver: it takes no other "
+          "solver and no accelerate");
+    }
+  }
   return out;
 }
 
@@ -261,13 +277,25 @@ Json HandlePlain(const Json& request, const RequestId& id) {
   if (!set_up) return ErrorResponse(set_up.error(), id);
   LocalChain& local = set_up.value();
 
+  // A free root follows its head anywhere, but the local frame keeps targets within 2^20
+  // chain lengths of the root (solve_frame.h); beyond that the head could not land on it.
+  if (r.free_root && glm::length(r.target - r.joints.front()) > kFarLocal * local.frame.scale()) {
+    return ErrorResponse(
+        "free_root: the target is more than 2^20 times the chain's length from the root", id);
+  }
   const auto start = std::chrono::steady_clock::now();
-  const SolveResult result = Solve(r.solver, local.chain, local.target, local.settings);
+  const SolveResult result = r.free_root
+                                 ? PullChain(local.chain, local.target)
+                                 : Solve(r.solver, local.chain, local.target, local.settings);
   const auto stop = std::chrono::steady_clock::now();
   if (!result.ok) {
     return ErrorResponse(result.error ? result.error : "the solver rejected the request", id);
   }
   Json answer = ChainAnswer(local, r, result.iterations);
+  if (r.free_root) {
+    answer["reachable"] = true;  // the root follows: every target is within reach
+    answer["free_root"] = true;
+  }
   answer["solver"] = SolverName(r.solver);
   answer["solve_us"] = std::chrono::duration<double, std::micro>(stop - start).count();
   return WithId(std::move(answer), id);
@@ -291,6 +319,16 @@ std::optional<std::string> HandleLine(std::string_view line) {
   if (!request.is_object()) {
     return SafeDump(ErrorResponse(
         std::string("a request must be a JSON object, got ") + request.type_name(), id));
+  }
+  // A free root is a plain chain's option: refused with the extended fields, not ignored.
+  if (const Json* free_root = Field(request, "free_root");
+      free_root && free_root->is_boolean() && free_root->get<bool>()) {
+    for (const char* name : {"nodes", "constraints", "pole", "base"}) {
+      if (Field(request, name) != nullptr) {
+        return SafeDump(ErrorResponse(
+            std::string("free_root applies to a plain chain, not with \"") + name + "\"", id));
+      }
+    }
   }
   // Trees ("nodes") and constrained chains ("constraints", "pole", "base"): solve_extended.cpp.
   if (std::optional<Json> extended = HandleExtendedRequest(request, id)) {

@@ -16,6 +16,11 @@
 //   * solver (optional, default "fabrik"): any name ParseSolverKind (ik/solver.h) knows.
 //   * accelerate (optional, default false): true runs the accelerated FABRIK
 //     (ik/fabrik_accelerated.h); a non-boolean, or true with another solver, is an error.
+//   * free_root (optional, default false): true pulls the chain by its head with the root
+//     free (ik/free_root.h, one backward pass): the root moves, the head lands on the target,
+//     "reachable" is true and the answer adds "free_root": true. Textbook fabrik only (no
+//     other solver, no accelerate, no constraints, pole, base or nodes); a target more than
+//     2^20 chain lengths from the root is refused.
 //   * id (optional, any JSON value, null included): copied into the response, to match
 //     answers to questions. Other fields are ignored.
 //   Numbers must be finite in single precision (the solver's), so 1e300 is rejected like
@@ -67,6 +72,7 @@ struct SolveRequest {
   int max_iterations = 10;
   SolverKind solver = SolverKind::kFabrik;
   bool accelerate = false;  // accelerated FABRIK (fabrik solver only)
+  bool free_root = false;   // PullChain (ik/free_root.h): the root follows the head
 };
 
 // Reads the plain chain fields (joints, target, tolerance, max_iterations, solver) of a

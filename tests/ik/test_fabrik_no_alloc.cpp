@@ -8,6 +8,7 @@
 
 #include "fabrik_test_util.h"
 #include "ik/fabrik.h"
+#include "ik/free_root.h"
 #include "ik/orientation_target.h"
 #include "ik/recording_observer.h"
 #include "ik/rotations.h"
@@ -184,6 +185,25 @@ TEST(BatchNoAlloc, SolveNeverAllocates) {
   EXPECT_EQ(solves, 12);
   EXPECT_EQ(rejected, 6);
   EXPECT_GT(regrouped, 0);  // the regrouping path ran inside the window too
+}
+
+TEST(FabrikNoAlloc, FreeRootPullAndLayFlatDoNotAllocate) {
+  std::mt19937 rng(9);
+  std::vector<float> lengths(50, 0.7f);
+  Chain chain = testing::RandomChain(rng, glm::vec3(0.0f), lengths);
+  int reached = 0;
+  long allocations = 0;
+  {
+    AllocationWindow window;
+    for (int frame = 0; frame < 100; ++frame) {
+      reached += PullChain(chain, glm::vec3(frame * 0.3f, 1.0f, -0.5f * frame)).reached;
+    }
+    LayChainFlat(chain);
+    allocations = window.Close();
+  }
+  EXPECT_EQ(allocations, 0);
+  EXPECT_EQ(reached, 100);
+  EXPECT_EQ(chain.root().z, 0.0f);
 }
 
 }  // namespace
