@@ -17,6 +17,8 @@ namespace fabrik {
 struct SceneShell {
   std::string_view name;        // the core scene's name (core/scene_registry.h)
   const char* label = nullptr;  // in the panel's scene list; null: the name
+  // The panel's words for the scene's own solver (scenes other than the free chain).
+  const char* solver_note = nullptr;
   // Its section in the panel, under the scene list (reads the state, enqueues changes).
   void (*panel)(const AppState& state, UiState& ui, CommandQueue& queue) = nullptr;
   // Draws the scene (SceneDrawer's pieces); null: as a chain through its pose.

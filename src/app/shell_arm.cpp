@@ -104,6 +104,9 @@ void ArmDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
 
 }  // namespace
 
-SceneShell ArmShell() { return {"arm", "robot arm (hinges, pole)", ArmPanel, ArmDraw}; }
+SceneShell ArmShell() {
+  return {"arm", "robot arm (hinges, pole)", "constrained FABRIK (limits applied in both passes)",
+          ArmPanel, ArmDraw};
+}
 
 }  // namespace fabrik

@@ -94,7 +94,8 @@ void CreatureDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer
 }  // namespace
 
 SceneShell CreatureShell() {
-  return {"creature", "creature (5 effectors)", CreaturePanel, CreatureDraw};
+  return {"creature", "creature (5 effectors)", "FABRIK for trees (centroid of the sub-bases)",
+          CreaturePanel, CreatureDraw};
 }
 
 }  // namespace fabrik

@@ -44,6 +44,9 @@ void FieldDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
 
 }  // namespace
 
-SceneShell FieldShell() { return {"field", "field (many chains, batched)", FieldPanel, FieldDraw}; }
+SceneShell FieldShell() {
+  return {"field", "field (many chains, batched)", "batched FABRIK (SIMD lanes on every core)",
+          FieldPanel, FieldDraw};
+}
 
 }  // namespace fabrik

@@ -56,6 +56,8 @@ void WalkerDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) 
 
 }  // namespace
 
-SceneShell WalkerShell() { return {"walker", "walker (4 legs on hills)", WalkerPanel, WalkerDraw}; }
+SceneShell WalkerShell() {
+  return {"walker", "walker (4 legs on hills)", "FABRIK on each leg", WalkerPanel, WalkerDraw};
+}
 
 }  // namespace fabrik
