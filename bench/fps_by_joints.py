@@ -25,9 +25,11 @@ for joints in (5, 20, 200, 1000):
     with tempfile.TemporaryDirectory() as d:
         state = os.path.join(d, "s.jsonl")
         length = 7.0 / (joints - 1)
+        # --no-settings: a saved scene, solver or margin would change what is measured.
         subprocess.run([demo, "--joints", str(joints), "--length", "%.6f" % length,
-                        "--spline", spline, "--no-vsync", "--msaa", msaa, "--size", "1280x800",
-                        "--frames", str(frames), "--state-out", state], check=True)
+                        "--spline", spline, "--no-settings", "--no-vsync", "--msaa", msaa,
+                        "--size", "1280x800", "--frames", str(frames), "--state-out", state],
+                       check=True)
         states = [json.loads(l) for l in open(state)]
     tail = states[len(states) // 2:]
     # Mean frame time over the tail, from the per-frame solve and the smoothed fps.

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "app/key_deferral.h"
 #include "app/systems.h"
 #include "app/ui_state.h"
+#include "core/settings.h"
 #include "core/startup.h"
 #include "core/state_writer.h"
 #include "render/renderer.h"
@@ -28,16 +30,35 @@
 namespace fabrik {
 namespace {
 
+// SIGINT (Ctrl+C) and SIGTERM close the window like its close button, so the settings are
+// still saved (README: Settings, help and screenshots).
+volatile std::sig_atomic_t g_stop_signal = 0;
+void OnStopSignal(int) { g_stop_signal = 1; }
+
 int Fail(int code, const std::string& message) {
   std::fprintf(stderr, "fabrik-demo: %s\n", message.c_str());
   return code;
 }
 
-void SetUpImGui(GLFWwindow* window, float content_scale) {
+// `ini`: the settings folder's imgui.ini (kept alive by the caller until ImGui is destroyed),
+// or null (--no-settings): ImGui's layout is never read from or written to the working folder.
+void SetUpImGui(GLFWwindow* window, float content_scale, const std::string* ini) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // no imgui.ini dropped into the working directory
+  io.IniFilename = ini != nullptr ? ini->c_str() : nullptr;
+  std::error_code ec;
+  if (ini != nullptr && std::filesystem::exists(*ini, ec)) {
+    // ImGui reads the file whole, and a FIFO or device would block it: such a file is not
+    // read. One too large is replaced on exit; one that is not a regular file is left alone.
+    const bool regular = std::filesystem::is_regular_file(*ini, ec);
+    if (!regular || std::filesystem::file_size(*ini, ec) > kMaxSettingsBytes) {
+      std::fprintf(stderr, "fabrik-demo: settings: %s is %s; ignored it\n", ini->c_str(),
+                   regular ? "larger than 1 MiB" : "not a regular file");
+      ImGui::LoadIniSettingsFromMemory("");
+      if (!regular) io.IniFilename = nullptr;
+    }
+  }
   ImGui::StyleColorsDark();
   ImGuiStyle& style = ImGui::GetStyle();
   style.WindowRounding = 6.0f;
@@ -78,6 +99,7 @@ StartOptions ToStartOptions(const Options& o) {
   start.terrain_height = o.terrain_height;
   start.solver = o.solver;
   start.exec = o.exec;
+  start.screenshot_dir = o.screenshot_dir;
   return start;
 }
 
@@ -89,7 +111,13 @@ int RunApp(const Options& options) {
   if (!data_dir) {
     return Fail(1, "cannot find the shaders/ folder (set FABRIK_DATA_DIR to the project folder)");
   }
-  auto started = StartApp(ToStartOptions(options), *data_dir);
+  StartOptions start = ToStartOptions(options);
+  // README "Settings, help and screenshots": the saved settings, less what the options set.
+  const SettingsSession settings = LoadStartSettings(!options.no_settings, options.given, start);
+  if (!start.settings_problem.empty()) {
+    std::fprintf(stderr, "fabrik-demo: %s\n", start.settings_problem.c_str());
+  }
+  auto started = StartApp(start, *data_dir);
   if (!started) return Fail(2, started.error());
   std::unique_ptr<AppState> owned = std::move(started).value();
   AppState& state = *owned;
@@ -104,14 +132,17 @@ int RunApp(const Options& options) {
   }
 
   WindowDesc desc;
-  desc.width = options.width;
-  desc.height = options.height;
+  desc.width = settings.window_size ? settings.window_size->x : options.width;
+  desc.height = settings.window_size ? settings.window_size->y : options.height;
   desc.vsync = options.vsync;
   desc.visible = !options.hidden;
   desc.samples = options.msaa;
   auto window_result = Window::Create(desc);
   if (!window_result) return Fail(1, window_result.error());
   std::unique_ptr<Window> window = std::move(window_result).value();
+  if (settings.window_position) {
+    glfwSetWindowPos(window->handle(), settings.window_position->x, settings.window_position->y);
+  }
   auto renderer_result = Renderer::Create(state.data_dir + "/shaders");
   if (!renderer_result) return Fail(1, renderer_result.error());
   std::unique_ptr<Renderer> renderer = std::move(renderer_result).value();
@@ -119,7 +150,12 @@ int RunApp(const Options& options) {
   float scale_x = 1.0f, scale_y = 1.0f;
   glfwGetWindowContentScale(window->handle(), &scale_x, &scale_y);
   const float content_scale = std::clamp(scale_x, 1.0f, 4.0f);
-  SetUpImGui(window->handle(), content_scale);
+  const std::string ini = settings.folder ? *settings.folder + "/imgui.ini" : std::string();
+  if (settings.folder) {
+    std::error_code ec;  // ImGui writes imgui.ini on exit only if its folder exists
+    std::filesystem::create_directories(*settings.folder, ec);
+  }
+  SetUpImGui(window->handle(), content_scale, settings.folder ? &ini : nullptr);
   KeyDeferral keys(window->handle());
   const float panel_width = 340.0f * content_scale;
   // The first frame's view matrices, before any input is read.
@@ -127,6 +163,8 @@ int RunApp(const Options& options) {
                      app::Viewport{window->window_size(), window->framebuffer_size(), panel_width},
                      CommandSource::kQuiet);
 
+  std::signal(SIGINT, OnStopSignal);
+  std::signal(SIGTERM, OnStopSignal);
   SceneDrawer scene;
   auto last = std::chrono::steady_clock::now();
   bool first = true;
@@ -164,8 +202,16 @@ int RunApp(const Options& options) {
     // 6. panel (its changes are enqueued for the next frame's apply step)
     DrawPanel(state, ui, queue);
     DrawConsole(state, ui.console, queue);
+    // A screenshot frame leaves the help overlay out (README: Settings, help and screenshots).
+    if (state.help_open && state.screenshot_pending.empty()) DrawHelpOverlay(state, queue);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (!state.screenshot_pending.empty()) {
+      const auto pixels = renderer->ReadPixels(state.view.framebuffer_size);
+      const Status written =
+          WritePng(state.screenshot_pending, pixels, state.view.framebuffer_size);
+      queue.Push(app::ScreenshotDone{state.screenshot_pending, written ? "" : written.error()});
+    }
     // 7. output
     ui.report.console_open = ui.console.open;
     if (writer) writer->Write(state, ui.report);
@@ -178,9 +224,16 @@ int RunApp(const Options& options) {
       if (!written) std::fprintf(stderr, "fabrik-demo: %s\n", written.error().c_str());
     }
     window->SwapBuffers();
-    if (last_frame || state.quit_requested) window->RequestClose();
+    if (last_frame || state.quit_requested || g_stop_signal != 0) window->RequestClose();
   }
 
+  int x = 0, y = 0;
+  glfwGetWindowPos(window->handle(), &x, &y);
+  const glm::ivec2 size = window->window_size();
+  const bool sized = size.x >= 200 && size.y >= 150 && size.x <= 16384 && size.y <= 16384;
+  const std::string unsaved = SaveSettings(
+      settings, state, sized ? std::optional<glm::ivec2>(size) : std::nullopt, glm::ivec2(x, y));
+  if (!unsaved.empty()) std::fprintf(stderr, "fabrik-demo: %s\n", unsaved.c_str());
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

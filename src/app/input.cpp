@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <glm/geometric.hpp>
+#include <string>
 #include <vector>
 
 #include "app/systems.h"
@@ -46,6 +48,31 @@ app::DragStart PickGrab(const AppState& state, glm::vec2 cursor, std::vector<Han
   return start;
 }
 
+// In drag mode with an orientation target, Shift / Ctrl / Alt + wheel turn its yaw / pitch /
+// roll by 5 degrees a notch (README: Rotations, orientation target and skinning). Returns
+// false when the wheel is the camera's.
+bool TurnOrientation(const AppState& state, const ImGuiIO& io, CommandQueue& queue) {
+  if (state.mode != TargetMode::kDrag || !state.orient.euler_deg) return false;
+  const int axis = io.KeyShift ? 0 : io.KeyCtrl ? 1 : io.KeyAlt ? 2 : -1;
+  if (axis < 0) return false;
+  glm::vec3 angles = *state.orient.euler_deg;
+  float a = angles[axis] + 5.0f * io.MouseWheel;
+  if (axis == 1) {
+    a = std::clamp(a, -90.0f, 90.0f);
+  } else {
+    a = std::remainder(a, 360.0f);  // into [-180, 180]
+  }
+  angles[axis] = a;
+  std::vector<std::string> args;
+  for (int i = 0; i < 3; ++i) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.9g", static_cast<double>(angles[i]));
+    args.emplace_back(buf);
+  }
+  queue.Push(Command(cmd::Extension{"orient", std::move(args)}), CommandSource::kQuiet);
+  return true;
+}
+
 }  // namespace
 
 void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report) {
@@ -68,7 +95,9 @@ void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report
     } else if (io.MouseDown[1] && moved) {
       queue.Push(app::CameraOrbit{delta});
     }
-    if (io.MouseWheel != 0.0f) queue.Push(app::CameraZoom{io.MouseWheel});
+    if (io.MouseWheel != 0.0f && !TurnOrientation(state, io, queue)) {
+      queue.Push(app::CameraZoom{io.MouseWheel});
+    }
   }
 
   // Drag mode: press, move, release the left button (rays from the view as last applied).
@@ -87,6 +116,14 @@ void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report
   } else if (state.drag.dragging && cursor_valid && (delta.x != 0.0f || delta.y != 0.0f)) {
     if (const auto ray = CursorRay(state, cursor)) queue.Push(app::DragMove{*ray});
   }
+
+  // README "Settings, help and screenshots": F1 and F12 type nothing, so they work whatever
+  // has the keyboard; Escape closes the help overlay.
+  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) queue.Push(app::HelpOverlay{!state.help_open});
+  if (state.help_open && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
+    queue.Push(app::HelpOverlay{false});
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) queue.Push(app::ScreenshotRequest{});
 
   // Keys, when no text field has the keyboard.
   if (!io.WantCaptureKeyboard) {

@@ -163,6 +163,20 @@ OptError CheckWritable(const std::string& name, const std::string& path) {
   return std::nullopt;
 }
 
+// An existing folder the demo may write into (nothing is created).
+OptError CheckFolder(const std::string& name, const std::string& path) {
+  if (path.empty()) return name + ": empty path";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    return name + ": " + Quote(path) + ": " + std::strerror(errno);
+  }
+  if (!S_ISDIR(st.st_mode)) return name + ": " + Quote(path) + " is not a folder";
+  if (::access(path.c_str(), W_OK | X_OK) != 0) {
+    return name + ": cannot write in " + Quote(path) + ": " + std::strerror(errno);
+  }
+  return std::nullopt;
+}
+
 OptError NoControl(const std::string& name, const std::string& text) {
   for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
@@ -210,6 +224,10 @@ ParsedOptions ParseOptions(int argc, char** argv) {
       ->allow_extra_args(false);
   app.add_flag("--hidden", o.hidden, "do not show the window (headless rendering)");
   app.add_option("--msaa", msaa, "multisample anti-aliasing samples: 0, 2, 4 or 8");
+  app.add_flag("--no-settings", o.no_settings,
+               "neither read nor write the saved settings (~/.config/fabrik-demo)");
+  app.add_option("--screenshot-dir", o.screenshot_dir,
+                 "folder for F12 screenshots (default: the working directory)");
 
   auto fail = [&](const std::string& message) {
     // One line whatever the user typed: control characters are shown escaped.
@@ -311,6 +329,15 @@ ParsedOptions ParseOptions(int argc, char** argv) {
     if (app.count(name)) {
       if (auto e = NoControl(name, *path)) return fail(*e);
       if (auto e = CheckWritable(name, *path)) return fail(*e);
+    }
+  }
+  if (app.count("--screenshot-dir")) {
+    if (auto e = NoControl("--screenshot-dir", o.screenshot_dir)) return fail(*e);
+    if (auto e = CheckFolder("--screenshot-dir", o.screenshot_dir)) return fail(*e);
+  }
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->count() > 0 && !option->get_lnames().empty()) {
+      o.given.push_back("--" + option->get_lnames().front());
     }
   }
   for (std::size_t i = 0; i < o.exec.size(); ++i) {

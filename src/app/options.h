@@ -51,6 +51,11 @@ struct Options {
   std::vector<std::string> exec;  // console lines run at start, in order
   bool hidden = false;            // no visible window (still renders offscreen-sized)
   int msaa = 4;                   // multisample count; 0 disables
+
+  // README "Settings, help and screenshots".
+  bool no_settings = false;          // --no-settings: neither read nor write them
+  std::string screenshot_dir = ".";  // --screenshot-dir: where F12 writes
+  std::vector<std::string> given;    // the options given ("--scene"), which saved ones yield to
 };
 
 // Parses argv. On --help prints usage and returns exit code 0 in `exit_code`; on a bad option

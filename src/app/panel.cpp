@@ -31,22 +31,7 @@ void ModeSelector(const AppState& state, CommandQueue& queue) {
       queue.Push(Command(cmd::Mode{modes[i]}));
   }
   ImGui::PushStyleColor(ImGuiCol_Text, kDim);
-  switch (state.mode) {
-    case TargetMode::kDrag:
-      ImGui::TextWrapped("Left-drag the orange effector or the target (or click anywhere).");
-      break;
-    case TargetMode::kSpline:
-      ImGui::TextWrapped(state.spline.follower.has_spline()
-                             ? "The target follows the spline at constant speed."
-                             : "Load a spline below (or 'spline load PATH').");
-      break;
-    case TargetMode::kConsole:
-      ImGui::TextWrapped("Type 'target X Y Z' in the console (` key).");
-      break;
-    case TargetMode::kScript:
-      ImGui::TextWrapped("A timed script drives the target.");
-      break;
-  }
+  ImGui::TextWrapped("%s", panel::ModeHint(state));
   ImGui::PopStyleColor();
 }
 
@@ -105,7 +90,7 @@ void SplineSection(const AppState& state, UiState& ui, CommandQueue& queue) {
     ImGui::TextColored(kDim, "no spline loaded");
     return;
   }
-  ImGui::TextColored(kDim, "%s: %d points, %s, length %.2f", sp.path.c_str(),
+  ImGui::TextColored(kDim, "%s: %d points, %s, length %.4g", sp.path.c_str(),
                      static_cast<int>(f.spline().points().size()),
                      f.spline().closed() ? "closed" : "open", f.spline().length());
   if (ImGui::Button(f.playing() ? "Pause##spline" : "Play##spline")) {
@@ -126,7 +111,7 @@ void SplineSection(const AppState& state, UiState& ui, CommandQueue& queue) {
     queue.Push(Command(cmd::SplineEnd{EndBehavior::kPingPong}));
   }
   float speed = f.speed();
-  if (ImGui::SliderFloat("speed", &speed, 0.05f, 20.0f, "%.2f u/s",
+  if (ImGui::SliderFloat("speed", &speed, 0.05f, 20.0f, "%.4g u/s",
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
     queue.Push(Command(cmd::SplineSpeed{speed}));
   }
@@ -187,7 +172,7 @@ void ChainEditor(const AppState& state, CommandQueue& queue) {
     ImGui::TextColored(kDim, "(%d joints from the command line)", joints);
   }
   float uniform = state.uniform_length;
-  if (ImGui::SliderFloat("segment length", &uniform, 0.05f, 5.0f, "%.2f",
+  if (ImGui::SliderFloat("segment length", &uniform, 0.05f, 5.0f, panel::kNumber,
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
     queue.Push(Command(cmd::Length{uniform}));
   }
@@ -198,13 +183,13 @@ void ChainEditor(const AppState& state, CommandQueue& queue) {
     for (int i = 0; i < n; ++i) {
       char label[32];
       std::snprintf(label, sizeof(label), "segment %d", i);
-      changed |= ImGui::DragFloat(label, &lengths[i], 0.01f, 0.05f, 20.0f, "%.3f",
+      changed |= ImGui::DragFloat(label, &lengths[i], 0.01f, 0.05f, 20.0f, panel::kNumber,
                                   ImGuiSliderFlags_AlwaysClamp);
     }
     if (changed) queue.Push(Command(cmd::Lengths{std::move(lengths)}));
     ImGui::TreePop();
   }
-  ImGui::TextColored(kDim, "reach %.3f", state.chain.total_length());
+  ImGui::TextColored(kDim, "reach %.4g", state.chain.total_length());
 }
 
 void SolverEditor(const AppState& state, CommandQueue& queue) {
@@ -229,7 +214,7 @@ void SolverEditor(const AppState& state, CommandQueue& queue) {
     queue.Push(Command(cmd::Accelerate{accelerate}));
   }
   float moe = state.settings.tolerance;
-  if (ImGui::SliderFloat("margin of error", &moe, 1e-4f, 1.0f, "%.4f",
+  if (ImGui::SliderFloat("margin of error", &moe, 1e-4f, 1.0f, panel::kNumber,
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
     queue.Push(Command(cmd::Moe{moe}));
   }
@@ -258,7 +243,7 @@ void Readouts(const AppState& state, const UiState& ui) {
     row("frame time", nullptr, "%.2f ms", state.timing.frame_ms);
     row("iterations", nullptr, "%d / %d", state.last.iterations, state.settings.max_iterations);
     row("solve time", nullptr, "%.1f us", state.solve_us);
-    row("distance", nullptr, "%.5f", state.last.distance);
+    row("distance", nullptr, "%.4g", state.last.distance);
     const ImVec4& reach_color = state.last.reachable ? kGood : kBad;
     row("reachable", &reach_color, "%s", state.last.reachable ? "yes" : "no: out of reach");
     const ImVec4& reached_color = state.last.reached ? kGood : kWarn;
@@ -290,11 +275,27 @@ void CameraSection(CommandQueue& queue) {
   ImGui::PushStyleColor(ImGuiCol_Text, kDim);
   ImGui::TextWrapped(
       "Right drag: orbit   Middle or Shift+right drag: pan   Wheel: zoom   "
-      "1-4: modes   P: step view   `: console");
+      "1-4: modes   P: step view   `: console   F1: help   F12: screenshot");
   ImGui::PopStyleColor();
 }
 
 }  // namespace
+
+const char* panel::ModeHint(const AppState& state) {
+  switch (state.mode) {
+    case TargetMode::kDrag:
+      return "Left-drag the orange effector or the target (or click anywhere).";
+    case TargetMode::kSpline:
+      return state.spline.follower.has_spline() ? "The target follows the spline at constant speed."
+                                                : "Load a spline below (or 'spline load PATH').";
+    case TargetMode::kConsole:
+      return "Type 'target X Y Z' in the console (` key).";
+    case TargetMode::kScript:
+      break;
+  }
+  return "A timed script drives the target.";
+}
+
 void DrawPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
   panel::StepCaption(state);
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
@@ -305,12 +306,14 @@ void DrawPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
   if (ImGui::Begin("FABRIK inverse kinematics", nullptr, flags)) {
     ImGui::PushItemWidth(-120);
+    panel::HelpButtons(state, queue);
     ModeSelector(state, queue);
     panel::SceneSection(state, ui, queue);
     SplineSection(state, ui, queue);
     ScriptSection(state, ui, queue);
     ChainEditor(state, queue);
     SolverEditor(state, queue);
+    panel::OrientSection(state, queue);
     panel::StepSection(state, queue);
     panel::RaceSection(state, queue);
     Readouts(state, ui);

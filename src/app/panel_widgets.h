@@ -14,6 +14,13 @@ inline const ImVec4 kWarn(0.98f, 0.80f, 0.30f, 1.0f);
 inline const ImVec4 kBad(0.98f, 0.42f, 0.38f, 1.0f);
 inline const ImVec4 kDim(0.62f, 0.65f, 0.70f, 1.0f);
 
+// The format of the panel's number fields: four significant digits, so a length of 0.001
+// shows as 0.001 (not 0.00) and one of 12.5 as 12.5.
+inline constexpr const char* kNumber = "%.4g";
+
+// The current target mode's one-line hint (the panel's mode section and the help overlay).
+const char* ModeHint(const AppState& state);
+
 // A dim capital-letter title with a rule under it.
 inline void SectionHeader(const char* text) {
   ImGui::Spacing();
@@ -29,5 +36,9 @@ void SceneSection(const AppState& state, UiState& ui, CommandQueue& queue);
 void StepSection(const AppState& state, CommandQueue& queue);
 void RaceSection(const AppState& state, CommandQueue& queue);
 void StepCaption(const AppState& state);
+// panel_orient.cpp: skinned tentacle, joint axes, orientation target.
+void OrientSection(const AppState& state, CommandQueue& queue);
+// help_overlay.cpp: the help (?) and screenshot buttons at the top of the panel.
+void HelpButtons(const AppState& state, CommandQueue& queue);
 
 }  // namespace fabrik::panel

@@ -9,7 +9,6 @@
 #include "app/scene_shell.h"
 #include "app/systems.h"
 #include "core/step_view.h"
-#include "render/joint_axes.h"
 
 namespace fabrik {
 
@@ -147,7 +146,7 @@ void SceneDrawer::AddTargetMarker(const glm::vec3& target, const glm::vec4& colo
 void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
                                 std::span<const glm::vec3> p, std::span<const float> len,
                                 float base, const std::vector<std::uint8_t>* at_limit) {
-  if (DrawSkinPreview(state, renderer, p, base)) return;
+  if (DrawSkin(state, renderer, p, base)) return;
   spheres_.clear();
   bones_.clear();
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -172,36 +171,6 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
   renderer.DrawShadows(spheres_);
   renderer.DrawBones(bones_);
   renderer.DrawSpheres(spheres_);
-}
-
-bool SceneDrawer::DrawSkinPreview(const AppState& state, Renderer& renderer,
-                                  std::span<const glm::vec3> p, float base) {
-  static const bool enabled = std::getenv("FABRIK_SKIN_PREVIEW") != nullptr;
-  static const bool axes = std::getenv("FABRIK_AXES_PREVIEW") != nullptr;
-  if (!enabled || !state.scene.free_chain()) return false;
-  const std::span<const float> len = state.chain.lengths();
-  if (!BuiltFor(skin_, len)) {
-    TubeSpec spec;
-    spec.base_radius = std::max(state.chain.total_length() * 0.045f, base * 0.5f);
-    spec.tip_radius = spec.base_radius * 0.12f;
-    Result<SkinMesh> mesh = BuildTube(len, spec);
-    if (!mesh.ok()) return false;
-    skin_ = std::move(mesh).value();
-    renderer.SetSkinMesh(skin_);
-    rotations_.Reset();
-  }
-  const auto q = rotations_.Update(p);
-  spheres_.clear();
-  bones_.clear();
-  AddPlinth(p[0], base);
-  renderer.DrawBones(bones_);
-  renderer.DrawSkin(q, p, glm::vec4(0.80f, 0.42f, 0.48f, 1.0f));
-  if (axes) {
-    lines_.clear();
-    AppendJointAxes(lines_, p, q, std::min(base * 3.0f, state.chain.min_length() * 0.6f));
-    renderer.DrawLines(lines_, 2.0f, true);
-  }
-  return true;
 }
 
 void SceneDrawer::AddPlinth(const glm::vec3& root, float base) {
@@ -259,6 +228,7 @@ void SceneDrawer::DrawChainScene(const AppState& state, Renderer& renderer, cons
   // crosshair shows through; while chasing, it stands out on its own.
   renderer.DrawSpheres(spheres_);
 
+  DrawOrientOverlay(state, renderer, base);
   if (state.step.active) DrawStepOverlay(state, renderer, base);
   if (state.race.active) DrawRacers(state, renderer, base);
 

@@ -70,12 +70,14 @@ class SceneDrawer {
   std::vector<LineVertex> lines_;
   std::vector<SphereInstance> spheres_;
   std::vector<BoneInstance> bones_;
-  // TEMPORARY preview of the skinned tentacle (env FABRIK_SKIN_PREVIEW=1; FABRIK_AXES_PREVIEW=1
-  // adds joint axes) until `skin on|off` lands on the new core.
-  bool DrawSkinPreview(const AppState& state, Renderer& renderer, std::span<const glm::vec3> p,
-                       float base);
-  RotationTracker rotations_;
-  SkinMesh skin_;
+  // scene_draw_orient.cpp. The chain scene as the skinned tentacle (`skin on`); false when it
+  // is not drawn (then the bones are).
+  bool DrawSkin(const AppState& state, Renderer& renderer, std::span<const glm::vec3> p,
+                float base);
+  // Joint axes (`axes on`) and the orientation target's gizmo (while one is set).
+  void DrawOrientOverlay(const AppState& state, Renderer& renderer, float base);
+  SkinMesh skin_;             // the tube for the chain's lengths (rebuilt when they change)
+  float plinth_base_ = 0.0f;  // the plinth's size under the tube (half its base radius)
 
   std::vector<LineVertex> field_lines_;
   float field_grid_extent_ = -1.0f;
@@ -90,5 +92,8 @@ void DrawPanel(const AppState& state, UiState& ui, CommandQueue& queue);
 // with the other panels. Typed lines are enqueued as app::Line.
 void HandleConsoleKey(ConsoleUi& console);
 void DrawConsole(const AppState& state, ConsoleUi& console, CommandQueue& queue);
+// The help overlay (help_overlay.cpp): every key and mouse action, the mode's hint and how to
+// open the console, centred over the scene; its close button enqueues app::HelpOverlay.
+void DrawHelpOverlay(const AppState& state, CommandQueue& queue);
 
 }  // namespace fabrik

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -48,6 +47,17 @@ void OrbitCamera::Zoom(float steps) {
   if (!std::isfinite(steps)) return;
   steps = std::clamp(steps, -20.0f, 20.0f);
   distance_ = std::clamp(distance_ * std::pow(kZoomPerStep, steps), kMinDistance, kMaxDistance);
+}
+
+void OrbitCamera::SetPose(glm::vec3 pivot, float yaw, float pitch, float distance) {
+  if (!IsFinite(glm::vec2(pivot.x, pivot.y)) || !std::isfinite(pivot.z) || !std::isfinite(yaw) ||
+      !std::isfinite(pitch) || !std::isfinite(distance)) {
+    return;
+  }
+  pivot_ = glm::clamp(pivot, glm::vec3(-kMaxPivot), glm::vec3(kMaxPivot));
+  yaw_ = std::fmod(yaw, kTwoPi);
+  pitch_ = std::clamp(pitch, -kMaxPitch, kMaxPitch);
+  distance_ = std::clamp(distance, kMinDistance, kMaxDistance);
 }
 
 glm::vec3 OrbitCamera::forward() const {

@@ -46,6 +46,9 @@ class OrbitCamera {
   void Pan(glm::vec2 delta_pixels, float window_height);
   // Zooms by `steps` wheel notches: positive moves closer, each notch ~12 %.
   void Zoom(float steps);
+  // Sets the whole pose (a saved camera): yaw taken modulo 2 pi, pitch, distance and each
+  // pivot coordinate clamped to their ranges. Any non-finite value leaves the pose as it was.
+  void SetPose(glm::vec3 pivot, float yaw, float pitch, float distance);
 
   glm::vec3 pivot() const { return pivot_; }
   float yaw() const { return yaw_; }

@@ -110,6 +110,24 @@ struct Notice {
   std::string text;
   bool is_error = false;
 };
+// README "Settings, help and screenshots": the help overlay (F1, the panel's ?, Escape), the
+// screenshot key (F12) and the shell's report once the PNG is written (or not), and the
+// camera pose restored from the settings (clamped to OrbitCamera's ranges; non-finite
+// values change nothing).
+struct HelpOverlay {
+  bool open = false;
+};
+struct ScreenshotRequest {};
+struct ScreenshotDone {
+  std::string path;
+  std::string error;  // "" when written
+};
+struct CameraPose {
+  glm::vec3 pivot{0.0f};
+  float yaw = 0.0f;
+  float pitch = 0.0f;
+  float distance = 1.0f;
+};
 
 }  // namespace app
 
@@ -117,7 +135,8 @@ using AppCommand =
     std::variant<Command, app::Line, app::DragStart, app::DragMove, app::DragEnd, app::CameraOrbit,
                  app::CameraPan, app::CameraZoom, app::Viewport, app::StepIterationBack,
                  app::StepRate, app::ArmOptions, app::ArmConstraint, app::CreaturePrimary,
-                 app::EffectorWeight, app::WalkerView, app::Print, app::Notice>;
+                 app::EffectorWeight, app::WalkerView, app::Print, app::Notice, app::HelpOverlay,
+                 app::ScreenshotRequest, app::ScreenshotDone, app::CameraPose>;
 
 struct QueuedCommand {
   AppCommand command;

@@ -14,6 +14,7 @@
 #include "camera/orbit_camera.h"
 #include "core/app_command.h"
 #include "core/history.h"
+#include "core/orient.h"
 #include "core/scene.h"
 #include "core/scene_field.h"
 #include "core/target_sources.h"
@@ -164,11 +165,18 @@ struct AppState {
   SceneState scene;
   FieldConfig field;  // the field scene's shape (--chains, --joints)
   TerrainState terrain;
+  OrientState orient;  // bone rotations, orientation target, skin and axes (core/orient.h)
 
   ViewState view;
   FrameTiming timing;
 
   bool quit_requested = false;  // `quit`: the shell closes the window after this frame
+
+  // README "Settings, help and screenshots".
+  bool help_open = false;                      // the help overlay (F1)
+  std::string screenshot_dir = ".";            // --screenshot-dir
+  std::string screenshot_pending;              // the shell writes this PNG this frame; "" none
+  std::optional<std::string> last_screenshot;  // the last one written
 
   // The latest user-facing message (an error in red, or a notice).
   std::string message;

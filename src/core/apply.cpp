@@ -7,6 +7,7 @@
 #include "core/scene_arm.h"
 #include "core/scene_creature.h"
 #include "core/scene_walker.h"
+#include "core/screenshot.h"
 #include "core/step_view.h"
 
 namespace fabrik {
@@ -116,6 +117,13 @@ bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource sour
                  },
                  [&](const app::Print& c) { ConsolePrint(state, c.text); },
                  [&](const app::Notice& c) { SetMessage(state, c.text, c.is_error); },
+                 [&](const app::HelpOverlay& c) { state.help_open = c.open; },
+                 [&](const app::ScreenshotRequest&) { RequestScreenshot(state); },
+                 [&](const app::ScreenshotDone& c) { ok = FinishScreenshot(state, c); },
+                 [&](const app::CameraPose& c) {
+                   state.view.camera.SetPose(c.pivot, c.yaw, c.pitch, c.distance);
+                   UpdateViewMatrices(state);
+                 },
              },
              command);
   return ok;

@@ -4,6 +4,7 @@
 
 #include "core/command_apply.h"
 #include "core/frame.h"
+#include "core/orient.h"
 #include "core/step_view.h"
 #include "ik/chain_rebuild.h"
 
@@ -26,9 +27,10 @@ std::string Fmt(const char* fmt, double a) {
 
 bool Apply(AppState& state, const cmd::Target& c, CommandOutput& out) {
   if (out.source() == CommandSource::kScript) {
-    state.script.target = c.position;
+    state.script.target = c.position;  // the angles: `orient` in scripts
     return true;
   }
+  if (c.angles_deg && !SetOrientation(state, c.angles_deg)) return false;
   if (state.mode != TargetMode::kConsole) SetMode(state, TargetMode::kConsole);
   state.typed.typed = c.position;
   if (state.step.active) {
@@ -39,7 +41,8 @@ bool Apply(AppState& state, const cmd::Target& c, CommandOutput& out) {
     // Glide to the typed target rather than teleporting the chain's goal.
     state.targeting.BeginGlide();
   }
-  out.Print("target " + Vec(c.position));
+  out.Print("target " + Vec(c.position) +
+            (c.angles_deg ? " yaw pitch roll " + Vec(*c.angles_deg) : std::string()));
   return true;
 }
 

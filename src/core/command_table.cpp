@@ -242,6 +242,8 @@ using EntryGroup = std::span<const AppCommandEntry> (*)();
 std::span<const AppCommandEntry> CoreEntries() { return kTable; }
 constexpr EntryGroup kGroups[] = {
     CoreEntries,
+    OrientCommandEntries,
+    CaptureCommandEntries,
 };
 
 struct Table {

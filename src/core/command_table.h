@@ -57,10 +57,16 @@ struct AppCommandEntry {
   bool (*apply)(AppState& state, std::span<const std::string> args, CommandOutput& out);
 };
 
+// Groups of entries defined in their own files (listed in kGroups in command_table.cpp).
+std::span<const AppCommandEntry> OrientCommandEntries();  // commands_orient.cpp
+
 // The entries, in the order `help` lists them (after the built-in commands).
 std::span<const AppCommandEntry> AppCommandTable();
 // The table's language halves, contiguous, for CommandContext::extensions.
 std::span<const CommandExtension> AppCommandLanguage();
+// Groups of entries from their own files, listed in kGroups (command_table.cpp).
+std::span<const AppCommandEntry> CaptureCommandEntries();  // commands_capture.cpp: screenshot
+
 // The entry named `name`, or null.
 const AppCommandEntry* FindAppCommand(std::string_view name);
 

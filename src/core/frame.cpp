@@ -120,6 +120,7 @@ SolveSettings BoundedSettings(const AppState& state, std::size_t joint_count) {
 
 void RunSolve(AppState& state) {
   if (state.scene.current) state.scene.current->Solve(state);
+  UpdateRotations(state);
 }
 
 }  // namespace fabrik

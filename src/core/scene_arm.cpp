@@ -77,6 +77,18 @@ void ArmScene::Solve(AppState& state) {
     }
   }
   at_limit.resize(state.chain.joint_count());
+  if (state.orient.euler_deg) {
+    // An orientation target: the oriented solve with the hinges' limits (no pole; README:
+    // Rotations, orientation target and skinning).
+    const OrientedSolveResult r = SolveOriented(state, &constraints);
+    if (r.base.ok) {
+      last.base = r.base;
+      last.limited = r.limited;
+      last.max_violation = r.max_violation;
+      last.joints_at_limit = JointsAtLimit(state.chain.joints(), constraints, at_limit);
+    }
+    return;
+  }
   last = SolveFabrikConstrained(state.chain, constraints, state.target(),
                                 BoundedSettings(state, state.chain.joint_count()), aim_pole,
                                 nullptr, at_limit);

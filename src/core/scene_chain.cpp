@@ -26,6 +26,13 @@ void ChainScene::Solve(AppState& state) {
     UpdateStepView(state);
     return;
   }
+  if (state.orient.euler_deg) {
+    // An orientation target: the oriented FABRIK solve, whatever solver is selected (README:
+    // Rotations, orientation target and skinning).
+    SolveOriented(state, nullptr);
+    UpdateRace(state);
+    return;
+  }
   const auto start = std::chrono::steady_clock::now();
   const SolveResult result = fabrik::Solve(state.solver, state.chain, state.target(),
                                            BoundedSettings(state, state.chain.joint_count()));

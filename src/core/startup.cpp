@@ -108,6 +108,15 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
     }
   }
   state.scene.current = MakeScene("chain");
+  state.screenshot_dir = options.screenshot_dir;
+  if (!options.settings_problem.empty()) {
+    ConsolePrint(state, options.settings_problem, ConsoleLine::Kind::kError);
+  }
+  // Saved settings, as commands like any other; one that fails (a spline file since moved)
+  // has printed its error and the rest still apply.
+  for (const AppCommand& command : options.saved) {
+    (void)ApplyCommand(state, command, CommandSource::kQuiet);
+  }
   if (options.scene != "chain" && !SetScene(state, options.scene)) {
     return MakeError("--scene: " + state.message);
   }

@@ -31,13 +31,19 @@ struct StartOptions {
   float terrain_height = 3.0f;  // H
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
+
+  // Saved settings (core/settings.h), applied before `exec`; a failing one prints its error
+  // and the start goes on.
+  std::vector<AppCommand> saved;
+  std::string settings_problem;      // the settings file's one problem line, printed as an error
+  std::string screenshot_dir = ".";  // where the screenshot key writes (--screenshot-dir)
 };
 
 // Builds the start-up state: the chain bent once towards a pleasant target, the spline and
-// script loaded (paths relative to the working directory, then `data_dir`), the scene set,
-// then every --exec line applied in order as console lines. Fails with one line naming the
-// problem (an unknown solver, an unreadable file, an --exec line's error), which the demo
-// reports with exit code 2.
+// script loaded (paths relative to the working directory, then `data_dir`), the saved
+// settings applied, the scene set, then every --exec line applied in order as console lines. Fails
+// with one line naming the problem (an unknown solver, an unreadable file, an --exec line's error),
+// which the demo reports with exit code 2.
 Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
                                            const std::string& data_dir);
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_util.h"
+#include "core/orient.h"
 #include "core/step_view.h"
 
 namespace fabrik {
@@ -126,6 +127,13 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
   j["console_open"] = shell.console_open;
   if (with_console_last && !s.console.log.empty()) j["console_last"] = s.console.log.back().text;
   j["lengths"] = s.lengths;
+  // Rotations, orientation target, skin and axes (README: Rotations, orientation target and
+  // skinning).
+  WriteOrientState(s, j);
+  // README "Settings, help and screenshots".
+  j["help_open"] = s.help_open;
+  j["last_screenshot"] =
+      s.last_screenshot ? nlohmann::json(*s.last_screenshot) : nlohmann::json(nullptr);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

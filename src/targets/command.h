@@ -6,7 +6,9 @@
 // case-insensitive; paths are taken as written. Numbers are decimal ("2", "-0.5", "1e-3");
 // NaN, inf and out-of-range values are rejected.
 //
-//   target X Y Z                 set the target, world units, |coordinate| <= 1e6
+//   target X Y Z [YAW PITCH ROLL] set the target, world units, |coordinate| <= 1e6; the
+//                                optional angles (degrees, |angle| <= 3600) also set its
+//                                orientation (README: Rotations, orientation target and skinning)
 //   mode drag|spline|console|script
 //   joints N                     joint count, root included: 2..10000
 //   length L                     every segment's length: 0.0001 <= L <= 1000
@@ -40,6 +42,7 @@
 
 #include <glm/vec3.hpp>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -68,7 +71,8 @@ inline constexpr float kMaxSegmentLength = 1000.0f;  // ones cannot keep their l
 inline constexpr float kMaxTolerance = 100.0f;       // moe is in (0, this]
 inline constexpr int kMinIterations = 1;
 inline constexpr int kMaxIterations = 100000;
-inline constexpr float kMaxTargetCoordinate = 1.0e6f;  // |x|, |y|, |z| <= this
+inline constexpr float kMaxTargetCoordinate = 1.0e6f;     // |x|, |y|, |z| <= this
+inline constexpr float kMaxTargetAngleDegrees = 3600.0f;  // |yaw|, |pitch|, |roll| <= this
 // Spline speeds are in (0, SplineFollower::kMaxSpeed].
 
 // A command the app adds to the language: one entry of the app's command table
@@ -120,10 +124,14 @@ enum class Playback { kPlay, kPause, kRestart, kStop };
 struct Nothing {
   FABRIK_COMMAND("");
 };
-// target X Y Z
+// target X Y Z [YAW PITCH ROLL]
 struct Target {
   FABRIK_COMMAND("target");
   glm::vec3 position{0.0f};  // world space, each |coordinate| <= kMaxTargetCoordinate
+  // Yaw, pitch, roll in degrees, each |angle| <= kMaxTargetAngleDegrees, when given: the
+  // orientation the end effector should take (ik/orientation_target.h's EulerDegreesToQuat).
+  // Without them the orientation is left as it is.
+  std::optional<glm::vec3> angles_deg;
 };
 // mode drag|spline|console|script
 struct Mode {

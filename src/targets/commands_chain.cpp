@@ -1,6 +1,6 @@
-// The built-in commands that set the target, its mode and the chain's shape and settings:
-// target, mode, joints, length, lengths, moe, iterations (README "The console and script
-// language"). One CommandSpec each, with its struct's Format and Validate.
+// The built-in commands that set the target (and its orientation), its mode and the chain's shape
+// and settings: target, mode, joints, length, lengths, moe, iterations (README "The console and
+// script language"). One CommandSpec each, with its struct's Format and Validate.
 #include <array>
 #include <cmath>
 
@@ -21,18 +21,48 @@ bool IsSegmentLength(float v) {
 }
 
 // ---- target X Y Z ----
+// ---- target X Y Z [YAW PITCH ROLL] ----
 constexpr std::string_view kTargetDetails[] = {
     "  |X|, |Y|, |Z| <= 1e6; +Y is up, the chain's root is at the origin.",
-    "  In a script, moves the scripted target instead (the mode stays script)."};
+    "  YAW PITCH ROLL (degrees, |angle| <= 3600) also ask the effector for that",
+    "  rotation: R = Ry(yaw) Rx(pitch) Rz(roll); all 0 points it up. Without them the",
+    "  orientation stays as it is ('orient off' drops it).",
+    "  In a script, moves the scripted target instead (the mode stays script); there",
+    "  the angles are ignored: use 'orient YAW PITCH ROLL'."};
+
+// An angle in degrees with |value| <= kMaxTargetAngleDegrees.
+Result<float> AngleDegrees(std::string_view what, std::string_view word) {
+  const text::Number n = text::ParseReal(word);
+  const std::string_view description = "an angle in degrees from -3600 to 3600";
+  if (n.error != text::NumberError::kNone) return Expected(what, description, word, n.error);
+  if (std::fabs(n.value) > static_cast<double>(kMaxTargetAngleDegrees)) {
+    return Expected(what, description, word, text::NumberError::kOutOfRange);
+  }
+  return static_cast<float>(n.value);
+}
 
 Result<Command> ParseTarget(Words args, const CommandContext&) {
-  if (args.size() != 3) return WrongArity("target", "target X Y Z", 3, args.size());
+  if (args.size() != 3 && args.size() != 6) {
+    return MakeError(
+        "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got " +
+        std::to_string(args.size()));
+  }
   cmd::Target t;
   const char* axes[3] = {"target X", "target Y", "target Z"};
   for (int i = 0; i < 3; ++i) {
     Result<float> v = Coordinate(axes[i], args[static_cast<std::size_t>(i)]);
     if (!v.ok()) return MakeError(v.error());
     t.position[i] = v.value();
+  }
+  if (args.size() == 6) {
+    const char* angles[3] = {"target YAW", "target PITCH", "target ROLL"};
+    glm::vec3 a(0.0f);
+    for (int i = 0; i < 3; ++i) {
+      Result<float> v = AngleDegrees(angles[i], args[static_cast<std::size_t>(3 + i)]);
+      if (!v.ok()) return MakeError(v.error());
+      a[i] = v.value();
+    }
+    t.angles_deg = a;
   }
   return Command(t);
 }
@@ -107,8 +137,8 @@ Result<Command> ParseIterations(Words args, const CommandContext&) {
 
 const CommandSpec kSpecs[] = {
     {.name = cmd::Target::kName,
-     .usage = "target X Y Z",
-     .summary = "set the target (world units); mode becomes console",
+     .usage = "target X Y Z [YAW PITCH ROLL]",
+     .summary = "set the target (world units; angles in degrees); mode becomes console",
      .details = kTargetDetails,
      .parse = ParseTarget},
     {.name = cmd::Mode::kName,
@@ -152,14 +182,27 @@ std::string_view ModeName(TargetMode mode) {
 namespace cmd {
 
 std::string Target::Format() const {
-  return "target " + FormatFloat(position.x) + " " + FormatFloat(position.y) + " " +
-         FormatFloat(position.z);
+  std::string text = "target " + FormatFloat(position.x) + " " + FormatFloat(position.y) + " " +
+                     FormatFloat(position.z);
+  if (angles_deg) {
+    for (int i = 0; i < 3; ++i) {
+      text += ' ';
+      text += FormatFloat((*angles_deg)[i]);
+    }
+  }
+  return text;
 }
 Status Target::Validate() const {
   for (int i = 0; i < 3; ++i) {
     const float v = position[i];
     if (!std::isfinite(v) || std::fabs(v) > kMaxTargetCoordinate) {
       return Fail("target: coordinate " + std::to_string(i) + " is not finite or beyond 1e6");
+    }
+    if (angles_deg) {
+      const float a = (*angles_deg)[i];
+      if (!std::isfinite(a) || std::fabs(a) > kMaxTargetAngleDegrees) {
+        return Fail("target: angle " + std::to_string(i) + " is not finite or beyond 3600 degrees");
+      }
     }
   }
   return Ok{};

@@ -12,9 +12,19 @@ DEMO = os.environ.get("FABRIK_DEMO", "build/bin/fabrik-demo")
 SOURCE_DIR = os.environ.get("FABRIK_SOURCE_DIR", ".")
 
 
-def run_demo(args, timeout=120):
+def demo_env(config_dir=None):
+    """The demo's environment: its own settings folder (README "Settings, help and
+    screenshots"), fresh for each run unless `config_dir` is given, so no run sees the
+    settings an earlier run saved and none writes outside its temporary folders."""
+    env = dict(os.environ)
+    env["XDG_CONFIG_HOME"] = config_dir or tempfile.mkdtemp(prefix="fabrik-config-")
+    return env
+
+
+def run_demo(args, timeout=120, config_dir=None, cwd=None):
     """Runs the demo to completion; returns (exit code, stdout, stderr)."""
-    proc = subprocess.run([DEMO] + list(args), capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run([DEMO] + list(args), capture_output=True, text=True, timeout=timeout,
+                          env=demo_env(config_dir), cwd=cwd)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -123,8 +133,9 @@ def xdotool(*args):
 class LiveDemo:
     """Starts the demo in the background with a state stream; use as a context manager."""
 
-    def __init__(self, args=(), frames=10_000_000):
+    def __init__(self, args=(), frames=10_000_000, config_dir=None):
         self.dir = tempfile.mkdtemp(prefix="fabrik-app-")
+        self.config_dir = config_dir
         self.state_path = os.path.join(self.dir, "state.jsonl")
         self.args = list(args) + ["--state-out", self.state_path, "--frames", str(frames)]
         self.proc = None
@@ -137,7 +148,8 @@ class LiveDemo:
         self.err_path = os.path.join(self.dir, "stderr.txt")
         self.err_file = open(self.err_path, "w")
         self.proc = subprocess.Popen([DEMO] + self.args, stdout=subprocess.DEVNULL,
-                                     stderr=self.err_file, text=True)
+                                     stderr=self.err_file, text=True,
+                                     env=demo_env(self.config_dir))
         deadline = time.time() + 60
         while time.time() < deadline:
             if self.proc.poll() is not None:

@@ -8,11 +8,11 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fabrik_app import DEMO, SOURCE_DIR  # noqa: E402
+from fabrik_app import DEMO, SOURCE_DIR, demo_env  # noqa: E402
 
 
 def run(env_extra, args=("--frames", "3")):
-    env = dict(os.environ, **env_extra)
+    env = dict(demo_env(), **env_extra)
     p = subprocess.run([DEMO] + list(args), capture_output=True, text=True, timeout=60, env=env)
     return p.returncode, p.stderr
 
@@ -50,7 +50,7 @@ class Failures(unittest.TestCase):
         d = tempfile.mkdtemp()
         p = subprocess.run([os.path.abspath(DEMO), "--frames", "2", "--spline",
                             "assets/splines/loop.txt"], capture_output=True, text=True,
-                           timeout=60, cwd=d)
+                           timeout=60, cwd=d, env=demo_env())
         self.assertEqual(p.returncode, 0, p.stderr)
 
 

@@ -1,7 +1,7 @@
-"""The skinned tentacle renders: with the (temporary) FABRIK_SKIN_PREVIEW switch, the chain
-scene draws a tube skinned on the GPU; its colour covers the middle of every segment, where
-the state stream puts the bones, at 5 and at 200 joints, while the spline drives the chain.
-(When `skin on|off` lands on the app core, this test switches to that command.)"""
+"""The skinned tentacle renders: with `skin on` (given by --exec), the chain scene draws a tube
+skinned on the GPU; its colour covers the middle of every segment, where the state stream puts
+the bones, at 5 and at 200 joints, while the spline drives the chain. Without it, the bones are
+drawn and there is no tube."""
 import os
 import sys
 import tempfile
@@ -18,27 +18,19 @@ def is_tube(rgb):
     return r > 60 and r >= g + 8 and r >= b + 6
 
 
-class SkinPreview(unittest.TestCase):
+class SkinnedTentacle(unittest.TestCase):
     def shot(self, joints, length, skin=True):
         d = tempfile.mkdtemp(prefix="fabrik-skin-")
         png, state = os.path.join(d, "shot.png"), os.path.join(d, "state.jsonl")
-        env_before = os.environ.get("FABRIK_SKIN_PREVIEW")
-        if skin:
-            os.environ["FABRIK_SKIN_PREVIEW"] = "1"
-        else:
-            os.environ.pop("FABRIK_SKIN_PREVIEW", None)
-        try:
-            code, _, err = run_demo(["--frames", "40", "--fixed-dt", "0.05", "--size", "1000x700",
-                                     "--joints", str(joints), "--length", str(length),
-                                     "--spline", "assets/splines/word.txt",
-                                     "--screenshot", png, "--state-out", state], timeout=300)
-        finally:
-            if env_before is None:
-                os.environ.pop("FABRIK_SKIN_PREVIEW", None)
-            else:
-                os.environ["FABRIK_SKIN_PREVIEW"] = env_before
+        extra = ["--exec", "skin on"] if skin else []
+        code, _, err = run_demo(["--frames", "40", "--fixed-dt", "0.05", "--size", "1000x700",
+                                 "--joints", str(joints), "--length", str(length),
+                                 "--spline", "assets/splines/word.txt",
+                                 "--screenshot", png, "--state-out", state] + extra, timeout=300)
         self.assertEqual(code, 0, err)
-        return load_png(png), read_states(state)[-1]
+        last = read_states(state)[-1]
+        self.assertEqual(last["skin"], skin)
+        return load_png(png), last
 
     def tube_share(self, img, s):
         """Share of segment midpoints (right of the panel) drawn in the tube's colour."""
@@ -59,7 +51,7 @@ class SkinPreview(unittest.TestCase):
             img, s = self.shot(joints, length)
             self.assertGreater(self.tube_share(img, s), 0.9, joints)
 
-    def test_without_the_switch_there_is_no_tube(self):
+    def test_without_skin_there_is_no_tube(self):
         img, s = self.shot(5, 1.5, skin=False)
         self.assertLess(self.tube_share(img, s), 0.5)
 

@@ -99,6 +99,10 @@ TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
       {"chains", "chains 4 5"},
       {"terrain", "terrain load assets/terrain/hills.png"},
       {"walker", "walker debug on"},
+      {"skin", "skin on"},
+      {"axes", "axes on"},
+      {"orient", "orient 10 20 30"},
+      {"screenshot", "screenshot"},
   };
   std::vector<std::string_view> names;
   for (const CommandSpec& spec : CommandList()) names.push_back(spec.name);
@@ -119,7 +123,7 @@ TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
       EXPECT_NE(line.kind, ConsoleLine::Kind::kError) << line.text;
     const bool said_something = core.state().console.printed > printed + 1;
     EXPECT_TRUE(said_something || core.Fingerprint() != before || log.empty() ||
-                core.state().quit_requested)
+                core.state().quit_requested || !core.state().screenshot_pending.empty())
         << "the line changed nothing and printed nothing";
   }
 }

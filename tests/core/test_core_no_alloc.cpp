@@ -119,6 +119,22 @@ TEST(AppNoAlloc, SplineModeFramesAllocateNothing) {
   EXPECT_EQ(core.state().mode, TargetMode::kSpline);
 }
 
+TEST(AppNoAlloc, OrientedSplineFramesWithRotationsAllocateNothing) {
+  // The oriented solve, the rotations of every bone and the skin and axes switches (README:
+  // Rotations, orientation target and skinning), in the chain, the arm and the creature.
+  for (const char* scene : {"chain", "arm", "creature"}) {
+    testing::Core core;
+    core.Run(std::string("scene ") + scene);
+    core.Run("spline load assets/splines/trefoil.txt");
+    core.Run("orient 30 100 0");
+    core.Run("skin on");
+    core.Run("axes on");
+    core.Frames(120);
+    EXPECT_EQ(CountFrames(core, 300, nullptr), 0) << scene;
+    EXPECT_TRUE(core.Json()["rotations"].is_array()) << scene;
+  }
+}
+
 TEST(AppNoAlloc, ScriptModeFramesBetweenLinesAllocateNothing) {
   // Glides a second long and three seconds apart: the frames counted are between lines.
   const std::string path = testing::WriteTempFile(

@@ -68,6 +68,11 @@ TEST(Command, EveryCommandParsesWithItsValues) {
   EXPECT_EQ(Parsed<cmd::Target>("target 1 -2.5 3e-1").position, glm::vec3(1.0f, -2.5f, 0.3f));
   EXPECT_EQ(Parsed<cmd::Target>("target +1 2 3 # comment").position, glm::vec3(1, 2, 3));
   EXPECT_EQ(Parsed<cmd::Target>("target 1e6 -1e6 0").position, glm::vec3(1e6f, -1e6f, 0));
+  EXPECT_FALSE(Parsed<cmd::Target>("target 1 2 3").angles_deg.has_value());
+  const cmd::Target oriented = Parsed<cmd::Target>("target 1 2 3 90 -45 3600");
+  EXPECT_EQ(oriented.position, glm::vec3(1, 2, 3));
+  ASSERT_TRUE(oriented.angles_deg.has_value());
+  EXPECT_EQ(*oriented.angles_deg, glm::vec3(90.0f, -45.0f, 3600.0f));
   EXPECT_EQ(Parsed<cmd::Mode>("mode drag").mode, TargetMode::kDrag);
   EXPECT_EQ(Parsed<cmd::Mode>("mode spline").mode, TargetMode::kSpline);
   EXPECT_EQ(Parsed<cmd::Mode>("mode console").mode, TargetMode::kConsole);
@@ -127,9 +132,18 @@ TEST(Command, BadLinesGiveOneSpecificError) {
       {"jionts 5", "unknown command 'jionts' (type 'help' for the list)"},
       {"42", "unknown command '42' (type 'help' for the list)"},
       {"at 3 joints 4", "'at T COMMAND' belongs in script files; type the command by itself"},
-      {"target 1 2", "target: expected 3 arguments (usage: target X Y Z), got 2"},
-      {"target 1 2 3 4", "target: expected 3 arguments (usage: target X Y Z), got 4"},
+      {"target 1 2",
+       "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got 2"},
+      {"target 1 2 3 4",
+       "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got 4"},
       {"target 1 two 3", "target Y: expected a number from -1e6 to 1e6, got 'two'"},
+      {"target 1 2 3 4 5",
+       "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got 5"},
+      {"target 1 2 3 0 x 0",
+       "target PITCH: expected an angle in degrees from -3600 to 3600, got 'x'"},
+      {"target 1 2 3 0 0 nan",
+       "target ROLL: expected an angle in degrees from -3600 to 3600, got 'nan' (not a finite "
+       "number)"},
       {"target nan 0 0",
        "target X: expected a number from -1e6 to 1e6, got 'nan' (not a finite number)"},
       {"target 0 0 -inf",
@@ -274,6 +288,7 @@ TEST(Command, ScriptRunParsesTheScriptNow) {
 
 TEST(Command, FormatCommandRoundTrips) {
   const std::vector<std::string> lines = {"target 0.1 -2.5 3.33333333",
+                                          "target 1 2 3 -90 45.5 0.25",
                                           "mode drag",
                                           "mode spline",
                                           "mode console",
@@ -314,7 +329,8 @@ TEST(Command, FormatCommandRoundTrips) {
     EXPECT_EQ(first.value().index(), second.value().index()) << line;
     EXPECT_EQ(text.substr(0, CommandName(first.value()).size()), CommandName(first.value()));
   }
-  EXPECT_EQ(FormatCommand(Command(cmd::Target{{0.1f, -2.5f, 3.0f}})), "target 0.100000001 -2.5 3");
+  EXPECT_EQ(FormatCommand(Command(cmd::Target{{0.1f, -2.5f, 3.0f}, std::nullopt})),
+            "target 0.100000001 -2.5 3");
   EXPECT_EQ(FormatCommand(Command(cmd::Nothing{})), "");
 }
 
@@ -398,8 +414,9 @@ TEST(Command, ValidateCommandAcceptsParsedAndRejectsOutOfRange) {
     ASSERT_TRUE(c.ok()) << c.error();
     EXPECT_TRUE(ValidateCommand(c.value()).ok()) << line;
   }
-  const std::vector<Command> bad = {cmd::Target{{0, std::nanf(""), 0}},
-                                    cmd::Target{{2e6f, 0, 0}},
+  const std::vector<Command> bad = {cmd::Target{{0, std::nanf(""), 0}, std::nullopt},
+                                    cmd::Target{{2e6f, 0, 0}, std::nullopt},
+                                    cmd::Target{{0, 0, 0}, glm::vec3(0, 4000, 0)},
                                     cmd::Joints{1},
                                     cmd::Joints{10001},
                                     cmd::Length{0.0f},

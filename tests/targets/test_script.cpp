@@ -110,7 +110,8 @@ TEST(ScriptText, BadTextNamesFileAndLine) {
       {"at 1 target 1 2 3 over inf\n",
        "s.txt:1: over: expected seconds from 0 to 1e6, got 'inf' (not a finite number)"},
       {"at 1 target 1 2 over 3\n",
-       "s.txt:1: target: expected 3 arguments (usage: target X Y Z), got 2"},
+       "s.txt:1: target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), "
+       "got 2"},
       {"at 1 joints 5 over 3\n", "s.txt:1: joints: expected 1 argument (usage: joints N), got 3"},
       {"at 1 script run assets/scripts/tour.txt\n",
        "s.txt:1: script run: a script cannot run another script"},

@@ -1,0 +1,116 @@
+// settings.h - the demo's saved settings (README "Settings, help and screenshots"): read and
+// checked from `settings.json` in the settings folder, turned into commands applied at start
+// (before --exec lines, through the same ApplyCommand as everything else), and captured from
+// the state and written back on exit. No GL: tests/core drives all of it.
+//
+// The file is one JSON object; every key is optional and unknown keys are ignored:
+//   {"version": 1, "scene": "arm", "mode": "spline", "length": 1.0, "lengths": [1, 1, 0.5],
+//    "moe": 0.01, "max_iterations": 10, "solver": "fabrik", "accelerate": true,
+//    "spline": "assets/splines/loop.txt", "script": "assets/scripts/tour.txt",
+//    "camera": {"pivot": [0, 2, 0], "yaw": 0.35, "pitch": 0.35, "distance": 14},
+//    "window": {"size": [1280, 800], "position": [40, 30]}}
+#pragma once
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/app_command.h"
+#include "core/startup.h"
+#include "ik/result.h"
+
+namespace fabrik {
+
+struct AppState;
+
+// Files larger than this are not read (a settings file is a few kilobytes; 9999 lengths
+// take about 200 kB).
+inline constexpr std::size_t kMaxSettingsBytes = 1u << 20;
+
+struct SavedCamera {
+  glm::vec3 pivot{0.0f};  // world units, each |coordinate| <= OrbitCamera::kMaxPivot
+  float yaw = 0.0f;       // radians, finite
+  float pitch = 0.0f;     // radians, |pitch| <= OrbitCamera::kMaxPitch
+  float distance = 1.0f;  // [OrbitCamera::kMinDistance, OrbitCamera::kMaxDistance]
+};
+
+// Every field is checked when read: a field that is present holds a value in range.
+struct Settings {
+  std::optional<std::string> scene;           // a registered scene name
+  std::optional<std::string> mode;            // drag|spline|console|script
+  std::optional<float> length;                // the uniform length, [kMinSegmentLength, kMax...]
+  std::optional<std::vector<float>> lengths;  // the chain scene's, 1..kMaxJoints-1 of them
+  std::optional<float> moe;                   // (0, kMaxTolerance]
+  std::optional<int> max_iterations;          // [1, kMaxIterations]
+  std::optional<std::string> solver;          // a solver this build has
+  std::optional<bool> accelerate;
+  std::optional<std::string> spline;  // path, 1..4096 bytes, no control character or '"'
+  std::optional<std::string> script;  // the same
+  std::optional<SavedCamera> camera;
+  std::optional<glm::ivec2> window_size;      // screen coordinates, 200x150 .. 16384x16384
+  std::optional<glm::ivec2> window_position;  // screen coordinates, |x|, |y| <= 100000
+};
+
+// The settings folder: $XDG_CONFIG_HOME/fabrik-demo when that is an absolute path, else
+// $HOME/.config/fabrik-demo; nullopt when neither variable helps (then nothing is saved).
+std::optional<std::string> SettingsFolder();
+
+// What reading a settings file gave: the fields that passed their checks, and at most one
+// line saying what was ignored ("" when nothing was). A missing file is not a problem.
+// A file that is not a regular file or cannot be read, is larger than kMaxSettingsBytes, is not
+// valid JSON, is nested deeper than a settings file is, or is not an object is ignored whole;
+// otherwise each field of the wrong type or out of range is ignored alone and the others are kept.
+struct SettingsRead {
+  Settings settings;
+  std::string problem;
+};
+SettingsRead ReadSettingsFile(const std::string& path);
+SettingsRead ParseSettings(std::string_view text, const std::string& name);
+
+// The settings as the file's JSON text (two-space indent, ending in a newline).
+std::string SettingsJson(const Settings& settings);
+// Writes the file (through a temporary file renamed over it, so a crash never leaves half a
+// file), creating its folder. Fails with one line naming the path and the reason.
+Status WriteSettingsFile(const std::string& path, const Settings& settings);
+
+// The settings the state holds now; the window's size and position come from the shell.
+Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window_size,
+                         std::optional<glm::ivec2> window_position);
+
+// Removes the fields that the given command-line options set (README: Settings, help and
+// screenshots): --scene drops scene and camera; --joints, --length, --lengths drop length and
+// lengths; --moe, --max-iterations, --solver their field; --spline, --script and --mode drop
+// mode and the file they name; --size drops the window size. `given` holds option names
+// ("--scene").
+void DropOverridden(Settings& settings, std::span<const std::string> given);
+
+// The commands that restore `settings`, in the order they must be applied: length, lengths,
+// solver, accelerate, moe, iterations, spline, script (stopped unless the mode is script),
+// scene, mode, camera. Console lines
+// (app::Line) wherever the language has the command, so they are checked as typed lines;
+// the camera as app::CameraPose.
+std::vector<AppCommand> SettingsCommands(const Settings& settings);
+
+// The start-up's use of the settings folder. With `enabled` false (--no-settings) nothing is
+// read and `file` stays empty, so nothing is written either. Otherwise reads
+// SettingsFolder()/settings.json, drops what the options in `given` override, and fills
+// start.saved and start.settings_problem; the window's saved size and place are returned
+// for the shell.
+struct SettingsSession {
+  std::optional<std::string> folder;  // where imgui.ini and settings.json live
+  std::optional<std::string> file;    // settings.json, or empty: do not save
+  std::optional<glm::ivec2> window_size;
+  std::optional<glm::ivec2> window_position;
+};
+SettingsSession LoadStartSettings(bool enabled, std::span<const std::string> given,
+                                  StartOptions& start);
+// Writes the state's settings to session.file (nothing when it is empty). Returns the
+// error line, or "" when written or nothing was to be written.
+std::string SaveSettings(const SettingsSession& session, const AppState& state,
+                         std::optional<glm::ivec2> window_size,
+                         std::optional<glm::ivec2> window_position);
+
+}  // namespace fabrik
