@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <cstring>
 
 #include "ik/solver.h"
+#include "targets/command.h"
 
 namespace fabrik {
 
@@ -297,10 +299,12 @@ ParsedOptions ParseOptions(int argc, char** argv) {
     if (auto error = ParseSize(size, o.width, o.height)) return fail(*error);
   }
   if (app.count("--scene")) {
-    if (scene != "chain" && scene != "arm" && scene != "creature" && scene != "field" &&
-        scene != "walker") {
-      return fail("--scene: unknown scene " + Quote(scene) +
-                  " (chain, arm, creature, field, walker)");
+    // The scenes the language knows (targets/command.h; the app's registry has the same).
+    const std::span<const std::string_view> names = SceneNames();
+    if (std::find(names.begin(), names.end(), scene) == names.end()) {
+      std::string known;
+      for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+      return fail("--scene: unknown scene " + Quote(scene) + " (" + known + ")");
     }
     o.scene = scene;
   }

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "app/panel_widgets.h"
+#include "app/scene_shell.h"
 #include "app/systems.h"
 #include "ik/chain_rebuild.h"
 
@@ -195,9 +196,9 @@ void SolverEditor(const AppState& state, CommandQueue& queue) {
   SectionHeader("SOLVER");
   const char* current = SolverName(state.solver);
   if (!state.scene.free_chain()) {
-    ImGui::TextColored(kDim, state.scene.name() == "arm"
-                                 ? "constrained FABRIK (limits applied in both passes)"
-                                 : "FABRIK for trees (centroid of the sub-bases)");
+    // The scene's own solver, in its shell entry's words.
+    const SceneShell* shell = FindSceneShell(state.scene.name());
+    ImGui::TextColored(kDim, "%s", shell && shell->solver_note ? shell->solver_note : "FABRIK");
   } else if (ImGui::BeginCombo("solver", current)) {
     for (SolverKind kind : AllSolvers()) {
       if (ImGui::Selectable(SolverName(kind), kind == state.solver)) {

@@ -30,7 +30,7 @@ inline void SectionHeader(const char* text) {
   ImGui::Separator();
 }
 
-// panel_scene.cpp: the scene selector, the arm's constraint editor, the creature's effectors.
+// panel_scene.cpp: the scene selector and the scene's own section (scene_shell.h).
 void SceneSection(const AppState& state, UiState& ui, CommandQueue& queue);
 // panel_step.cpp: the step-through view's controls and caption, and the solver race.
 void StepSection(const AppState& state, CommandQueue& queue);

@@ -6,10 +6,8 @@
 #include <glm/geometric.hpp>
 
 #include "app/scene_palette.h"
+#include "app/scene_shell.h"
 #include "app/systems.h"
-#include "core/scene_arm.h"
-#include "core/scene_creature.h"
-#include "core/scene_field.h"
 #include "core/step_view.h"
 
 namespace fabrik {
@@ -162,9 +160,7 @@ void SceneDrawer::AddTargetMarker(const glm::vec3& target, const glm::vec4& colo
 
 void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
                                 std::span<const glm::vec3> p, std::span<const float> len,
-                                float base) {
-  const ArmScene* arm = state.scene.As<ArmScene>();
-  const std::vector<std::uint8_t>* at_limit = arm ? &arm->at_limit : nullptr;
+                                float base, const std::vector<std::uint8_t>* at_limit) {
   if (DrawSkin(state, renderer, p, base)) return;
   spheres_.clear();
   bones_.clear();
@@ -201,15 +197,15 @@ void SceneDrawer::AddPlinth(const glm::vec3& root, float base) {
 }
 
 void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
-  if (const FieldScene* field = state.scene.As<FieldScene>(); field && field->chain_count() > 0) {
-    renderer.SetCamera(state.view.view, state.view.projection, state.view.camera.eye());
-    DrawField(state, *field, renderer);
-    return;
+  const SceneShell* shell = FindSceneShell(state.scene.name());
+  if (shell != nullptr && shell->draw != nullptr) {
+    shell->draw(*this, state, renderer);
+  } else {
+    DrawChainScene(state, renderer, ChainLook{});
   }
-  if (const WalkerScene* walker = state.scene.As<WalkerScene>(); walker && walker->walker) {
-    walker_.Draw(state, *walker, renderer);  // its own look: terrain, body, legs
-    return;
-  }
+}
+
+void SceneDrawer::DrawChainScene(const AppState& state, Renderer& renderer, const ChainLook& look) {
   const Chain& chain = state.chain;
   std::span<const glm::vec3> p = DisplayedPose(state);
   std::span<const float> len = chain.lengths();
@@ -224,24 +220,19 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
   if (GridStale(reach, planar, chain.root())) RebuildGrid(reach, planar, chain.root());
   renderer.DrawLines(grid_, 1.0f, false, chain.root(), std::max(10.0f, reach * 1.6f));
 
-  // Scenes with their own look; any other scene is drawn as a chain through its pose.
-  const CreatureScene* creature = state.scene.As<CreatureScene>();
-  if (creature && !creature->tree) creature = nullptr;
-  if (creature) {
-    DrawCreature(*creature, renderer, base);
+  // A scene's own body (the creature's tree), else the chain through the pose.
+  if (look.body) {
+    look.body(*this, state, renderer, base);
   } else {
-    DrawChainBody(state, renderer, p, len, base);
+    DrawChainBody(state, renderer, p, len, base, look.at_limit);
   }
-  if (const ArmScene* arm = state.scene.As<ArmScene>()) DrawArmExtras(state, *arm, renderer, base);
+  if (look.extras) look.extras(*this, state, renderer, base);
 
   // The target: a translucent ball with a crosshair, coloured by the solve's outcome.
   const glm::vec4 target_color = !state.last.reachable ? kTargetOutOfReach
                                  : state.last.reached  ? kTargetReached
                                                        : kTargetChasing;
-  const glm::vec3 effector =
-      creature ? creature->tree->positions()[static_cast<std::size_t>(
-                     creature->targets[static_cast<std::size_t>(creature->primary)].node)]
-               : p.back();
+  const glm::vec3 effector = look.effector ? *look.effector : p.back();
   lines_.clear();
   spheres_.clear();
   AddTargetMarker(state.target(), target_color, base, planar);
@@ -249,17 +240,7 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
     lines_.push_back({effector, glm::vec4(1.0f, 1.0f, 1.0f, 0.5f)});
     lines_.push_back({state.target(), glm::vec4(1.0f, 1.0f, 1.0f, 0.5f)});
   }
-  if (creature) {
-    // Every other effector's own target, in a cooler colour.
-    const CreatureScene& c = *creature;
-    for (std::size_t k = 0; k < c.targets.size(); ++k) {
-      if (static_cast<int>(k) == c.primary) continue;
-      const bool reached = c.distances[k] <= state.settings.tolerance;
-      AddTargetMarker(c.targets[k].position,
-                      reached ? glm::vec4(0.35f, 0.85f, 0.95f, 0.75f) : kTargetChasing, base,
-                      planar);
-    }
-  }
+  if (look.markers) look.markers(*this, state, renderer, base);
   renderer.DrawLines(lines_, 1.5f, true);
   // Smaller than the effector: once reached, the ball hides inside it and only the
   // crosshair shows through; while chasing, it stands out on its own.
@@ -272,11 +253,11 @@ void SceneDrawer::Draw(const AppState& state, Renderer& renderer) {
   DrawSpline(state, renderer, base);
 
   // The reach: a faint shell and its circle on the ground (a chain's; a tree has one per
-  // effector, so none is drawn).
+  // effector, so it draws none).
   // A free root has no reach: its trail is drawn instead.
   const bool free_root = state.root.free && state.scene.free_chain();
   if (free_root) DrawRootTrail(state, renderer);
-  if (!creature && !free_root) {
+  if (look.reach && !free_root) {
     lines_.clear();
     // On the ground in 3D; in the 2D view, in the XY plane round the root.
     if (planar) {

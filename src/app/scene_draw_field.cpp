@@ -104,7 +104,7 @@ void SceneDrawer::DrawField(const AppState& state, const FieldScene& field, Rend
   lines_.clear();
   spheres_.clear();
   const glm::vec4 color(0.98f, 0.92f, 0.55f, 0.85f);
-  AddTargetMarker(state.target(), color, base * 1.5f);
+  AddTargetMarker(state.target(), color, base * 1.5f, planar);
   renderer.DrawLines(lines_, 1.5f, true);
   renderer.DrawSpheres(spheres_);
   DrawSpline(state, renderer, base);

@@ -3,6 +3,8 @@
 // The frame order is in core/frame.h.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -20,9 +22,36 @@ namespace fabrik {
 
 // Step 5: turns the state into instanced spheres, bones and lines. Keeps its buffers
 // between frames, so drawing allocates nothing once warmed up.
+class SceneDrawer;
+
+// How a scene drawn as a chain through the pose looks: the default drawing, with the scene's
+// own touches (scene_shell.h). Empty: a plain chain.
+struct ChainLook {
+  // A step of the drawing, given the joint size `base` (world units).
+  using Step = void (*)(SceneDrawer& drawer, const AppState& state, Renderer& renderer, float base);
+  const std::vector<std::uint8_t>* at_limit = nullptr;  // joints drawn in the at-limit colour
+  Step body = nullptr;                // instead of the chain through the pose (the creature's tree)
+  Step extras = nullptr;              // after the body (the arm's limit arcs and pole)
+  Step markers = nullptr;             // beside the target's marker (more targets, AddTargetMarker)
+  std::optional<glm::vec3> effector;  // where the line to an unreached target starts
+  bool reach = true;                  // the faint reach shell and its circle
+};
+
 class SceneDrawer {
  public:
+  // Draws the current scene: by its shell entry's draw (scene_shell.h), else as a chain.
   void Draw(const AppState& state, Renderer& renderer);
+
+  // The pieces a scene's draw function uses.
+  void DrawChainScene(const AppState& state, Renderer& renderer, const ChainLook& look);
+  void DrawCreature(const CreatureScene& creature, Renderer& renderer, float base);
+  // The field scene (scene_draw_field.cpp): every chain as lines in one draw, the chains
+  // near the target and the sampled ones as lit bones and joints.
+  void DrawField(const AppState& state, const FieldScene& field, Renderer& renderer);
+  void DrawArmExtras(const AppState& state, const ArmScene& arm, Renderer& renderer, float base);
+  void AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base,
+                       bool planar = false);
+  WalkerDrawer& walker() { return walker_; }
 
  private:
   void RebuildGrid(float reach, bool planar, const glm::vec3& root);
@@ -31,16 +60,10 @@ class SceneDrawer {
   void DrawStepOverlay(const AppState& state, Renderer& renderer, float base);
   void DrawRacers(const AppState& state, Renderer& renderer, float base);
   void DrawChainBody(const AppState& state, Renderer& renderer, std::span<const glm::vec3> p,
-                     std::span<const float> len, float base);
-  void DrawCreature(const CreatureScene& creature, Renderer& renderer, float base);
-  // The field scene (scene_draw_field.cpp): every chain as lines in one draw, the chains
-  // near the target and the sampled ones as lit bones and joints.
-  void DrawField(const AppState& state, const FieldScene& field, Renderer& renderer);
+                     std::span<const float> len, float base,
+                     const std::vector<std::uint8_t>* at_limit);
   void DrawSpline(const AppState& state, Renderer& renderer, float base);
-  void DrawArmExtras(const AppState& state, const ArmScene& arm, Renderer& renderer, float base);
   void AddPlinth(const glm::vec3& root, float base);
-  void AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base,
-                       bool planar = false);
   void AddConstraintOutline(const JointConstraint& c, const Frame& parent, const glm::vec3& at,
                             float radius, bool at_limit);
   WalkerDrawer walker_;

@@ -11,7 +11,7 @@
 //
 // Adding an app-only command: add a struct to namespace app below, add it to AppCommand,
 // and add its Apply overload in apply.cpp (plus a test in tests/core). Console-language
-// commands are added to the command table instead (targets/command.h).
+// commands are added to the command table instead (core/command_table.h).
 #pragma once
 
 #include <glm/vec2.hpp>

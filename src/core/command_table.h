@@ -1,16 +1,27 @@
-// command_table.h - the app's own commands: one entry each, holding the command's name,
-// usage, help, argument parsing and validation, completion and how it is applied.
+// command_table.h - the one command table: every console and script command is one entry,
+// holding its name, usage, help text, argument parsing and validation, canonical form,
+// completion and how it is applied (README "The app core"). Entries come in two forms:
 //
-// The console and script language (README "The console and script language") is the
-// built-in commands of targets/command.h plus these entries. The start-up passes the table to
-// the parser (CommandContext::extensions), so an entry's command is typed in the console,
-// written in scripts and --exec lines, completed with Tab and listed by `help` like any
-// other; a bad line gives the entry's one error line and changes nothing.
+// * AppCommandEntry (below): a command whose arguments travel as canonical words. Its
+//   language half (CommandExtension: name, usage, summary, details, parse, keywords) and its
+//   apply function sit side by side. This is the form for a new command: add one entry to a
+//   group, either the core group in command_table.cpp or a file of its own exposing a
+//   function that returns its entries, listed once in kGroups in command_table.cpp.
+// * A built-in command (targets/command.h): a command that keys and panel widgets send as a
+//   typed value (Command{cmd::Mode{...}}), or whose parse reads a file. Its language half is
+//   a CommandSpec in targets/commands_GROUP.cpp (name, usage, summary, details, parse,
+//   completion keywords) with its struct's Format and Validate beside it; src/targets has no
+//   app state, so scripts and the fuzzers parse without the core. Its apply half is one
+//   `Apply(AppState&, const cmd::X&, CommandOutput&)` in core/apply_GROUP.cpp (declared in
+//   core/command_apply.h). The two halves are joined by the struct's type: Execute
+//   (core/commands.h) calls the Apply of the command's type, so a struct without its Apply
+//   does not compile.
 //
-// Adding a command: add one AppCommandEntry (its parse and apply functions next to it) to a
-// group of entries: the core group in command_table.cpp, or a file of its own exposing a
-// function that returns its entries, listed once in kGroups in command_table.cpp. Add a test
-// in tests/core and document the command in README.
+// Either way the console, scripts, --exec lines, Tab completion and `help` take the command
+// from here (the start-up passes AppCommandLanguage() to the parser as
+// CommandContext::extensions), and a bad line gives the entry's one error line and changes
+// nothing. Add a test in tests/core (test_command_table.cpp's list of good lines fails until
+// the new command has one) and document the command in README.
 #pragma once
 
 #include <span>

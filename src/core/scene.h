@@ -40,6 +40,12 @@ struct Handle {
   Grab grab;
 };
 
+// A scene. Switching to one (SetScene, core/scene_registry.h) does exactly the steps listed
+// there and nothing else: an unknown name changes nothing; the chain's lengths are kept; the
+// step view, the race and a drag stop; Enter builds the scene (the arm raises the iteration
+// cap to at least 30); a failed Enter keeps the previous scene; the camera goes to the new
+// scene's home. The mode, solver, margin of error and a running script are untouched. Each
+// step is tested in tests/core (test_scene_interface.cpp, test_scenes_step_race.cpp).
 class Scene {
  public:
   virtual ~Scene() = default;

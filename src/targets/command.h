@@ -40,6 +40,7 @@
 // "assets/splines/word.txt" works from any working directory). Absolute paths are used as is.
 #pragma once
 
+#include <glm/vec3.hpp>
 #include <memory>
 #include <optional>
 #include <span>
@@ -47,8 +48,6 @@
 #include <string_view>
 #include <variant>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "ik/result.h"
 #include "targets/catmull_rom.h"
@@ -106,15 +105,28 @@ struct CommandContext {
   std::span<const CommandExtension> extensions;
 };
 
-// The commands, one struct each. Names of fields say their units.
+// The commands, one struct each. Names of fields say their units. Every struct has:
+//   kName            its command's first word ("" for Nothing)
+//   Format()         its canonical text (see FormatCommand)
+//   Validate()       OK when every field is within the ranges above (see ValidateCommand)
+// defined next to its command's parser in a targets/commands_*.cpp group file.
 namespace cmd {
 
 enum class Playback { kPlay, kPause, kRestart, kStop };
 
+// Declares the three members every command struct has.
+#define FABRIK_COMMAND(name)                        \
+  static constexpr std::string_view kName = (name); \
+  std::string Format() const;                       \
+  Status Validate() const
+
 // Blank line or comment: do nothing; not an error.
-struct Nothing {};
+struct Nothing {
+  FABRIK_COMMAND("");
+};
 // target X Y Z [YAW PITCH ROLL]
 struct Target {
+  FABRIK_COMMAND("target");
   glm::vec3 position{0.0f};  // world space, each |coordinate| <= kMaxTargetCoordinate
   // Yaw, pitch, roll in degrees, each |angle| <= kMaxTargetAngleDegrees, when given: the
   // orientation the end effector should take (ik/orientation_target.h's EulerDegreesToQuat).
@@ -123,108 +135,178 @@ struct Target {
 };
 // mode drag|spline|console|script
 struct Mode {
+  FABRIK_COMMAND("mode");
   TargetMode mode = TargetMode::kDrag;
 };
 // joints N
 struct Joints {
+  FABRIK_COMMAND("joints");
   int count = 2;  // [kMinJoints, kMaxJoints], root included
 };
 // length L
 struct Length {
+  FABRIK_COMMAND("length");
   float length = 1.0f;  // world units, [kMinSegmentLength, kMaxSegmentLength]
 };
 // lengths A B C ...
 struct Lengths {
-  std::vector<float> lengths;  // 1..kMaxJoints-1 values, each in [kMinSegmentLength, kMaxSegmentLength]
+  FABRIK_COMMAND("lengths");
+  std::vector<float>
+      lengths;  // 1..kMaxJoints-1 values, each in [kMinSegmentLength, kMaxSegmentLength]
 };
 // moe E
 struct Moe {
+  FABRIK_COMMAND("moe");
   float tolerance = 0.01f;  // world units, (0, kMaxTolerance]
 };
 // iterations N
 struct Iterations {
+  FABRIK_COMMAND("iterations");
   int max_iterations = 10;  // [kMinIterations, kMaxIterations]
 };
 // spline load PATH
 struct SplineLoad {
+  FABRIK_COMMAND("spline");
   std::string path;           // as written
   std::string resolved_path;  // where it was found
   Spline spline;              // parsed and valid
 };
 // spline speed V
 struct SplineSpeed {
+  FABRIK_COMMAND("spline");
   float speed = 1.0f;  // world units per second, (0, SplineFollower::kMaxSpeed]
 };
 // spline play|pause|restart
 struct SplinePlayback {
+  FABRIK_COMMAND("spline");
   Playback action = Playback::kPlay;  // never kStop
 };
 // spline loop|pingpong
 struct SplineEnd {
+  FABRIK_COMMAND("spline");
   EndBehavior behavior = EndBehavior::kLoop;
 };
 // script run PATH
 struct ScriptRun {
+  FABRIK_COMMAND("script");
   std::string path;                      // as written
   std::string resolved_path;             // where it was found
   std::shared_ptr<const Script> script;  // parsed and valid, never null
 };
 // script play|pause|restart|stop
 struct ScriptPlayback {
+  FABRIK_COMMAND("script");
   Playback action = Playback::kPlay;
 };
 // camera reset
-struct CameraReset {};
+struct CameraReset {
+  FABRIK_COMMAND("camera");
+};
 // state
-struct State {};
+struct State {
+  FABRIK_COMMAND("state");
+};
 // help [COMMAND]
 struct Help {
+  FABRIK_COMMAND("help");
   std::string topic;  // empty, or a name from CommandList() (lower case)
 };
 // solver NAME
 struct Solver {
+  FABRIK_COMMAND("solver");
   std::string name;  // one of SolverNames() (lower case)
 };
 // scene NAME
 struct Scene {
+  FABRIK_COMMAND("scene");
   std::string name;  // one of SceneNames() (lower case)
 };
 // clear (the console)
-struct Clear {};
+struct Clear {
+  FABRIK_COMMAND("clear");
+};
 
 // step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause: the step-through
 // view of a solve (the app replays one recorded solve reach by reach).
 enum class StepAction {
-  kOn, kOff, kNext, kPrev, kPass, kBack, kIteration, kStart, kEnd, kPlay, kPause
+  kOn,
+  kOff,
+  kNext,
+  kPrev,
+  kPass,
+  kBack,
+  kIteration,
+  kStart,
+  kEnd,
+  kPlay,
+  kPause
 };
 struct Step {
+  FABRIK_COMMAND("step");
   StepAction action = StepAction::kOn;
   int count = 1;  // reaches for next/prev: 1..100000
 };
 // race on|off: every solver on its own copy of the chain
 struct Race {
+  FABRIK_COMMAND("race");
   bool on = true;
 };
 // quit: close the demo
-struct Quit {};
+struct Quit {
+  FABRIK_COMMAND("quit");
+};
 // accelerate on|off: FABRIK with bend-scale steps (SolveSettings::accelerate) or textbook
 struct Accelerate {
+  FABRIK_COMMAND("accelerate");
   bool on = true;
 };
 // A command from CommandContext::extensions: its name and canonical argument words.
+// (kName is empty: its name is the field `name`.)
 struct Extension {
+  FABRIK_COMMAND("");
   std::string name;
   std::vector<std::string> args;
 };
 
+#undef FABRIK_COMMAND
+
 }  // namespace cmd
 
+// Every built-in command's type. Adding one: a struct above, its place here, its parser in a
+// CommandSpec (below) and its apply in the app core (core/command_table.h).
 using Command =
     std::variant<cmd::Nothing, cmd::Target, cmd::Mode, cmd::Joints, cmd::Length, cmd::Lengths,
                  cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed, cmd::SplinePlayback,
                  cmd::SplineEnd, cmd::ScriptRun, cmd::ScriptPlayback, cmd::CameraReset, cmd::State,
-                 cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear, cmd::Step, cmd::Race,
-                 cmd::Quit, cmd::Accelerate, cmd::Extension>;
+                 cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear, cmd::Step, cmd::Race, cmd::Quit,
+                 cmd::Accelerate, cmd::Extension>;
+
+// The language half of one built-in command: everything about it except how the app carries
+// it out (core/command_table.h holds that half). One entry per first word; the entries live
+// in the targets/commands_*.cpp group files, listed once in kGroups in targets/command.cpp.
+struct CommandSpec {
+  std::string_view name{};     // first word, lower case (the kName of the structs it parses to)
+  std::string_view usage{};    // e.g. "joints N"
+  std::string_view summary{};  // one line for `help`
+  std::span<const std::string_view> details{};  // extra lines for `help NAME`
+  // Parses the words after the name into a command whose Validate() is OK, or one error
+  // line naming the command and the problem.
+  Result<Command> (*parse)(std::span<const std::string> args,
+                           const CommandContext& context) = nullptr;
+  // Tab completion: whether the name is completed with a trailing space (more words follow),
+  // the first argument's keywords, those of them after which more words follow, and the
+  // keyword after which a PATH follows (completed from disk; "" for none).
+  bool name_takes_words = true;
+  std::span<const std::string_view> keywords{};
+  std::span<const std::string_view> keywords_taking_words{};
+  std::string_view path_after{};
+  // First-argument keywords that depend on the context (scene names, help topics); context
+  // is null when completing without one.
+  void (*context_keywords)(const CommandContext* context,
+                           std::vector<std::string_view>& out) = nullptr;
+};
+// The older name: `help` lists CommandInfo's name, usage and summary.
+using CommandInfo = CommandSpec;
 
 // Parses one line (see the top of this file). Blank and comment-only lines give
 // cmd::Nothing. Errors are one line naming the command and the problem, e.g.
@@ -251,14 +333,10 @@ std::string FormatCommand(const Command& command);
 // The command's name as typed: "target", "spline", ...; "" for Nothing.
 std::string_view CommandName(const Command& command);
 
-// A command in the help list.
-struct CommandInfo {
-  std::string_view name;     // first word, lower case
-  std::string_view usage;    // e.g. "joints N"
-  std::string_view summary;  // one line
-};
-// Every command, in the order `help` lists them.
-std::span<const CommandInfo> CommandList();
+// Every built-in command, in the order `help` lists them.
+std::span<const CommandSpec> CommandList();
+// The built-in command named `name` (lower case), or null.
+const CommandSpec* FindCommand(std::string_view name);
 
 // Lines to print for `help` (topic empty: one line per command) or `help TOPIC` (usage,
 // summary and details of that command). An unknown topic gives one line saying so.

@@ -1,5 +1,7 @@
 // The app's command table: an entry's command parses, completes, is listed by help, runs in
 // scripts, and a bad line gives the entry's one error and changes nothing.
+#include <map>
+
 #include "core/command_table.h"
 #include "core_test_util.h"
 
@@ -67,6 +69,63 @@ TEST(CommandTable, EntriesRunInScriptsAtTheirTimes) {
   EXPECT_TRUE(found);
   EXPECT_EQ(FormatCommand(Command(cmd::Extension{"echo", {"two words", "x"}})),
             "echo \"two words\" x");
+}
+
+// Every command of the one table, built-in or app entry, has a good line here that the core
+// applies (echoed, no error, a result or a state change): adding a command without a line
+// here fails this test.
+TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
+  const std::map<std::string_view, std::string> good = {
+      {"target", "target 1 2 0"},
+      {"mode", "mode spline"},
+      {"joints", "joints 6"},
+      {"length", "length 0.5"},
+      {"lengths", "lengths 1 0.5"},
+      {"moe", "moe 0.02"},
+      {"iterations", "iterations 40"},
+      {"spline", "spline load assets/splines/loop.txt"},
+      {"script", "script run assets/scripts/square.txt"},
+      {"camera", "camera reset"},
+      {"state", "state"},
+      {"help", "help joints"},
+      {"solver", "solver ccd"},
+      {"accelerate", "accelerate off"},
+      {"scene", "scene arm"},
+      {"clear", "clear"},
+      {"step", "step on"},
+      {"race", "race on"},
+      {"quit", "quit"},
+      {"echo", "echo hi"},
+      {"chains", "chains 4 5"},
+      {"terrain", "terrain load assets/terrain/hills.png"},
+      {"walker", "walker debug on"},
+      {"skin", "skin on"},
+      {"axes", "axes on"},
+      {"orient", "orient 10 20 30"},
+      {"screenshot", "screenshot"},
+  };
+  std::vector<std::string_view> names;
+  for (const CommandSpec& spec : CommandList()) names.push_back(spec.name);
+  for (const AppCommandEntry& e : AppCommandTable()) names.push_back(e.language.name);
+  for (std::string_view name : names) {
+    SCOPED_TRACE(std::string(name));
+    const auto it = good.find(name);
+    ASSERT_NE(it, good.end()) << "no good line for this command";
+    Core core;
+    if (name == "walker") core.Run("scene walker");
+    if (name == "camera") core.Send(app::CameraOrbit{{80.0f, 0.0f}});  // so reset moves it
+    core.Frames(1);
+    const std::string before = core.Fingerprint();
+    const std::size_t printed = core.state().console.printed;
+    core.Run(it->second);
+    const std::vector<ConsoleLine>& log = core.state().console.log;
+    for (const ConsoleLine& line : log)
+      EXPECT_NE(line.kind, ConsoleLine::Kind::kError) << line.text;
+    const bool said_something = core.state().console.printed > printed + 1;
+    EXPECT_TRUE(said_something || core.Fingerprint() != before || log.empty() ||
+                core.state().quit_requested || !core.state().screenshot_pending.empty())
+        << "the line changed nothing and printed nothing";
+  }
 }
 
 }  // namespace

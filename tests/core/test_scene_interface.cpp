@@ -5,6 +5,7 @@
 #include "core/scene_creature.h"
 #include "core/scene_registry.h"
 #include "core_test_util.h"
+#include "ik/solver.h"
 
 namespace fabrik {
 namespace {
@@ -90,6 +91,73 @@ TEST(SceneInterface, DragMovesTheArmsPoleAndACreaturesOtherEffector) {
   core.Send(app::DragMove{Ray{{at.x + 0.3f, at.y, at.z + 5.0f}, {0.0f, 0.0f, -1.0f}}});
   core.Frames(1);
   EXPECT_NEAR(creature->targets[static_cast<std::size_t>(other)].position.x, at.x + 0.3f, 1e-5f);
+}
+
+// scene_registry.h, step 1: an unknown name is one error and changes nothing.
+TEST(SceneInterface, AnUnknownSceneIsOneErrorAndChangesNothing) {
+  Core core;
+  core.Frames(2);
+  const std::string before = core.Fingerprint();
+  EXPECT_FALSE(SetScene(core.state(), "tower"));
+  EXPECT_EQ(core.state().message, "scene: 'tower' is not in this build");
+  EXPECT_TRUE(core.state().message_is_error);
+  EXPECT_EQ(core.state().scene.name(), "chain");
+  EXPECT_EQ(core.Fingerprint(), before);
+}
+
+// Step 3: a drag in progress ends; the last line: the mode, solver, margin of error and a
+// running script are untouched.
+TEST(SceneInterface, SwitchingEndsADragAndKeepsTheSettings) {
+  Core core;
+  core.Run("solver ccd");
+  core.Run("moe 0.03");
+  core.Run("mode drag");
+  core.Send(app::DragStart{{Grab::Kind::kTarget, -1}, core.state().target(), {0, 0, -1}});
+  core.Frames(1);
+  ASSERT_TRUE(core.state().drag.dragging);
+  ASSERT_TRUE(SetScene(core.state(), "creature"));
+  EXPECT_FALSE(core.state().drag.dragging);
+  EXPECT_EQ(core.state().scene.grab.kind, Grab::Kind::kNone);
+  EXPECT_EQ(core.state().solver, SolverKind::kCcd);
+  EXPECT_FLOAT_EQ(core.state().settings.tolerance, 0.03f);
+  EXPECT_EQ(core.state().mode, TargetMode::kDrag);
+  core.Run("script run assets/scripts/square.txt");
+  ASSERT_TRUE(SetScene(core.state(), "arm"));
+  EXPECT_EQ(core.state().mode, TargetMode::kScript);
+  EXPECT_TRUE(core.state().script.running);
+}
+
+// Step 4: the arm raises the iteration cap to 30 (never lowers it); other scenes leave it.
+TEST(SceneInterface, TheArmRaisesTheIterationCapOnly) {
+  Core core;
+  core.Run("iterations 12");
+  core.Run("scene creature");
+  EXPECT_EQ(core.state().settings.max_iterations, 12);
+  core.Run("scene arm");
+  EXPECT_EQ(core.state().settings.max_iterations, 30);
+  core.Run("iterations 200");
+  core.Run("scene chain");
+  core.Run("scene arm");
+  EXPECT_EQ(core.state().settings.max_iterations, 200);
+}
+
+// Step 4: a scene whose Enter fails leaves the previous scene in place.
+TEST(SceneInterface, AFailedEnterKeepsThePreviousScene) {
+  class Refusing final : public Scene {
+   public:
+    std::string_view name() const override { return "refusing"; }
+    bool Enter(AppState& state) override {
+      SetMessage(state, "refusing: no", true);
+      return false;
+    }
+    void Solve(AppState&) override {}
+  };
+  Core core;
+  core.Run("scene arm");
+  EXPECT_FALSE(EnterScene(core.state(), std::make_unique<Refusing>()));
+  EXPECT_EQ(core.state().scene.name(), "arm");
+  core.Frames(2);
+  EXPECT_EQ(core.Json()["scene"], "arm");
 }
 
 }  // namespace

@@ -1,0 +1,52 @@
+// The field in the shell: its panel section (the batched solve's readouts) and its look
+// (scene_draw_field.cpp).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <glm/geometric.hpp>
+
+#include "app/panel_widgets.h"
+#include "app/scene_palette.h"
+#include "app/scene_shell.h"
+#include "core/scene_field.h"
+#include "ik/batch_fabrik.h"
+
+namespace fabrik {
+namespace {
+
+using namespace panel;
+
+void FieldPanel(const AppState& state, UiState&, CommandQueue&) {
+  const FieldScene* field = state.scene.As<FieldScene>();
+  if (field == nullptr || field->chain_count() == 0) return;
+  const BatchSolveResult& r = field->last();
+  ImGui::Text("chains %zu x %zu joints", field->chain_count(), field->joint_count());
+  ImGui::Text("field solve %.2f ms / frame (%s, all cores)", state.solve_us / 1000.0,
+              BatchSimdTarget());
+  const double share = field->reached_share();
+  ImGui::TextColored(share >= 0.99 ? kGood : kWarn, "reached %.2f %% of %zu reachable",
+                     share * 100.0, r.reachable_count);
+  ImGui::TextColored(kDim, "lanes busy %.0f %%, iterations up to %d", r.lane_utilisation * 100.0,
+                     r.max_iterations_run);
+  ImGui::TextColored(kDim, "each chain leans to the target; pink: the two sampled chains");
+}
+
+void FieldDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
+  const FieldScene* field = state.scene.As<FieldScene>();
+  if (field == nullptr || field->chain_count() == 0) {
+    drawer.DrawChainScene(state, renderer, ChainLook{});
+    return;
+  }
+  renderer.SetCamera(state.view.view, state.view.projection, state.view.camera.eye());
+  drawer.DrawField(state, *field, renderer);
+}
+
+}  // namespace
+
+SceneShell FieldShell() {
+  return {"field", "field (many chains, batched)", "batched FABRIK (SIMD lanes on every core)",
+          FieldPanel, FieldDraw};
+}
+
+}  // namespace fabrik

@@ -1,0 +1,63 @@
+// The walker in the shell: its panel section (readouts and debug views, README: The walker
+// scene) and its look (walker_draw.h: terrain, body, legs).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <glm/geometric.hpp>
+
+#include "app/panel_widgets.h"
+#include "app/scene_palette.h"
+#include "app/scene_shell.h"
+#include "core/scene_walker.h"
+
+namespace fabrik {
+namespace {
+
+using namespace panel;
+
+// The walker's readouts and debug views (README: The walker scene).
+void WalkerPanel(const AppState& state, UiState&, CommandQueue& queue) {
+  const WalkerScene* walker = state.scene.As<WalkerScene>();
+  if (walker == nullptr || !walker->walker) return;
+  const WalkerScene& scene = *walker;
+  const Walker& w = *scene.walker;
+  int planted = 0;
+  for (const WalkerLegState& leg : w.legs()) planted += leg.planted ? 1 : 0;
+  ImGui::TextColored(w.arrived() ? kGood : kWarn, "%s",
+                     w.arrived() ? "standing at the goal" : "walking to the goal");
+  ImGui::Text("feet planted %d / %d   steps %lld", planted, static_cast<int>(w.legs().size()),
+              static_cast<long long>(w.foot_steps()));
+  ImGui::TextColored(kDim, "terrain %s  %.0f x %.0f, %.1f high",
+                     state.terrain.path.empty() ? "(flat)" : state.terrain.path.c_str(),
+                     state.terrain.size, state.terrain.size, state.terrain.height);
+  app::WalkerView view{scene.show_pre_solve, scene.step_leg};
+  bool changed =
+      ImGui::Checkbox("legs before their solve (ghosts, poles, swings)", &view.pre_solve);
+  const char* legs[] = {"none", "leg 0", "leg 1", "leg 2", "leg 3", "leg 4", "leg 5"};
+  int choice = view.step_leg + 1;
+  const int count = std::min(static_cast<int>(w.legs().size()) + 1, 7);
+  if (ImGui::Combo("step view leg", &choice, legs, count)) {
+    view.step_leg = choice - 1;
+    changed = true;
+  }
+  if (changed) queue.Push(view);
+  ImGui::TextColored(kDim, "Drag on the hills, or type 'target X Y Z': it walks there.");
+}
+
+void WalkerDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
+  const WalkerScene* walker = state.scene.As<WalkerScene>();
+  if (walker == nullptr || !walker->walker) {
+    drawer.DrawChainScene(state, renderer, ChainLook{});
+    return;
+  }
+  drawer.walker().Draw(state, *walker, renderer);
+}
+
+}  // namespace
+
+SceneShell WalkerShell() {
+  return {"walker", "walker (4 legs on hills)", "FABRIK on each leg", WalkerPanel, WalkerDraw};
+}
+
+}  // namespace fabrik

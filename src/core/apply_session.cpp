@@ -1,0 +1,48 @@
+// Applying camera, state, help and the choices of solver, acceleration and scene (the
+// language half is targets/commands_session.cpp).
+#include "core/command_apply.h"
+#include "core/frame.h"
+#include "core/scene_registry.h"
+#include "core/state_writer.h"
+
+namespace fabrik {
+
+bool Apply(AppState& state, const cmd::CameraReset&, CommandOutput&) {
+  state.view.camera.SetHome(state.scene.current ? state.scene.current->CameraHome(state)
+                                                : HomeFor(state.chain));
+  state.view.camera.Reset();
+  return true;
+}
+
+bool Apply(AppState& state, const cmd::State&, CommandOutput& out) {
+  out.Print(StateLine(state, ShellReport{}, /*with_console_last=*/false));
+  return true;
+}
+
+bool Apply(AppState&, const cmd::Help& c, CommandOutput& out) {
+  for (std::string& line : HelpLines(c.topic, AppCommandLanguage())) out.Print(std::move(line));
+  return true;
+}
+
+bool Apply(AppState& state, const cmd::Solver& c, CommandOutput& out) {
+  const auto kind = ParseSolverKind(c.name);
+  if (!kind) return out.Fail("solver: '" + c.name + "' is not in this build");
+  state.solver = *kind;
+  out.Print("solver " + c.name);
+  return true;
+}
+
+bool Apply(AppState& state, const cmd::Accelerate& c, CommandOutput& out) {
+  state.settings.accelerate = c.on;
+  out.Print(c.on ? "accelerate on: FABRIK with bend-scale steps"
+                 : "accelerate off: textbook FABRIK");
+  return true;
+}
+
+bool Apply(AppState& state, const cmd::Scene& c, CommandOutput& out) {
+  if (!SetScene(state, c.name)) return out.Fail(state.message);
+  out.Print("scene " + c.name);
+  return true;
+}
+
+}  // namespace fabrik

@@ -1,0 +1,64 @@
+// Applying clear, step, race and quit (the language half is targets/commands_view.cpp).
+#include "core/command_apply.h"
+#include "core/step_view.h"
+
+namespace fabrik {
+
+bool Apply(AppState& state, const cmd::Clear&, CommandOutput&) {
+  state.console.log.clear();
+  return true;
+}
+
+bool Apply(AppState& state, const cmd::Step& c, CommandOutput& out) {
+  using A = cmd::StepAction;
+  if (c.action != A::kOff && !SetStepView(state, true)) return out.Fail(state.message);
+  switch (c.action) {
+    case A::kOn:
+      break;
+    case A::kOff:
+      SetStepView(state, false);
+      break;
+    case A::kNext:
+      StepBy(state, c.count);
+      break;
+    case A::kPrev:
+      StepBy(state, -c.count);
+      break;
+    case A::kPass:
+      StepHalfPass(state, +1);
+      break;
+    case A::kBack:
+      StepHalfPass(state, -1);
+      break;
+    case A::kIteration:
+      StepIteration(state, +1);
+      break;
+    case A::kStart:
+      StepToStart(state);
+      break;
+    case A::kEnd:
+      StepToEnd(state);
+      break;
+    case A::kPlay:
+      state.step.playing = true;
+      break;
+    case A::kPause:
+      state.step.playing = false;
+      break;
+  }
+  if (state.step.active) out.Print(DescribeStep(state));
+  return true;
+}
+
+bool Apply(AppState& state, const cmd::Race& c, CommandOutput& out) {
+  if (!SetRace(state, c.on)) return out.Fail(state.message);
+  out.Print(c.on ? "race on: every solver chases the target" : "race off");
+  return true;
+}
+
+bool Apply(AppState& state, const cmd::Quit&, CommandOutput&) {
+  state.quit_requested = true;
+  return true;
+}
+
+}  // namespace fabrik

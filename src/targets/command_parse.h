@@ -1,0 +1,62 @@
+// command_parse.h - what the built-in command groups (targets/commands_*.cpp) share: word
+// parsers with the language's error texts, canonical number and path text, and the groups
+// themselves. Internal to src/targets; the language is described in command.h.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "targets/command.h"
+#include "targets/text.h"
+
+namespace fabrik::command_parse {
+
+using Words = std::span<const std::string>;
+
+// "what: expected DESCRIPTION, got 'word'" plus what was wrong with a number
+// (" (not a finite number)", " (out of range)").
+Error Expected(std::string_view what, std::string_view description, std::string_view word,
+               text::NumberError error);
+// "what: expected no arguments, got 2" or "what: expected 1 argument (usage: U), got 3".
+Error WrongArity(std::string_view what, std::string_view usage, std::size_t expected,
+                 std::size_t got);
+// "a, b, c or d" (sep ", ", last " or ") or "a|b|c|d" (both "|").
+std::string JoinNames(std::span<const std::string_view> names, std::string_view sep,
+                      std::string_view last_sep);
+
+// An integer in [lo, hi].
+Result<int> IntegerIn(std::string_view what, std::string_view word, int lo, int hi);
+// A float in (0, hi] (checked on the float, so a tiny double rounding to 0 is refused).
+Result<float> PositiveUpTo(std::string_view what, std::string_view word, float hi,
+                           std::string_view hi_text);
+// A segment length in [kMinSegmentLength, kMaxSegmentLength].
+Result<float> SegmentLength(std::string_view what, std::string_view word);
+// A float with |value| <= kMaxTargetCoordinate.
+Result<float> Coordinate(std::string_view what, std::string_view word);
+// `word` lower-cased, if it is one of `names`.
+std::optional<std::string> OneOf(std::string_view word, std::span<const std::string_view> names);
+// `what on|off`: exactly one word, on or off.
+Result<bool> OnOff(std::string_view what, Words args);
+
+// Canonical text: floats with 9 significant digits (they read back to the same float); paths
+// in double quotes when they hold a space, '#' or are empty.
+std::string FormatFloat(float v);
+std::string FormatPath(const std::string& path);
+
+// Whether a file or folder exists (no exception; errors count as "no").
+bool Exists(const std::string& path);
+// "the working directory, ROOT1, ROOT2": where relative paths were looked for.
+std::string SearchedText(const CommandContext& context);
+
+// The groups of built-in commands, in the order `help` lists them (command_list.cpp joins
+// them): target, mode and the chain's shape (commands_chain.cpp); spline and script
+// (commands_playback.cpp); camera, state, help and the solver's choices
+// (commands_session.cpp); the step view, race, clear and quit (commands_view.cpp).
+std::span<const CommandSpec> ChainCommands();
+std::span<const CommandSpec> PlaybackCommands();
+std::span<const CommandSpec> SessionCommands();
+std::span<const CommandSpec> ViewCommands();
+
+}  // namespace fabrik::command_parse

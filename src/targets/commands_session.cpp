@@ -1,0 +1,172 @@
+// The built-in commands about the session: camera, state, help, and the choices of solver,
+// acceleration and scene (README "The console and script language").
+#include <algorithm>
+#include <array>
+
+#include "targets/command_parse.h"
+
+namespace fabrik {
+
+using namespace command_parse;
+
+namespace {
+
+constexpr std::array<std::string_view, 4> kSolverNames = {"fabrik", "ccd", "jacobian_transpose",
+                                                          "dls"};
+constexpr std::array<std::string_view, 5> kSceneNames = {"chain", "arm", "creature", "field",
+                                                         "walker"};
+constexpr std::string_view kOnOff[] = {"on", "off"};
+constexpr std::string_view kReset[] = {"reset"};
+
+Status Fail(std::string message) { return MakeError(std::move(message)); }
+
+bool Named(const std::string& name, std::span<const std::string_view> names) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// The scenes `scene` accepts: the app's registry when it gives one, else SceneNames().
+std::span<const std::string_view> Scenes(const CommandContext* context) {
+  if (context != nullptr && !context->scene_names.empty()) return context->scene_names;
+  return kSceneNames;
+}
+
+// ---- camera reset, state ----
+Result<Command> ParseCamera(Words args, const CommandContext&) {
+  if (args.size() != 1) return WrongArity("camera", "camera reset", 1, args.size());
+  if (text::Lower(args[0]) != "reset") {
+    return MakeError("camera: expected reset, got " + text::Quote(args[0]));
+  }
+  return Command(cmd::CameraReset{});
+}
+
+Result<Command> ParseState(Words args, const CommandContext&) {
+  if (!args.empty()) return WrongArity("state", "state", 0, args.size());
+  return Command(cmd::State{});
+}
+
+// ---- help [COMMAND] ----
+Result<Command> ParseHelp(Words args, const CommandContext& context) {
+  if (args.size() > 1) {
+    return MakeError("help: expected at most 1 argument (usage: help [COMMAND]), got " +
+                     std::to_string(args.size()));
+  }
+  if (args.empty()) return Command(cmd::Help{});
+  const std::string topic = text::Lower(args[0]);
+  const bool extension = std::any_of(context.extensions.begin(), context.extensions.end(),
+                                     [&](const CommandExtension& e) { return e.name == topic; });
+  if (FindCommand(topic) == nullptr && !extension) {
+    return MakeError("help: unknown command " + text::Quote(args[0]));
+  }
+  return Command(cmd::Help{topic});
+}
+
+void HelpTopics(const CommandContext* context, std::vector<std::string_view>& out) {
+  for (const CommandSpec& spec : CommandList()) out.push_back(spec.name);
+  if (context == nullptr) return;
+  for (const CommandExtension& e : context->extensions) out.push_back(e.name);
+}
+
+// ---- solver NAME, scene NAME, accelerate on|off ----
+Result<Command> ParseNamed(std::string_view what, Words args,
+                           std::span<const std::string_view> names, bool solver) {
+  const std::string usage = std::string(what) + " " + JoinNames(names, "|", "|");
+  if (args.size() != 1) return WrongArity(what, usage, 1, args.size());
+  std::optional<std::string> name = OneOf(args[0], names);
+  if (!name) {
+    return MakeError(std::string(what) + ": unknown " + std::string(what) + " " +
+                     text::Quote(args[0]) + " (known: " + JoinNames(names, ", ", ", ") + ")");
+  }
+  if (solver) return Command(cmd::Solver{*name});
+  return Command(cmd::Scene{*name});
+}
+
+constexpr std::string_view kSolverDetails[] = {"  The app reports a solver it does not have."};
+
+Result<Command> ParseSolver(Words args, const CommandContext&) {
+  return ParseNamed("solver", args, kSolverNames, true);
+}
+
+Result<Command> ParseScene(Words args, const CommandContext& context) {
+  return ParseNamed("scene", args, Scenes(&context), false);
+}
+
+void SceneKeywords(const CommandContext* context, std::vector<std::string_view>& out) {
+  for (std::string_view name : Scenes(context)) out.push_back(name);
+}
+
+Result<Command> ParseAccelerate(Words args, const CommandContext&) {
+  Result<bool> on = OnOff("accelerate", args);
+  if (!on.ok()) return MakeError(on.error());
+  return Command(cmd::Accelerate{on.value()});
+}
+
+const CommandSpec kSpecs[] = {
+    {.name = cmd::CameraReset::kName,
+     .usage = "camera reset",
+     .summary = "back to the starting view",
+     .parse = ParseCamera,
+     .keywords = kReset},
+    {.name = cmd::State::kName,
+     .usage = "state",
+     .summary = "print chain, target and solver state",
+     .parse = ParseState,
+     .name_takes_words = false},
+    {.name = cmd::Help::kName,
+     .usage = "help [COMMAND]",
+     .summary = "list the commands, or explain one",
+     .parse = ParseHelp,
+     .name_takes_words = false,
+     .context_keywords = HelpTopics},
+    {.name = cmd::Solver::kName,
+     .usage = "solver fabrik|ccd|jacobian_transpose|dls",
+     .summary = "choose the IK solver",
+     .details = kSolverDetails,
+     .parse = ParseSolver,
+     .keywords = kSolverNames},
+    {.name = cmd::Accelerate::kName,
+     .usage = "accelerate on|off",
+     .summary = "accelerated FABRIK (bend-scale steps) or the textbook",
+     .parse = ParseAccelerate,
+     .keywords = kOnOff},
+    {.name = cmd::Scene::kName,
+     .usage = "scene chain|arm|creature|walker",
+     .summary = "choose the scene",
+     .parse = ParseScene,
+     .context_keywords = SceneKeywords},
+};
+
+}  // namespace
+
+std::span<const CommandSpec> command_parse::SessionCommands() { return kSpecs; }
+std::span<const std::string_view> SolverNames() { return kSolverNames; }
+std::span<const std::string_view> SceneNames() { return kSceneNames; }
+
+namespace cmd {
+
+std::string CameraReset::Format() const { return "camera reset"; }
+Status CameraReset::Validate() const { return Ok{}; }
+
+std::string State::Format() const { return "state"; }
+Status State::Validate() const { return Ok{}; }
+
+std::string Help::Format() const { return topic.empty() ? std::string("help") : "help " + topic; }
+Status Help::Validate() const {
+  return topic.empty() || FindCommand(topic) != nullptr ? Status(Ok{})
+                                                        : Fail("help: unknown topic");
+}
+
+std::string Solver::Format() const { return "solver " + name; }
+Status Solver::Validate() const {
+  return Named(name, kSolverNames) ? Status(Ok{}) : Fail("solver: unknown name");
+}
+
+std::string Accelerate::Format() const { return on ? "accelerate on" : "accelerate off"; }
+Status Accelerate::Validate() const { return Ok{}; }
+
+std::string Scene::Format() const { return "scene " + name; }
+Status Scene::Validate() const {
+  return Named(name, kSceneNames) ? Status(Ok{}) : Fail("scene: unknown name");
+}
+
+}  // namespace cmd
+}  // namespace fabrik
