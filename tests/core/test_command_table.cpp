@@ -103,6 +103,9 @@ TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
       {"axes", "axes on"},
       {"orient", "orient 10 20 30"},
       {"screenshot", "screenshot"},
+      {"record", "record start " + ::testing::TempDir() + "command_table_record.txt"},
+      {"root", "root free"},
+      {"view", "view 2d"},
   };
   std::vector<std::string_view> names;
   for (const CommandSpec& spec : CommandList()) names.push_back(spec.name);
