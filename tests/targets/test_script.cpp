@@ -3,10 +3,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <glm/geometric.hpp>
 #include <string>
 #include <vector>
-
-#include <glm/geometric.hpp>
 
 #include "targets/script.h"
 
@@ -153,9 +152,14 @@ TEST(ScriptText, BoundsWhatOneScriptHolds) {
 }
 
 TEST(ScriptText, AByteOrderMarkIsIgnored) {
-  const auto s = MustParse("\xEF\xBB\xBF" "at 0 moe 0.5\n");
+  const auto s = MustParse(
+      "\xEF\xBB\xBF"
+      "at 0 moe 0.5\n");
   ASSERT_EQ(s->lines().size(), 1u);
-  Result<Script> bad = ParseScriptText("\xEF\xBB\xBF" "at x moe 0.5\n", "s.txt", {});
+  Result<Script> bad = ParseScriptText(
+      "\xEF\xBB\xBF"
+      "at x moe 0.5\n",
+      "s.txt", {});
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().find("\xEF"), std::string::npos) << bad.error();
 }
