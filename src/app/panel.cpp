@@ -248,7 +248,7 @@ void Readouts(const AppState& state, const UiState& ui) {
     row("reachable", &reach_color, "%s", state.last.reachable ? "yes" : "no: out of reach");
     const ImVec4& reached_color = state.last.reached ? kGood : kWarn;
     row("reached", &reached_color, "%s", state.last.reached ? "within margin" : "not yet");
-    row("target", nullptr, "%.2f  %.2f  %.2f", state.target().x, state.target().y,
+    row("target", nullptr, "%.4g  %.4g  %.4g", state.target().x, state.target().y,
         state.target().z);
     row("draw calls", nullptr, "%d", ui.report.draw_calls);
     ImGui::EndTable();

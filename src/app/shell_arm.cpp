@@ -38,7 +38,7 @@ bool ConstraintEditor(JointConstraint& c, bool allow_world) {
     changed |= ImGui::SliderAngle("anticlockwise", &c.hinge.max_angle, -180.0f, 180.0f);
     if (c.hinge.max_angle < c.hinge.min_angle) c.hinge.max_angle = c.hinge.min_angle;
     float axis[3] = {c.hinge.axis.x, c.hinge.axis.y, c.hinge.axis.z};
-    if (ImGui::DragFloat3("axis", axis, 0.01f, -1.0f, 1.0f)) {
+    if (ImGui::DragFloat3("axis", axis, 0.01f, -1.0f, 1.0f, panel::kNumber)) {
       const glm::vec3 a(axis[0], axis[1], axis[2]);
       if (glm::dot(a, a) > 1e-6f) {  // a zero axis is refused
         c.hinge.axis = a;
@@ -66,7 +66,7 @@ void ArmPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
   changed |= ImGui::Checkbox("pole (violet) picks the elbow side", &options.use_pole);
   if (arm.use_pole) {
     float pole[3] = {arm.pole.x, arm.pole.y, arm.pole.z};
-    if (ImGui::DragFloat3("pole", pole, 0.02f, -100.0f, 100.0f)) {
+    if (ImGui::DragFloat3("pole", pole, 0.02f, -100.0f, 100.0f, panel::kNumber)) {
       options.pole = glm::vec3(pole[0], pole[1], pole[2]);
       changed = true;
     }

@@ -48,7 +48,7 @@ void CreaturePanel(const AppState& state, UiState&, CommandQueue& queue) {
         queue.Push(app::CreaturePrimary{static_cast<int>(k)});
       }
       ImGui::TableSetColumnIndex(2);
-      ImGui::TextColored(c.distances[k] <= state.settings.tolerance ? kGood : kWarn, "%.3f",
+      ImGui::TextColored(c.distances[k] <= state.settings.tolerance ? kGood : kWarn, "%.4g",
                          c.distances[k]);
       ImGui::TableSetColumnIndex(3);
       ImGui::SetNextItemWidth(-1);
