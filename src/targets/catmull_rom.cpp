@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string>
-
 #include <glm/geometric.hpp>
+#include <string>
 
 namespace fabrik {
 namespace {
@@ -132,17 +131,36 @@ void Spline::Evaluate(int segment, double u, double out_point[3], double out_vel
   }
 }
 
-double Spline::Speed(int segment, double u) const {
-  double p[3], v[3];
-  Evaluate(segment, u, p, v);
-  return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+Spline::Velocity Spline::VelocityOf(int segment) const {
+  double p0[3], m0[3], p1[3], m1[3];
+  Evaluate(segment, 0.0, p0, m0);
+  Evaluate(segment, 1.0, p1, m1);
+  // Derivative of the cubic Hermite form with end points p0, p1 and end velocities m0, m1:
+  //   P'(u) = m0 + (6 (p1 - p0) - 4 m0 - 2 m1) u + (6 (p0 - p1) + 3 m0 + 3 m1) u^2
+  Velocity v;
+  for (int i = 0; i < 3; ++i) {
+    const double chord = p1[i] - p0[i];
+    v.c[0][i] = m0[i];
+    v.c[1][i] = 6.0 * chord - 4.0 * m0[i] - 2.0 * m1[i];
+    v.c[2][i] = -6.0 * chord + 3.0 * m0[i] + 3.0 * m1[i];
+  }
+  return v;
 }
 
-double Spline::ArcLength(int segment, double u_from, double u_to) const {
+double Spline::Velocity::Speed(double u) const {
+  double sum = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const double d = c[0][i] + u * (c[1][i] + u * c[2][i]);
+    sum += d * d;
+  }
+  return std::sqrt(sum);
+}
+
+double Spline::ArcLength(const Velocity& velocity, double u_from, double u_to) {
   const double half = 0.5 * (u_to - u_from);
   const double mid = 0.5 * (u_to + u_from);
   double sum = 0.0;
-  for (int i = 0; i < 5; ++i) sum += kGaussW[i] * Speed(segment, mid + half * kGaussX[i]);
+  for (int i = 0; i < 5; ++i) sum += kGaussW[i] * velocity.Speed(mid + half * kGaussX[i]);
   return sum * half;
 }
 
@@ -155,10 +173,11 @@ void Spline::BuildArcTable() {
   double total = 0.0;
   std::size_t index = 0;
   for (std::size_t s = 0; s < segs; ++s) {
+    const Velocity velocity = VelocityOf(static_cast<int>(s));
     for (int j = 0; j < k; ++j) {
       const double a = static_cast<double>(j) / k;
       const double b = static_cast<double>(j + 1) / k;
-      total += ArcLength(static_cast<int>(s), a, b);
+      total += ArcLength(velocity, a, b);
       cumulative_[++index] = total;
     }
   }
@@ -225,15 +244,16 @@ double Spline::ParameterAtDistance(double s) const {
   double lo = u_lo, hi = u_hi;
   double u = u_lo + (rest / span) * (u_hi - u_lo);
   const double tolerance = 1e-10 * std::max(1.0, span);
+  const Velocity velocity = VelocityOf(segment);
   for (int iteration = 0; iteration < 12; ++iteration) {
-    const double f = ArcLength(segment, u_lo, u) - rest;
+    const double f = ArcLength(velocity, u_lo, u) - rest;
     if (std::fabs(f) <= tolerance) break;
     if (f > 0.0) {
       hi = u;
     } else {
       lo = u;
     }
-    const double speed = Speed(segment, u);
+    const double speed = velocity.Speed(u);
     double next = speed > 0.0 ? u - f / speed : 0.5 * (lo + hi);
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
     u = next;

@@ -1,5 +1,6 @@
 // Tests for the console/script command language (src/targets/command.h).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -403,12 +404,24 @@ TEST(Command, CompletionOfPathsUsesSearchRoots) {
 }
 
 TEST(Command, ResolveDataPathSearchesRootsInOrder) {
-  const std::vector<std::string> roots = {"/nonexistent-root", FABRIK_SOURCE_DIR};
-  EXPECT_EQ(ResolveDataPath("assets/splines/loop.txt", roots),
-            (std::filesystem::path(FABRIK_SOURCE_DIR) / "assets/splines/loop.txt").string());
+  // Two roots of this test's own, and a relative name found in neither the working directory
+  // nor anywhere else, so the result does not depend on where the test runs.
+  namespace fs = std::filesystem;
+  const fs::path base = fs::temp_directory_path() /
+                        ("fabrik-resolve-" + std::to_string(static_cast<long>(::getpid())));
+  const fs::path first = base / "first", second = base / "second";
+  const std::string name = "resolve-probe/data.txt";
+  fs::create_directories(first / "resolve-probe");
+  fs::create_directories(second / "resolve-probe");
+  std::ofstream(second / name) << "second\n";
+  const std::vector<std::string> roots = {"/nonexistent-root", first.string(), second.string()};
+  EXPECT_EQ(ResolveDataPath(name, roots), (second / name).string());
+  std::ofstream(first / name) << "first\n";
+  EXPECT_EQ(ResolveDataPath(name, roots), (first / name).string());  // the earlier root wins
   EXPECT_EQ(ResolveDataPath("no/such.txt", roots), "no/such.txt");
   EXPECT_EQ(ResolveDataPath("/abs/none.txt", roots), "/abs/none.txt");
   EXPECT_EQ(ResolveDataPath("", roots), "");
+  fs::remove_all(base);
 }
 
 TEST(Command, ValidateCommandAcceptsParsedAndRejectsOutOfRange) {
