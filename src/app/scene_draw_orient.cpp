@@ -40,11 +40,9 @@ void SceneDrawer::DrawOrientOverlay(const AppState& state, Renderer& renderer, f
   const OrientState& o = state.orient;
   lines_.clear();
   if (o.axes && o.has_rotations) {
-    const float shortest = state.scene.free_chain() || state.scene.name() == "arm"
-                               ? state.chain.min_length()
-                               : base * 5.0f;
+    // Short enough that a frame never reaches past its bone's end.
     AppendJointAxes(lines_, o.bone_starts, o.tracker.rotations(),
-                    std::min(base * 3.0f, shortest * 0.6f));
+                    std::min(base * 3.0f, o.shortest_bone * 0.6f));
   }
   if (o.euler_deg) {
     // The gizmo: the wanted frame at the target (X red, Y green, Z blue, Y longest: where the

@@ -1,8 +1,10 @@
 #include "core/orient.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <glm/gtc/constants.hpp>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "core/app_state.h"
@@ -74,8 +76,11 @@ void UpdateRotations(AppState& state) {
     const Tree& tree = *creature->tree;
     const auto q = o.tracker.Update(tree, settings);
     o.bone_starts.resize(q.size());
+    o.shortest_bone = std::numeric_limits<float>::max();
     for (std::size_t k = 0; k < q.size(); ++k) {
       o.bone_starts[k] = tree.positions()[static_cast<std::size_t>(tree.parent(k + 1))];
+      o.shortest_bone =
+          std::min(o.shortest_bone, glm::distance(o.bone_starts[k], tree.positions()[k + 1]));
     }
     o.has_rotations = true;
     const auto& targets = creature->targets;
@@ -93,6 +98,10 @@ void UpdateRotations(AppState& state) {
     const auto q =
         arm ? o.tracker.Update(pose, arm->constraints, settings) : o.tracker.Update(pose, settings);
     o.bone_starts.assign(pose.begin(), pose.end() - 1);  // same size each frame: no allocation
+    o.shortest_bone = std::numeric_limits<float>::max();
+    for (std::size_t k = 1; k < pose.size(); ++k) {
+      o.shortest_bone = std::min(o.shortest_bone, glm::distance(pose[k - 1], pose[k]));
+    }
     o.has_rotations = !q.empty();
     if (!q.empty()) o.effector_rotation = q.back();
   } else {

@@ -42,6 +42,7 @@ struct OrientState {
   const Scene* tracked = nullptr;      // the scene `tracker` follows (a new scene starts afresh)
   bool has_rotations = false;          // false in scenes without chains (walker, field)
   std::vector<glm::vec3> bone_starts;  // world position of each bone's start joint
+  float shortest_bone = 0.0f;          // the shortest of those bones' lengths
   std::optional<glm::quat> effector_rotation;  // the (primary) end effector bone's rotation
   std::optional<float> error_deg;  // angle from effector_rotation to `rotation`, degrees
   bool last_met = false;           // the last oriented solve met the orientation (2 degrees)
