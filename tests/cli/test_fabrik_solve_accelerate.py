@@ -2,14 +2,10 @@
 """fabrik-solve's "accelerate" field (README: The headless solver): the accelerated FABRIK on
 request, off by default, a non-boolean rejected. Standard library only; the executable is
 taken from the FABRIK_SOLVE environment variable (ctest sets it)."""
-import json
 import math
-import os
-import subprocess
 import unittest
 
-SOLVE = os.environ.get("FABRIK_SOLVE", "")
-TIMEOUT = 30
+from solve_client import dist, solve
 
 # Ten joints along +X, one unit apart; the target sits at 99% of the reach, off the axis,
 # where the textbook passes crawl (README: Accelerated FABRIK).
@@ -22,19 +18,6 @@ def request(**fields):
     r = {"joints": CHAIN, "target": NEAR_RIM, "tolerance": 0.001, "max_iterations": 10}
     r.update(fields)
     return r
-
-
-def solve(*requests):
-    text = "".join(json.dumps(r) + "\n" for r in requests)
-    proc = subprocess.run([SOLVE], input=text, capture_output=True, text=True, timeout=TIMEOUT)
-    assert proc.returncode == 0, proc.stderr
-    responses = [json.loads(l) for l in proc.stdout.splitlines()]
-    assert len(responses) == len(requests), proc.stdout
-    return responses
-
-
-def dist(a, b):
-    return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)))
 
 
 class Accelerate(unittest.TestCase):

@@ -1,22 +1,8 @@
 """fabrik-solve's constrained-chain and tree requests, end to end."""
-import json
 import math
-import os
-import subprocess
 import unittest
 
-SOLVE = os.environ.get("FABRIK_SOLVE", "build/bin/fabrik-solve")
-
-
-def solve(*requests):
-    lines = "\n".join(json.dumps(r) for r in requests) + "\n"
-    out = subprocess.run([SOLVE], input=lines, capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    return [json.loads(l) for l in out.stdout.splitlines()]
-
-
-def dist(a, b):
-    return math.sqrt(sum((a[i] - b[i]) ** 2 for i in range(3)))
+from solve_client import dist, solve
 
 
 class Constrained(unittest.TestCase):

@@ -3,14 +3,9 @@
 head with the root free (one backward pass), lengths kept, head on the target; bad uses are
 refused with a reason. Standard library only; the executable is taken from the FABRIK_SOLVE
 environment variable (ctest sets it)."""
-import json
-import math
-import os
-import subprocess
 import unittest
 
-SOLVE = os.environ.get("FABRIK_SOLVE", "")
-TIMEOUT = 30
+from solve_client import dist, solve
 
 CHAIN = [[0.0, float(i), 0.0] for i in range(5)]  # four unit segments up +Y
 
@@ -19,19 +14,6 @@ def request(**fields):
     r = {"joints": CHAIN, "target": [6.0, 1.0, 2.0], "tolerance": 0.001, "max_iterations": 10}
     r.update(fields)
     return r
-
-
-def solve(*requests):
-    text = "".join(json.dumps(r) + "\n" for r in requests)
-    proc = subprocess.run([SOLVE], input=text, capture_output=True, text=True, timeout=TIMEOUT)
-    assert proc.returncode == 0, proc.stderr
-    responses = [json.loads(l) for l in proc.stdout.splitlines()]
-    assert len(responses) == len(requests), proc.stdout
-    return responses
-
-
-def dist(a, b):
-    return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)))
 
 
 class FreeRoot(unittest.TestCase):
