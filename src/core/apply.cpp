@@ -4,6 +4,7 @@
 
 #include "core/commands.h"
 #include "core/frame.h"
+#include "core/orient.h"
 #include "core/scene_arm.h"
 #include "core/scene_creature.h"
 #include "core/scene_walker.h"
@@ -145,6 +146,9 @@ void AdvanceScript(AppState& state) {
   ScriptStep step = script.player.Advance(dt, state.target());
   for (const Command& command : step.commands) Execute(state, command, CommandSource::kScript);
   if (step.target) script.target = step.target;
+  // A target line's angles set the orientation when the line fires (the parser keeps them in
+  // range, so SetOrientation accepts them).
+  if (step.target_angles_deg) (void)SetOrientation(state, step.target_angles_deg);
   if (script.player.finished()) script.running = false;
 }
 

@@ -192,6 +192,7 @@ ScriptStep ScriptPlayer::Advance(double dt, const glm::vec3& current_target) {
         glide_start_ = line.time;
         glide_end_ = line.time + line.glide_seconds;
         has_target_ = true;
+        if (target->angles_deg) step.target_angles_deg = target->angles_deg;
       } else {
         step.commands.push_back(line.command);
       }

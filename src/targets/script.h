@@ -89,6 +89,10 @@ struct ScriptStep {
   // start; it then keeps its last value (also while paused and after the end).
   std::optional<glm::vec3> target;
   bool gliding = false;  // a glide is in progress at the end of this step
+  // The angles (yaw, pitch, roll in degrees, each within kMaxTargetAngleDegrees) of the last
+  // `target X Y Z YAW PITCH ROLL` line that fired during this step, if one did: the app sets
+  // its orientation target to them at once, while the position glides.
+  std::optional<glm::vec3> target_angles_deg;
 };
 
 // Plays a Script against script time. Deterministic: time is accumulated in double, and a

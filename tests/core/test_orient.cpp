@@ -106,6 +106,22 @@ TEST(Orient, TargetAnglesSetTheOrientationAndPlainTargetKeepsIt) {
   EXPECT_TRUE(j["orient_error_deg"].is_null());
 }
 
+TEST(Orient, ScriptTargetLinesSetTheOrientationWhenTheyFire) {
+  const std::string path = testing::WriteTempFile(
+      "oriented.txt", "at 0 target 1 3 0 30 -40 20 over 0.5\nat 0.5 target 2 3 0\n");
+  Core core;
+  core.Run("script run " + path);
+  core.Frames(2);
+  nlohmann::json j = core.Json();
+  const glm::quat want = EulerDegreesToQuat(30, -40, 20);
+  ASSERT_FALSE(j["target_rotation"].is_null()) << j.dump();
+  EXPECT_NEAR(RotationAngle(Q(j["target_rotation"]), want), 0.0f, 1e-5f);
+  core.Frames(60);  // past the plain target line: the rotation stays
+  j = core.Json();
+  EXPECT_NEAR(RotationAngle(Q(j["target_rotation"]), want), 0.0f, 1e-5f);
+  EXPECT_LT(glm::distance(V(j["target"]), glm::vec3(2, 3, 0)), 1e-5f);
+}
+
 // The chain (8 joints of 1) reaches random positions well inside its reach with random
 // orientations: within 2 degrees once the glide to the typed target has settled.
 TEST(Orient, TheChainReachesTheOrientationWithinTwoDegrees) {

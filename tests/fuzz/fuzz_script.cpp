@@ -70,6 +70,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const Command& c : step.commands) {
       Check(!std::holds_alternative<cmd::Target>(c), "target given as a command");
     }
+    if (step.target_angles_deg) {
+      const glm::vec3& a = *step.target_angles_deg;
+      for (int k = 0; k < 3; ++k) {
+        Check(std::isfinite(a[k]) && std::fabs(a[k]) <= kMaxTargetAngleDegrees, "angle range");
+      }
+    }
     if (step.target) {
       Check(Finite(*step.target), "scripted target NaN");
       target = *step.target;

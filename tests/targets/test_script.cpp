@@ -269,6 +269,27 @@ TEST(ScriptPlayer, GlideStartsWhereTheTargetIsAndArrivesAtTPlusD) {
   }
 }
 
+TEST(ScriptPlayer, TargetAnglesComeOutOnceWhenTheLineFires) {
+  ScriptPlayer player;
+  player.SetScript(MustParse("at 0.5 target 1 2 3 30 -40 20 over 1\nat 1 target 2 2 2\n"
+                             "at 1.5 target 0 1 0 -90 0 0\n"));
+  player.Start();
+  std::vector<int> fired_on;
+  std::vector<glm::vec3> angles;
+  for (int i = 1; i <= 12; ++i) {
+    const ScriptStep step = player.Advance(0.25, glm::vec3(0.0f));
+    if (step.target_angles_deg) {
+      fired_on.push_back(i);
+      angles.push_back(*step.target_angles_deg);
+    }
+  }
+  // Steps 2 (t = 0.5) and 6 (t = 1.5); the plain target at t = 1 brings none.
+  EXPECT_EQ(fired_on, (std::vector<int>{2, 6}));
+  ASSERT_EQ(angles.size(), 2u);
+  EXPECT_EQ(angles[0], glm::vec3(30.0f, -40.0f, 20.0f));
+  EXPECT_EQ(angles[1], glm::vec3(-90.0f, 0.0f, 0.0f));
+}
+
 TEST(ScriptPlayer, GlideEndIsExactWithAwkwardDt) {
   ScriptPlayer player;
   player.SetScript(MustParse("at 0.1 target 1 1 1 over 0.7\n"));
