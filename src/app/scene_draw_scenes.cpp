@@ -59,12 +59,14 @@ void SceneDrawer::DrawArmExtras(const AppState& state, const ArmScene& arm, Rend
     AddConstraintOutline(arm.constraints.joints[i], frames_[i], p[i],
                          state.chain.lengths()[i] * 0.35f, limit);
   }
-  // The pole: a violet ball and a line to the elbow it steers.
+  // The pole: a violet ball and a line to the elbow it steers. While an orientation target is
+  // set the oriented solve does not use it: a faint ball, no line.
   spheres_.clear();
   if (arm.use_pole) {
-    const glm::vec4 pole_color(0.75f, 0.45f, 1.0f, 0.9f);
+    const bool steering = !state.orient.euler_deg.has_value();
+    const glm::vec4 pole_color(0.75f, 0.45f, 1.0f, steering ? 0.9f : 0.25f);
     spheres_.push_back({arm.pole, base * 0.8f, pole_color});
-    if (p.size() > 2) {
+    if (steering && p.size() > 2) {
       lines_.push_back({arm.pole, glm::vec4(0.75f, 0.45f, 1.0f, 0.5f)});
       lines_.push_back({p[2], glm::vec4(0.75f, 0.45f, 1.0f, 0.5f)});
     }

@@ -89,6 +89,9 @@ void ArmPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
   int at_limit = 0;
   for (std::size_t i = 1; i < arm.at_limit.size(); ++i) at_limit += arm.at_limit[i] ? 1 : 0;
   ImGui::TextColored(kDim, "joints at their limit: %d (red); drag the violet pole", at_limit);
+  if (arm.use_pole && state.orient.euler_deg) {
+    ImGui::TextColored(kDim, "the pole is unused while an orientation is set");
+  }
 }
 
 void ArmDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
