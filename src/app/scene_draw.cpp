@@ -164,23 +164,44 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
   if (DrawSkin(state, renderer, p, base)) return;
   spheres_.clear();
   bones_.clear();
+  joint_radii_.resize(p.size());  // same size frame after frame: no allocation
   for (std::size_t i = 0; i < p.size(); ++i) {
     // Joint size follows the shorter neighbouring segment so short links stay readable.
     const float local = std::min(i > 0 ? len[i - 1] : len[0], i < len.size() ? len[i] : len.back());
     const float r = std::clamp(local * 0.16f, base * 0.6f, base * 1.2f);
-    glm::vec4 color = kJointColor;
-    if (i == 0) color = kRootColor;
-    // (The arm's pedestal, joint 0, is rigid: always "at its limit", never worth a colour.)
-    if (at_limit && i > 0 && i < at_limit->size() && (*at_limit)[i]) color = kAtLimitColor;
-    if (i + 1 == p.size()) color = kEffectorColor;
-    spheres_.push_back({p[i], i + 1 == p.size() ? std::max(r, base) * 1.15f : r, color});
+    joint_radii_[i] = i + 1 == p.size() ? std::max(r, base) * 1.15f : r;
   }
   for (std::size_t i = 0; i < len.size() && i + 1 < p.size(); ++i) {
     const float r = std::clamp(len[i] * 0.13f, base * 0.45f, base * 0.9f);
     const BoneInstance bone{p[i], r, p[i + 1], r * 0.55f, kBoneColor};
     // Short links of a long chain lie wholly inside their two joints: skip them (README:
     // Rendering cost).
-    if (!HiddenByJoints(bone, spheres_[i].radius, spheres_[i + 1].radius)) bones_.push_back(bone);
+    if (!HiddenByJoints(bone, joint_radii_[i], joint_radii_[i + 1])) bones_.push_back(bone);
+  }
+  // Plain joints packed much closer than their radius (a long chain of short links) are
+  // thinned out: a joint is skipped while it lies within a third of a radius of the last
+  // joint drawn and within 1.5 pixels of it on screen. Apart, the overlapping spheres form a
+  // tube whose scallops are 1.4 % of the radius deep, and the shading seams where they meet
+  // are at most 1.5 pixels apart, so they blur as they did with every joint drawn; zoomed in,
+  // every joint is drawn again. The root, the effector and every joint of its own colour are
+  // always drawn (README: Rendering cost).
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    glm::vec4 color = kJointColor;
+    if (i == 0) color = kRootColor;
+    // (The arm's pedestal, joint 0, is rigid: always "at its limit", never worth a colour.)
+    if (at_limit && i > 0 && i < at_limit->size() && (*at_limit)[i]) color = kAtLimitColor;
+    if (i + 1 == p.size()) color = kEffectorColor;
+    const float r = joint_radii_[i];
+    if (color == kJointColor && i > 0 && i + 1 < p.size()) {
+      const float pixels_per_unit = renderer.PixelsPerUnitAt(p[i]);
+      const float gap = std::min(std::min(r, joint_radii_[kept]) / 3.0f,
+                                 1.5f / std::max(pixels_per_unit, 1e-6f));
+      const glm::vec3 d = p[i] - p[kept];
+      if (glm::dot(d, d) < gap * gap) continue;
+    }
+    spheres_.push_back({p[i], r, color});
+    kept = i;
   }
   // A free root is not mounted on anything; the 2D view looks along the ground, where
   // shadows would be a smear.

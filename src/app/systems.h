@@ -74,6 +74,7 @@ class SceneDrawer {
   std::vector<LineVertex> grid_;
   std::vector<LineVertex> lines_;
   std::vector<SphereInstance> spheres_;
+  std::vector<float> joint_radii_;  // DrawChainBody: every joint's radius, drawn or not
   std::vector<BoneInstance> bones_;
   // scene_draw_orient.cpp. The chain scene as the skinned tentacle (`skin on`); false when it
   // is not drawn (then the bones are).

@@ -257,6 +257,10 @@ void Renderer::SetCamera(const glm::mat4& view, const glm::mat4& projection, con
   impl_->pixels_per_unit = std::isfinite(focal) ? std::fabs(focal) : 1.0f;
 }
 
+float Renderer::PixelsPerUnitAt(const glm::vec3& point) const {
+  return impl_->Pixels(1.0f, glm::length(point - impl_->eye));
+}
+
 void Renderer::DrawSpheres(std::span<const SphereInstance> spheres) {
   auto& im = *impl_;
   im.scratch.clear();

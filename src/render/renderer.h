@@ -56,6 +56,9 @@ class Renderer {
   // Sets the viewport to the whole framebuffer and draws the background gradient.
   void BeginFrame(glm::ivec2 framebuffer_size);
   void SetCamera(const glm::mat4& view, const glm::mat4& projection, const glm::vec3& eye);
+  // How many framebuffer pixels one world unit spans at `point`, seen with the camera of the
+  // last SetCamera (constant in an orthographic view). For choosing detail, not for picking.
+  float PixelsPerUnitAt(const glm::vec3& point) const;
 
   // Opaque (or translucent, when color.a < 1) lit spheres. Spheres enclosing the eye (within
   // the near-plane distance) are skipped: they could only fill the screen with their inside.
