@@ -8,6 +8,7 @@
 #include "app/scene_palette.h"
 #include "app/scene_shell.h"
 #include "app/systems.h"
+#include "render/instance_filter.h"
 #include "core/step_view.h"
 
 namespace fabrik {
@@ -179,12 +180,8 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
     if (!HiddenByJoints(bone, joint_radii_[i], joint_radii_[i + 1])) bones_.push_back(bone);
   }
   // Plain joints packed much closer than their radius (a long chain of short links) are
-  // thinned out: a joint is skipped while it lies within a third of a radius of the last
-  // joint drawn and within 1.5 pixels of it on screen. Apart, the overlapping spheres form a
-  // tube whose scallops are 1.4 % of the radius deep, and the shading seams where they meet
-  // are at most 1.5 pixels apart, so they blur as they did with every joint drawn; zoomed in,
-  // every joint is drawn again. The root, the effector and every joint of its own colour are
-  // always drawn (README: Rendering cost).
+  // thinned out where that changes nothing visible (render/instance_filter.h); the root, the
+  // effector and every joint of its own colour are always drawn (README: Rendering cost).
   std::size_t kept = 0;
   for (std::size_t i = 0; i < p.size(); ++i) {
     glm::vec4 color = kJointColor;
@@ -193,12 +190,9 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
     if (at_limit && i > 0 && i < at_limit->size() && (*at_limit)[i]) color = kAtLimitColor;
     if (i + 1 == p.size()) color = kEffectorColor;
     const float r = joint_radii_[i];
-    if (color == kJointColor && i > 0 && i + 1 < p.size()) {
-      const float pixels_per_unit = renderer.PixelsPerUnitAt(p[i]);
-      const float gap = std::min(std::min(r, joint_radii_[kept]) / 3.0f,
-                                 1.5f / std::max(pixels_per_unit, 1e-6f));
-      const glm::vec3 d = p[i] - p[kept];
-      if (glm::dot(d, d) < gap * gap) continue;
+    if (color == kJointColor && i > 0 && i + 1 < p.size() &&
+        !JointSphereNeeded(p[i], r, p[kept], joint_radii_[kept], renderer.PixelsPerUnitAt(p[i]))) {
+      continue;
     }
     spheres_.push_back({p[i], r, color});
     kept = i;

@@ -83,4 +83,16 @@ void BuildShadows(std::span<const SphereInstance> spheres, std::vector<SphereIns
   out.resize(kept);
 }
 
+bool JointSphereNeeded(const glm::vec3& p, float r, const glm::vec3& kept, float kept_r,
+                       float pixels_per_unit) {
+  const glm::vec3 d = p - kept;
+  const float d2 = glm::dot(d, d);
+  if (!std::isfinite(d2) || !std::isfinite(r) || !std::isfinite(kept_r) ||
+      !std::isfinite(pixels_per_unit) || !(pixels_per_unit > 0.0f)) {
+    return true;
+  }
+  const float gap = std::min(std::min(r, kept_r) / 3.0f, 1.5f / pixels_per_unit);
+  return !(d2 < gap * gap);
+}
+
 }  // namespace fabrik

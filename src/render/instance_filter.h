@@ -33,4 +33,14 @@ float ShadowSpread(float lift);
 void BuildShadows(std::span<const SphereInstance> spheres, std::vector<SphereInstance>& out,
                   std::vector<std::pair<std::uint64_t, std::uint32_t>>& keys);
 
+// Whether a plain joint sphere (centre `p`, radius `r`) of a chain shows anything that the
+// last joint sphere drawn before it (centre `kept`, radius `kept_r`) and the ones after do
+// not: false while `p` lies closer to `kept` than a third of the smaller radius AND than 1.5
+// pixels on screen (`pixels_per_unit` at `p`, Renderer::PixelsPerUnitAt). Spheres that far
+// apart form a tube whose scallops are 1.4 % of a radius deep, with shading seams at most 1.5
+// pixels apart, which blur as they would with every joint drawn; zoomed in, every joint is
+// needed again. True for non-finite input (nothing is hidden on a guess).
+bool JointSphereNeeded(const glm::vec3& p, float r, const glm::vec3& kept, float kept_r,
+                       float pixels_per_unit);
+
 }  // namespace fabrik
