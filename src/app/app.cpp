@@ -13,6 +13,8 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <optional>
+#include <utility>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -34,6 +36,16 @@ namespace {
 // still saved (README: Settings, help and screenshots).
 volatile std::sig_atomic_t g_stop_signal = 0;
 void OnStopSignal(int) { g_stop_signal = 1; }
+
+// The window's size (when it is a size worth restoring) and place, for the settings.
+std::pair<std::optional<glm::ivec2>, std::optional<glm::ivec2>> WindowPlacement(
+    const Window& window) {
+  int x = 0, y = 0;
+  glfwGetWindowPos(window.handle(), &x, &y);
+  const glm::ivec2 size = window.window_size();
+  const bool sized = size.x >= 200 && size.y >= 150 && size.x <= 16384 && size.y <= 16384;
+  return {sized ? std::optional<glm::ivec2>(size) : std::nullopt, glm::ivec2(x, y)};
+}
 
 int Fail(int code, const std::string& message) {
   std::fprintf(stderr, "fabrik-demo: %s\n", message.c_str());
@@ -114,6 +126,7 @@ int RunApp(const Options& options) {
   StartOptions start = ToStartOptions(options);
   // README "Settings, help and screenshots": the saved settings, less what the options set.
   const SettingsSession settings = LoadStartSettings(!options.no_settings, options.given, start);
+  SettingsAutosave autosave;
   if (!start.settings_problem.empty()) {
     std::fprintf(stderr, "fabrik-demo: %s\n", start.settings_problem.c_str());
   }
@@ -225,14 +238,16 @@ int RunApp(const Options& options) {
     }
     window->SwapBuffers();
     if (last_frame || state.quit_requested || g_stop_signal != 0) window->RequestClose();
+    // Saved every few seconds too, so a crash or a kill loses little.
+    if (autosave.Due(glfwGetTime())) {
+      const auto [size, position] = WindowPlacement(*window);
+      const std::string unsaved = autosave.Save(settings, state, size, position);
+      if (!unsaved.empty()) std::fprintf(stderr, "fabrik-demo: %s\n", unsaved.c_str());
+    }
   }
 
-  int x = 0, y = 0;
-  glfwGetWindowPos(window->handle(), &x, &y);
-  const glm::ivec2 size = window->window_size();
-  const bool sized = size.x >= 200 && size.y >= 150 && size.x <= 16384 && size.y <= 16384;
-  const std::string unsaved = SaveSettings(
-      settings, state, sized ? std::optional<glm::ivec2>(size) : std::nullopt, glm::ivec2(x, y));
+  const auto [size, position] = WindowPlacement(*window);
+  const std::string unsaved = SaveSettings(settings, state, size, position);
   if (!unsaved.empty()) std::fprintf(stderr, "fabrik-demo: %s\n", unsaved.c_str());
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

@@ -113,4 +113,25 @@ std::string SaveSettings(const SettingsSession& session, const AppState& state,
                          std::optional<glm::ivec2> window_size,
                          std::optional<glm::ivec2> window_position);
 
+// Saving while the app runs, so that a crash or a kill loses at most one period of changes.
+// Each frame, Due(now) with the wall clock (seconds, any origin): true once a period (the
+// first call starts the clock). When it is, Save captures the settings and writes
+// session.file if their text differs from what this autosave last wrote: nothing is written
+// while nothing changes, and nothing at all without a file. Save returns an error line the
+// first time a write fails and again only after a write has succeeded; "" otherwise.
+class SettingsAutosave {
+ public:
+  explicit SettingsAutosave(double period_seconds = 2.0) : period_(period_seconds) {}
+  bool Due(double now_seconds);
+  std::string Save(const SettingsSession& session, const AppState& state,
+                   std::optional<glm::ivec2> window_size,
+                   std::optional<glm::ivec2> window_position);
+
+ private:
+  double period_;
+  std::optional<double> next_;
+  std::string written_;   // the text last written
+  bool failing_ = false;  // the last write failed (its error was returned)
+};
+
 }  // namespace fabrik

@@ -1,4 +1,6 @@
 // The settings folder at start and exit (README "Settings, help and screenshots").
+#include <cmath>
+
 #include "core/settings.h"
 
 namespace fabrik {
@@ -26,6 +28,32 @@ std::string SaveSettings(const SettingsSession& session, const AppState& state,
   const Status written =
       WriteSettingsFile(*session.file, CaptureSettings(state, window_size, window_position));
   return written ? std::string() : written.error();
+}
+
+bool SettingsAutosave::Due(double now_seconds) {
+  if (!std::isfinite(now_seconds)) return false;
+  if (!next_) next_ = now_seconds + period_;
+  if (now_seconds < *next_) return false;
+  next_ = now_seconds + period_;
+  return true;
+}
+
+std::string SettingsAutosave::Save(const SettingsSession& session, const AppState& state,
+                                   std::optional<glm::ivec2> window_size,
+                                   std::optional<glm::ivec2> window_position) {
+  if (!session.file) return {};
+  const Settings settings = CaptureSettings(state, window_size, window_position);
+  std::string text = SettingsJson(settings);
+  if (text == written_) return {};
+  const Status status = WriteSettingsFile(*session.file, settings);
+  if (!status) {
+    const bool first = !failing_;
+    failing_ = true;
+    return first ? status.error() : std::string();
+  }
+  failing_ = false;
+  written_ = std::move(text);
+  return {};
 }
 
 }  // namespace fabrik

@@ -164,6 +164,25 @@ class Settings(unittest.TestCase):
         with open(os.path.join(config, "fabrik-demo", "settings.json")) as f:
             self.assertEqual(json.load(f)["max_iterations"], 55)
 
+    def test_a_killed_demo_keeps_what_it_saved_while_running(self):
+        config = tempfile.mkdtemp(prefix="fabrik-config-")
+        path = os.path.join(config, "fabrik-demo", "settings.json")
+
+        def saved_iterations():
+            try:
+                with open(path) as f:
+                    return json.load(f).get("max_iterations")
+            except (OSError, ValueError):
+                return None
+
+        with LiveDemo(FAST + SIZE + ["--exec", "iterations 66"], config_dir=config) as demo:
+            demo.wait_until(lambda s: s["max_iterations"] == 66, what="iterations 66 applied")
+            demo.wait_until(lambda s: saved_iterations() == 66, what="settings saved while running")
+            demo.proc.kill()  # SIGKILL: no exit path runs
+            demo.proc.wait(timeout=30)
+        state, _ = self.run_with(config, [])
+        self.assertEqual(state["max_iterations"], 66)
+
     def test_a_corrupt_settings_file_is_one_line_and_ignored(self):
         config = tempfile.mkdtemp(prefix="fabrik-config-")
         folder = os.path.join(config, "fabrik-demo")

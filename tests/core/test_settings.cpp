@@ -234,6 +234,58 @@ TEST(Settings, AnUnwritableFolderIsOneLine) {
   EXPECT_EQ(written.error().find('\n'), std::string::npos);
 }
 
+TEST(Settings, AutosaveWritesOnceAPeriodAndOnlyWhatChanged) {
+  const std::string dir = FreshFolder("autosave");
+  SettingsSession session;
+  session.file = dir + "/settings.json";
+  const auto read = [&] { return ReadSettingsFile(*session.file).settings; };
+  Core core;
+  SettingsAutosave autosave(2.0);
+  // The first call starts the clock; nothing is due before a whole period.
+  EXPECT_FALSE(autosave.Due(100.0));
+  EXPECT_FALSE(autosave.Due(101.9));
+  ASSERT_TRUE(autosave.Due(102.0));
+  EXPECT_EQ(autosave.Save(session, core.state(), glm::ivec2(800, 600), glm::ivec2(1, 2)), "");
+  ASSERT_TRUE(std::filesystem::exists(*session.file));
+  EXPECT_EQ(read().max_iterations, std::optional<int>(core.state().settings.max_iterations));
+
+  // Nothing changed: nothing is written (the removed file stays removed).
+  std::filesystem::remove(*session.file);
+  EXPECT_FALSE(autosave.Due(103.0));
+  ASSERT_TRUE(autosave.Due(104.5));
+  EXPECT_EQ(autosave.Save(session, core.state(), glm::ivec2(800, 600), glm::ivec2(1, 2)), "");
+  EXPECT_FALSE(std::filesystem::exists(*session.file));
+
+  // A change is written at the next period.
+  core.Run("iterations 42");
+  ASSERT_TRUE(autosave.Due(107.0));
+  EXPECT_EQ(autosave.Save(session, core.state(), glm::ivec2(800, 600), glm::ivec2(1, 2)), "");
+  ASSERT_TRUE(std::filesystem::exists(*session.file));
+  EXPECT_EQ(read().max_iterations, std::optional<int>(42));
+  // So is a moved window.
+  std::filesystem::remove(*session.file);
+  ASSERT_TRUE(autosave.Due(110.0));
+  EXPECT_EQ(autosave.Save(session, core.state(), glm::ivec2(800, 600), glm::ivec2(5, 6)), "");
+  EXPECT_TRUE(std::filesystem::exists(*session.file));
+
+  // A failing write is reported once, not every period, and again after a success.
+  core.Run("iterations 43");
+  SettingsSession blocked;
+  std::ofstream(dir + "/file") << "x";
+  blocked.file = dir + "/file/settings.json";
+  const std::string first = autosave.Save(blocked, core.state(), std::nullopt, std::nullopt);
+  EXPECT_NE(first.find("settings: cannot"), std::string::npos) << first;
+  EXPECT_EQ(autosave.Save(blocked, core.state(), std::nullopt, std::nullopt), "");
+  EXPECT_EQ(autosave.Save(session, core.state(), std::nullopt, std::nullopt), "");
+  core.Run("iterations 44");
+  EXPECT_NE(autosave.Save(blocked, core.state(), std::nullopt, std::nullopt), "");
+
+  // Without a file (--no-settings) nothing is ever written; a NaN clock is never due.
+  SettingsSession none;
+  EXPECT_EQ(autosave.Save(none, core.state(), std::nullopt, std::nullopt), "");
+  EXPECT_FALSE(autosave.Due(std::nan("")));
+}
+
 TEST(Settings, CameraPoseIsClampedAndNonFiniteChangesNothing) {
   Core core;
   const float before = core.state().view.camera.distance();
