@@ -344,69 +344,35 @@ class NrJlRacer : public KdlRacer {
 
 // ---------------------------------------------------------------- benchmarks
 
-enum class Solver {
-  kFabrik,
-  kFabrikAccel,
-  kFabrikHinges,
-  kFabrikHingesAccel,
-  kBatchOne,
-  kBatchAll,
-  kKdlLma,
-  kKdlNrJl,
-  kKdlNrJlWide,
+// One entry of the race: its name and how to make its racer for a problem.
+struct Entrant {
+  const char* name;
+  std::unique_ptr<Racer> (*make)(const Problem& p);
+  bool ball = true;        // raced on the ball chains
+  bool real_time = false;  // timed by the wall clock (its work runs on several threads)
 };
 
-const char* SolverName(Solver s) {
-  switch (s) {
-    case Solver::kFabrik:
-      return "fabrik";
-    case Solver::kFabrikAccel:
-      return "fabrik_accel";
-    case Solver::kFabrikHinges:
-      return "fabrik_hinges";
-    case Solver::kFabrikHingesAccel:
-      return "fabrik_hinges_accel";
-    case Solver::kBatchOne:
-      return "fabrik_batch_1t";
-    case Solver::kBatchAll:
-      return "fabrik_batch_all";
-    case Solver::kKdlLma:
-      return "kdl_lma";
-    case Solver::kKdlNrJl:
-      return "kdl_nr_jl";
-    case Solver::kKdlNrJlWide:
-      return "kdl_nr_jl_wide";
-  }
-  return "?";
+template <typename R, auto... kArgs>
+std::unique_ptr<Racer> Make(const Problem& p) {
+  return std::make_unique<R>(p, kArgs...);
 }
 
-std::unique_ptr<Racer> MakeRacer(const Problem& p, Solver s) {
-  switch (s) {
-    case Solver::kFabrik:
-      return std::make_unique<FabrikRacer>(p, false, false);
-    case Solver::kFabrikAccel:
-      return std::make_unique<FabrikRacer>(p, true, false);
-    case Solver::kFabrikHinges:
-      return std::make_unique<FabrikRacer>(p, false, true);
-    case Solver::kFabrikHingesAccel:
-      return std::make_unique<FabrikRacer>(p, true, true);
-    case Solver::kBatchOne:
-      return std::make_unique<BatchRacer>(p, fabrik::BatchThreads::kOne);
-    case Solver::kBatchAll:
-      return std::make_unique<BatchRacer>(p, fabrik::BatchThreads::kAll);
-    case Solver::kKdlLma:
-      return std::make_unique<LmaRacer>(p);
-    case Solver::kKdlNrJl:
-      return std::make_unique<NrJlRacer>(p, kPi);
-    case Solver::kKdlNrJlWide:
-      return std::make_unique<NrJlRacer>(p, kWideLimit);
-  }
-  return nullptr;
-}
+const Entrant kEntrants[] = {
+    {"fabrik", Make<FabrikRacer, false, false>},
+    {"fabrik_accel", Make<FabrikRacer, true, false>},
+    {"fabrik_hinges", Make<FabrikRacer, false, true>, false},
+    {"fabrik_hinges_accel", Make<FabrikRacer, true, true>, false},
+    {"fabrik_batch_1t", Make<BatchRacer, fabrik::BatchThreads::kOne>},
+    {"fabrik_batch_all", Make<BatchRacer, fabrik::BatchThreads::kAll>, true, true},
+    {"kdl_lma", Make<LmaRacer>},
+    {"kdl_nr_jl", Make<NrJlRacer, kPi>},
+    {"kdl_nr_jl_wide", Make<NrJlRacer, kWideLimit>},
+};
 
-void BM_Race(benchmark::State& state, JointKind kind, int joints, double relative, Solver s) {
+void BM_Race(benchmark::State& state, JointKind kind, int joints, double relative,
+             const Entrant& entrant) {
   const Problem problem = MakeProblem(kind, joints, relative);
-  const std::unique_ptr<Racer> racer = MakeRacer(problem, s);
+  const std::unique_ptr<Racer> racer = entrant.make(problem);
   std::vector<Verdict> verdicts(problem.targets.size());
   racer->Pass(&verdicts);  // untimed: the judged pass
   double success = 0.0, near = 0.0, claimed = 0.0, iterations = 0.0;
@@ -432,26 +398,18 @@ void BM_Race(benchmark::State& state, JointKind kind, int joints, double relativ
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  const Solver ball[] = {Solver::kFabrik,     Solver::kFabrikAccel, Solver::kBatchOne,
-                         Solver::kBatchAll,   Solver::kKdlLma,      Solver::kKdlNrJl,
-                         Solver::kKdlNrJlWide};
-  const Solver hinge[] = {
-      Solver::kFabrik,     Solver::kFabrikAccel, Solver::kFabrikHinges, Solver::kFabrikHingesAccel,
-      Solver::kBatchOne,   Solver::kBatchAll,    Solver::kKdlLma,       Solver::kKdlNrJl,
-      Solver::kKdlNrJlWide};
   for (const JointKind kind : {JointKind::kBall, JointKind::kHinge}) {
     for (const int joints : {7, 10}) {
       for (const double relative : {1e-3, 1e-5}) {
-        const std::span<const Solver> solvers =
-            kind == JointKind::kBall ? std::span<const Solver>(ball) : hinge;
-        for (const Solver s : solvers) {
+        for (const Entrant& e : kEntrants) {
+          if (kind == JointKind::kBall && !e.ball) continue;
           const std::string name = std::string(kind == JointKind::kBall ? "ball" : "hinge") +
                                    "/joints:" + std::to_string(joints) +
-                                   (relative > 1e-4 ? "/tol:1e-3/" : "/tol:1e-5/") + SolverName(s);
+                                   (relative > 1e-4 ? "/tol:1e-3/" : "/tol:1e-5/") + e.name;
           benchmark::internal::Benchmark* b =
-              benchmark::RegisterBenchmark(name.c_str(), BM_Race, kind, joints, relative, s);
+              benchmark::RegisterBenchmark(name.c_str(), BM_Race, kind, joints, relative, e);
           b->Unit(benchmark::kMillisecond);
-          if (s == Solver::kBatchAll) b->UseRealTime();
+          if (e.real_time) b->UseRealTime();
         }
       }
     }
