@@ -77,9 +77,9 @@ constexpr double kWideLimit = 1000.0;
 // ---------------------------------------------------------------- the problem
 
 struct Problem {
-  JointKind kind;
-  int joints;       // FABRIK joints, effector included
-  double relative;  // tolerance as a share of the reach
+  JointKind kind = JointKind::kBall;
+  int joints = 0;         // FABRIK joints, effector included
+  double relative = 0.0;  // tolerance as a share of the reach
   std::vector<double> lengths;
   double reach = 0.0;
   double tolerance = 0.0;  // world units
