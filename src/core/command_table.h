@@ -20,7 +20,7 @@
 // Either way the console, scripts, --exec lines, Tab completion and `help` take the command
 // from here (the start-up passes AppCommandLanguage() to the parser as
 // CommandContext::extensions), and a bad line gives the entry's one error line and changes
-// nothing. Add a test in tests/core (test_command_table.cpp's list of good lines fails until
+// nothing. Add a test in tests/app_core (test_command_table.cpp's list of good lines fails until
 // the new command has one) and document the command in README.
 #pragma once
 

@@ -1,5 +1,5 @@
 // frame.h - the core's steps of one frame, each a function of the AppState. No GL, no window:
-// tests/core drives these headless with a fixed time step.
+// tests/app_core drives these headless with a fixed time step.
 //
 // Frame order (SimulateFrame below runs them; the app and the tests both call it, the app
 // with a FrameShell for the steps that need the window):

@@ -5,10 +5,12 @@
 // fields. The app's chain (AppState::chain, lengths) is shared: a scene that solves a chain
 // builds it in Enter. Scenes are created by name from the registry (scene_registry.h).
 //
-// Adding a scene: write scene_NAME.h/.cpp with a class deriving from Scene, and add one line
-// to the table in scene_registry.cpp. The shell draws any scene from Pose() and Handles();
-// scene-specific drawing or panel widgets are optional extras in src/app that look the
-// scene up with AppState::scene.As<T>(). Add tests in tests/core.
+// Adding a scene: write scene_NAME.h/.cpp with a class deriving from Scene, add one line to
+// the table in scene_registry.cpp and the name to the language's list (kSceneNames in
+// targets/commands_session.cpp; a test compares the two). The shell draws any scene from
+// Pose() and Handles(); scene-specific drawing or panel widgets are optional extras in
+// src/app (a SceneShell entry, app/scene_shell.h). docs/architecture.md lists every file.
+// Add tests in tests/app_core.
 #pragma once
 
 #include <glm/vec3.hpp>
@@ -55,7 +57,7 @@ struct SceneControls {
 // step view, the race and a drag stop; Enter builds the scene (the arm raises the iteration
 // cap to at least 30); a failed Enter keeps the previous scene; the camera goes to the new
 // scene's home. The mode, solver, margin of error and a running script are untouched. Each
-// step is tested in tests/core (test_scene_interface.cpp, test_scenes_step_race.cpp).
+// step is tested in tests/app_core (test_scene_interface.cpp, test_scenes_step_race.cpp).
 class Scene {
  public:
   virtual ~Scene() = default;
