@@ -13,16 +13,17 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
-#include <optional>
-#include <utility>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <utility>
 
 #include "app/data_dir.h"
 #include "app/key_deferral.h"
 #include "app/systems.h"
 #include "app/ui_state.h"
+#include "core/app_core.h"
 #include "core/settings.h"
 #include "core/startup.h"
 #include "core/state_writer.h"
@@ -115,6 +116,66 @@ StartOptions ToStartOptions(const Options& o) {
   return start;
 }
 
+// The window's part of each frame (core/frame.h's FrameShell): it reads the state, draws
+// and enqueues; SimulateFrame runs it in the frame order.
+class WindowShell : public FrameShell {
+ public:
+  WindowShell(Window& window, KeyDeferral& keys, Renderer& renderer, UiState& ui,
+              StateWriter* writer, float panel_width)
+      : window_(window),
+        keys_(keys),
+        renderer_(renderer),
+        ui_(ui),
+        writer_(writer),
+        panel_width_(panel_width) {}
+
+  // 1. input: read only, everything enqueued.
+  void Input(const AppState& state, CommandQueue& queue) override {
+    keys_.BeginFrame();
+    glfwPollEvents();
+    if (window_.window_size() != state.view.window_size ||
+        window_.framebuffer_size() != state.view.framebuffer_size) {
+      queue.Push(app::Viewport{window_.window_size(), window_.framebuffer_size(), panel_width_});
+    }
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    HandleConsoleKey(ui_.console);
+    HandleInput(state, queue, ui_.report);
+  }
+
+  // 5. render the scene, 6. panel (its changes are enqueued for the next frame's apply
+  // step), 7. output.
+  void Present(const AppState& state, CommandQueue& queue) override {
+    renderer_.BeginFrame(state.view.framebuffer_size);
+    scene_.Draw(state, renderer_);
+    ui_.report.draw_calls = renderer_.draw_calls();
+    DrawPanel(state, ui_, queue);
+    DrawConsole(state, ui_.console, queue);
+    // A screenshot frame leaves the help overlay out (docs/settings.md).
+    if (state.help_open && state.screenshot_pending.empty()) DrawHelpOverlay(state, queue);
+    ImGui::Render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (!state.screenshot_pending.empty()) {
+      const auto pixels = renderer_.ReadPixels(state.view.framebuffer_size);
+      const Status written =
+          WritePng(state.screenshot_pending, pixels, state.view.framebuffer_size);
+      queue.Push(app::ScreenshotDone{state.screenshot_pending, written ? "" : written.error()});
+    }
+    ui_.report.console_open = ui_.console.open;
+    if (writer_ != nullptr) writer_->Write(state, ui_.report);
+  }
+
+ private:
+  Window& window_;
+  KeyDeferral& keys_;
+  Renderer& renderer_;
+  UiState& ui_;
+  StateWriter* writer_;
+  float panel_width_;
+  SceneDrawer scene_;
+};
+
 }  // namespace
 
 int RunApp(const Options& options) {
@@ -132,8 +193,9 @@ int RunApp(const Options& options) {
   }
   auto started = StartApp(start, *data_dir);
   if (!started) return Fail(2, started.error());
-  std::unique_ptr<AppState> owned = std::move(started).value();
-  AppState& state = *owned;
+  // The shell reads the state; it changes it only through `core` (frames and commands).
+  AppCore core(std::move(started).value());
+  const AppState& state = core.state();
   CommandQueue queue;
   UiState ui;
 
@@ -172,13 +234,12 @@ int RunApp(const Options& options) {
   KeyDeferral keys(window->handle());
   const float panel_width = 340.0f * content_scale;
   // The first frame's view matrices, before any input is read.
-  (void)ApplyCommand(state,
-                     app::Viewport{window->window_size(), window->framebuffer_size(), panel_width},
-                     CommandSource::kQuiet);
+  (void)core.Apply(app::Viewport{window->window_size(), window->framebuffer_size(), panel_width},
+                   CommandSource::kQuiet);
 
   std::signal(SIGINT, OnStopSignal);
   std::signal(SIGTERM, OnStopSignal);
-  SceneDrawer scene;
+  WindowShell shell(*window, keys, *renderer, ui, writer.get(), panel_width);
   auto last = std::chrono::steady_clock::now();
   bool first = true;
   while (!window->ShouldClose()) {
@@ -187,48 +248,7 @@ int RunApp(const Options& options) {
     const float real_dt = first ? 1.0f / 60.0f : std::chrono::duration<float>(now - last).count();
     last = now;
     first = false;
-    BeginFrame(state, real_dt);
-
-    // 1. input: read only, everything enqueued
-    keys.BeginFrame();
-    glfwPollEvents();
-    if (window->window_size() != state.view.window_size ||
-        window->framebuffer_size() != state.view.framebuffer_size) {
-      queue.Push(app::Viewport{window->window_size(), window->framebuffer_size(), panel_width});
-    }
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    HandleConsoleKey(ui.console);
-    HandleInput(state, queue, ui.report);
-    // 2. apply commands (the queue, then the running script's)
-    ApplyCommands(state, queue);
-    // 3. target
-    UpdateTarget(state);
-    // 4. solve
-    RunSolve(state);
-    // 5. render the scene
-    UpdateViewMatrices(state);
-    renderer->BeginFrame(state.view.framebuffer_size);
-    scene.Draw(state, *renderer);
-    ui.report.draw_calls = renderer->draw_calls();
-    // 6. panel (its changes are enqueued for the next frame's apply step)
-    DrawPanel(state, ui, queue);
-    DrawConsole(state, ui.console, queue);
-    // A screenshot frame leaves the help overlay out (docs/settings.md).
-    if (state.help_open && state.screenshot_pending.empty()) DrawHelpOverlay(state, queue);
-    ImGui::Render();
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    if (!state.screenshot_pending.empty()) {
-      const auto pixels = renderer->ReadPixels(state.view.framebuffer_size);
-      const Status written =
-          WritePng(state.screenshot_pending, pixels, state.view.framebuffer_size);
-      queue.Push(app::ScreenshotDone{state.screenshot_pending, written ? "" : written.error()});
-    }
-    // 7. output
-    ui.report.console_open = ui.console.open;
-    if (writer) writer->Write(state, ui.report);
-    EndFrame(state);
+    core.Frame(queue, real_dt, shell);
     const long frame = state.timing.frame;
     const bool last_frame = options.frames > 0 && frame >= options.frames;
     if (last_frame && !options.screenshot_path.empty()) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "app/key_table.h"
 #include "app/systems.h"
 
 namespace fabrik {
@@ -61,7 +62,7 @@ int InputCallback(ImGuiInputTextCallbackData* data) {
 // and is removed from the typed characters so it never lands in the input line.
 void HandleConsoleKey(ConsoleUi& console) {
   ImGuiIO& io = ImGui::GetIO();
-  if (ImGui::IsKeyPressed(GLFW_KEY_GRAVE_ACCENT, false)) {
+  if (ImGui::IsKeyPressed(keys::Find(keys::Action::kConsole).codes[0], false)) {
     // Closing only when the console already has the keyboard: a backtick pressed while the
     // console is open but unfocused focuses it instead.
     if (console.open && io.WantTextInput) {

@@ -3,56 +3,31 @@
 // overlay out of a frame that takes a screenshot.
 #include <imgui.h>
 
-#include <iterator>
-
+#include "app/key_table.h"
 #include "app/panel_widgets.h"
 #include "app/systems.h"
 
 namespace fabrik {
 namespace {
 
-struct KeyHelp {
-  const char* keys;
-  const char* action;
-};
-
-constexpr KeyHelp kMouse[] = {
-    {"Left drag", "drag mode: move the target, the effector or a scene's handle"},
-    {"Left click", "drag mode: bring the target under the cursor"},
-    {"Right drag", "orbit the camera (in the 2D view: pan)"},
-    {"Middle drag, Shift + right drag", "pan the camera"},
-    {"Wheel", "zoom"},
-};
-
-constexpr KeyHelp kKeys[] = {
-    {"1  2  3  4", "target mode: drag, spline, console, script"},
-    {"R", "reset the camera"},
-    {"P", "step view on / off"},
-    {"`  (backtick)", "open / close the console; type 'help' there for every command"},
-    {"F1", "this help (F1 or Escape closes it)"},
-    {"F12", "save a screenshot (PNG) in --screenshot-dir"},
-};
-
-constexpr KeyHelp kStepKeys[] = {
-    {"Right / Left", "next / previous reach"},
-    {"Shift + Right / Left", "next / previous half-pass"},
-    {"Up / Down", "next / previous iteration"},
-    {"Home / End", "start / end of the solve"},
-    {"Space", "play / pause"},
-};
-
-// Every table's key column has the width of the longest key text, so the three line up.
-void KeyTable(const char* id, const KeyHelp* rows, std::size_t count) {
+// One section's rows of the key table (key_table.h). Every section's key column has the same
+// width, so they line up; a longer key text wraps.
+void KeyTable(const char* id, keys::Section section) {
   if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
   const float key_width = ImGui::CalcTextSize("Middle drag, Shift + right drag").x;
   ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed, key_width);
   ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthStretch);
-  for (std::size_t i = 0; i < count; ++i) {
+  for (const keys::Binding& b : keys::kBindings) {
+    if (b.section != section) continue;
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
-    ImGui::TextColored(panel::kWarn, "%s", rows[i].keys);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::PushStyleColor(ImGuiCol_Text, panel::kWarn);
+    ImGui::TextUnformatted(keys::PlainText(b.keys).c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
     ImGui::TableSetColumnIndex(1);
-    ImGui::TextUnformatted(rows[i].action);
+    ImGui::TextUnformatted(b.text.data(), b.text.data() + b.text.size());
   }
   ImGui::EndTable();
 }
@@ -79,12 +54,13 @@ void DrawHelpOverlay(const AppState& state, CommandQueue& queue) {
     ImGui::TextUnformatted(panel::ModeHint(state));
     ImGui::PopStyleColor();
     panel::SectionHeader("MOUSE (over the scene)");
-    KeyTable("mouse", kMouse, std::size(kMouse));
+    KeyTable("mouse", keys::Section::kMouse);
     panel::SectionHeader("KEYS (when no text field has the keyboard)");
-    KeyTable("keys", kKeys, std::size(kKeys));
+    KeyTable("keys", keys::Section::kKeys);
     panel::SectionHeader(state.step.active ? "STEP VIEW (on)" : "STEP VIEW (press P)");
-    KeyTable("step", kStepKeys, std::size(kStepKeys));
+    KeyTable("step", keys::Section::kStep);
     panel::SectionHeader("CONSOLE");
+    KeyTable("console", keys::Section::kConsole);
     ImGui::TextUnformatted(
         "Press ` (backtick) to open it. Type 'help' for the commands, 'help NAME' for one;\n"
         "Tab completes, Up/Down walk the history. Settings are saved on exit.");

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/key_table.h"
 #include "app/systems.h"
 #include "camera/unproject.h"
 
@@ -18,6 +19,21 @@ namespace fabrik {
 namespace {
 
 constexpr float kPickRadiusPixels = 40.0f;
+
+// The key table's codes are GLFW's.
+static_assert(keys::kSpace == GLFW_KEY_SPACE && keys::k1 == GLFW_KEY_1 && keys::k4 == GLFW_KEY_4 &&
+              keys::kP == GLFW_KEY_P && keys::kR == GLFW_KEY_R &&
+              keys::kGrave == GLFW_KEY_GRAVE_ACCENT && keys::kEscape == GLFW_KEY_ESCAPE &&
+              keys::kRight == GLFW_KEY_RIGHT && keys::kLeft == GLFW_KEY_LEFT &&
+              keys::kDown == GLFW_KEY_DOWN && keys::kUp == GLFW_KEY_UP &&
+              keys::kHome == GLFW_KEY_HOME && keys::kEnd == GLFW_KEY_END &&
+              keys::kF1 == GLFW_KEY_F1 && keys::kF12 == GLFW_KEY_F12);
+
+// Whether the binding's `index`th key was pressed this frame (`repeat`: held keys repeat).
+bool Pressed(const keys::Binding& binding, int index, bool repeat) {
+  const int code = binding.codes[static_cast<std::size_t>(index)];
+  return code != keys::kNone && ImGui::IsKeyPressed(code, repeat);
+}
 
 std::optional<Ray> CursorRay(const AppState& state, glm::vec2 cursor) {
   return ScreenRay(cursor, glm::vec2(state.view.window_size),
@@ -119,39 +135,46 @@ void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report
     if (const auto ray = CursorRay(state, cursor)) queue.Push(app::DragMove{*ray});
   }
 
-  // F1 and F12 type nothing, so they work whatever has the keyboard; Escape closes the help
-  // overlay (docs/settings.md).
-  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) queue.Push(app::HelpOverlay{!state.help_open});
-  if (state.help_open && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
-    queue.Push(app::HelpOverlay{false});
+  // The keys come from the key table (key_table.h). F1 and F12 type nothing, so they work
+  // whatever has the keyboard; Escape closes the help overlay.
+  const keys::Binding& help = keys::Find(keys::Action::kHelp);
+  if (Pressed(help, 0, false)) queue.Push(app::HelpOverlay{!state.help_open});
+  if (state.help_open && Pressed(help, 1, false)) queue.Push(app::HelpOverlay{false});
+  if (Pressed(keys::Find(keys::Action::kScreenshot), 0, false)) {
+    queue.Push(app::ScreenshotRequest{});
   }
-  if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) queue.Push(app::ScreenshotRequest{});
 
   // Keys, when no text field has the keyboard.
   if (!io.WantCaptureKeyboard) {
     auto language = [&](Command c) { queue.Push(std::move(c)); };
     auto step = [&](cmd::StepAction action) { language(cmd::Step{action, 1}); };
-    if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) language(cmd::CameraReset{});
-    if (ImGui::IsKeyPressed(GLFW_KEY_1, false)) language(cmd::Mode{TargetMode::kDrag});
-    if (ImGui::IsKeyPressed(GLFW_KEY_2, false)) language(cmd::Mode{TargetMode::kSpline});
-    if (ImGui::IsKeyPressed(GLFW_KEY_3, false)) language(cmd::Mode{TargetMode::kConsole});
-    if (ImGui::IsKeyPressed(GLFW_KEY_4, false)) language(cmd::Mode{TargetMode::kScript});
-    if (ImGui::IsKeyPressed(GLFW_KEY_P, false)) {
+    if (Pressed(keys::Find(keys::Action::kCameraReset), 0, false)) language(cmd::CameraReset{});
+    const keys::Binding& modes = keys::Find(keys::Action::kMode);
+    constexpr TargetMode kModes[] = {TargetMode::kDrag, TargetMode::kSpline, TargetMode::kConsole,
+                                     TargetMode::kScript};
+    for (int i = 0; i < 4; ++i) {
+      if (Pressed(modes, i, false)) language(cmd::Mode{kModes[i]});
+    }
+    if (Pressed(keys::Find(keys::Action::kStepToggle), 0, false)) {
       step(state.step.active ? cmd::StepAction::kOff : cmd::StepAction::kOn);
     }
     if (state.step.active) {
-      const bool shift = io.KeyShift;
-      if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) {
-        step(shift ? cmd::StepAction::kPass : cmd::StepAction::kNext);
+      const keys::Binding& reach = keys::Find(keys::Action::kStepReach);
+      const keys::Binding& pass = keys::Find(keys::Action::kStepPass);
+      const keys::Binding& iteration = keys::Find(keys::Action::kStepIteration);
+      const keys::Binding& ends = keys::Find(keys::Action::kStepEnds);
+      if (io.KeyShift) {
+        if (Pressed(pass, 1, true)) step(cmd::StepAction::kPass);
+        if (Pressed(pass, 0, true)) step(cmd::StepAction::kBack);
+      } else {
+        if (Pressed(reach, 1, true)) step(cmd::StepAction::kNext);
+        if (Pressed(reach, 0, true)) step(cmd::StepAction::kPrev);
       }
-      if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) {
-        step(shift ? cmd::StepAction::kBack : cmd::StepAction::kPrev);
-      }
-      if (ImGui::IsKeyPressed(GLFW_KEY_UP)) step(cmd::StepAction::kIteration);
-      if (ImGui::IsKeyPressed(GLFW_KEY_DOWN)) queue.Push(app::StepIterationBack{});
-      if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) step(cmd::StepAction::kStart);
-      if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) step(cmd::StepAction::kEnd);
-      if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) {
+      if (Pressed(iteration, 1, true)) step(cmd::StepAction::kIteration);
+      if (Pressed(iteration, 0, true)) queue.Push(app::StepIterationBack{});
+      if (Pressed(ends, 0, false)) step(cmd::StepAction::kStart);
+      if (Pressed(ends, 1, false)) step(cmd::StepAction::kEnd);
+      if (Pressed(ends, 2, false)) {
         step(state.step.playing ? cmd::StepAction::kPause : cmd::StepAction::kPlay);
       }
     }

@@ -159,7 +159,7 @@ void ScriptSection(const AppState& state, UiState& ui, CommandQueue& queue) {
 }
 
 void ChainEditor(const AppState& state, CommandQueue& queue) {
-  if (!state.scene.free_chain()) return;
+  if (!state.scene.controls().chain_shape) return;
   SectionHeader("CHAIN");
   int joints = static_cast<int>(state.lengths.size()) + 1;
   const int shown = std::min(joints, kPanelMaxJoints);
@@ -195,7 +195,8 @@ void ChainEditor(const AppState& state, CommandQueue& queue) {
 void SolverEditor(const AppState& state, CommandQueue& queue) {
   SectionHeader("SOLVER");
   const char* current = SolverName(state.solver);
-  if (!state.scene.free_chain()) {
+  const SceneControls controls = state.scene.controls();
+  if (!controls.solver_choice) {
     // The scene's own solver, in its shell entry's words.
     const SceneShell* shell = FindSceneShell(state.scene.name());
     ImGui::TextColored(kDim, "%s", shell && shell->solver_note ? shell->solver_note : "FABRIK");
@@ -210,7 +211,8 @@ void SolverEditor(const AppState& state, CommandQueue& queue) {
   // docs/accelerated-fabrik.md. Used by FABRIK, the arm's constrained FABRIK and the step
   // view; the race shows both FABRIKs whatever this says.
   bool accelerate = state.settings.accelerate;
-  if (ImGui::Checkbox("accelerate FABRIK (bend-scale steps)", &accelerate)) {
+  if (controls.accelerate &&
+      ImGui::Checkbox("accelerate FABRIK (bend-scale steps)", &accelerate)) {
     queue.Push(Command(cmd::Accelerate{accelerate}));
   }
   float moe = state.settings.tolerance;
@@ -314,9 +316,10 @@ void DrawPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
     ChainEditor(state, queue);
     SolverEditor(state, queue);
     panel::OrientSection(state, queue);
-    panel::StepSection(state, queue);
-    panel::RaceSection(state, queue);
-    panel::RecordViewSection(state, queue);
+    // Only the sections the scene says apply (Scene::controls).
+    if (state.scene.controls().step_view) panel::StepSection(state, queue);
+    if (state.scene.controls().race) panel::RaceSection(state, queue);
+    panel::RecordViewSection(state, ui, queue);
     Readouts(state, ui);
     CameraSection(queue);
     ImGui::PopItemWidth();

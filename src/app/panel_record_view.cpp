@@ -10,9 +10,6 @@
 namespace fabrik::panel {
 namespace {
 
-// The record path field keeps what was typed between frames (shell state, not app state).
-char g_record_path[512] = "recording.txt";
-
 std::string Quoted(const char* path) {
   const std::string p(path);
   return p.find_first_of(" \t#\"") == std::string::npos ? p : "\"" + p + "\"";
@@ -20,7 +17,7 @@ std::string Quoted(const char* path) {
 
 }  // namespace
 
-void RecordViewSection(const AppState& state, CommandQueue& queue) {
+void RecordViewSection(const AppState& state, UiState& ui, CommandQueue& queue) {
   SectionHeader("VIEW, ROOT, RECORDING");
   // Quiet lines: no echo in the console; errors still show (CommandSource::kQuiet).
   auto line = [&](std::string text, CommandSource source = CommandSource::kQuiet) {
@@ -48,11 +45,11 @@ void RecordViewSection(const AppState& state, CommandQueue& queue) {
                        state.recording.recorder().lines());
   } else {
     if (ImGui::Button("Record")) {
-      line("record start " + Quoted(g_record_path), CommandSource::kConsole);
+      line("record start " + Quoted(ui.record_path), CommandSource::kConsole);
     }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1);
-    ImGui::InputText("##record_path", g_record_path, sizeof(g_record_path));
+    ImGui::InputText("##record_path", ui.record_path, sizeof(ui.record_path));
     ImGui::TextColored(kDim, "replay: the Script section or 'script run PATH'");
   }
 }

@@ -37,7 +37,7 @@ void StepSection(const AppState& state, CommandQueue& queue);
 void RaceSection(const AppState& state, CommandQueue& queue);
 void StepCaption(const AppState& state);
 // panel_record_view.cpp: 2D/3D view, free root, record and stop.
-void RecordViewSection(const AppState& state, CommandQueue& queue);
+void RecordViewSection(const AppState& state, UiState& ui, CommandQueue& queue);
 // panel_orient.cpp: skinned tentacle, joint axes, orientation target.
 void OrientSection(const AppState& state, CommandQueue& queue);
 // help_overlay.cpp: the help (?) and screenshot buttons at the top of the panel.

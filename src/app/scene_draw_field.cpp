@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/scene_palette.h"
 #include "app/systems.h"
 #include "core/scene_field.h"
 
@@ -18,13 +19,6 @@ constexpr int kNearCells = 3;
 // Chains within this many cells (the ones bending most) are drawn as lines through every
 // joint; farther ones through the middle joint only.
 constexpr int kFineCells = 8;
-
-const glm::vec4 kStem(0.10f, 0.32f, 0.24f, 1.0f);
-const glm::vec4 kTipReached(0.62f, 0.96f, 0.58f, 1.0f);
-const glm::vec4 kTipChasing(0.98f, 0.72f, 0.28f, 1.0f);
-const glm::vec4 kBone(0.80f, 0.86f, 0.74f, 1.0f);
-const glm::vec4 kJoint(0.30f, 0.62f, 0.86f, 1.0f);
-const glm::vec4 kSample(0.98f, 0.45f, 0.80f, 1.0f);
 
 }  // namespace
 
@@ -63,13 +57,16 @@ void SceneDrawer::DrawField(const AppState& state, const FieldScene& field, Rend
   for (std::size_t c = 0; c < n; ++c) {
     if (near(c, kNearCells) || c == field.sample(0) || c == field.sample(1)) continue;
     const glm::vec3* p = &poses[c * jc];
-    const glm::vec4 tip = field.batch().outcome(c).distance <= tol ? kTipReached : kTipChasing;
+    const glm::vec4 tip =
+        field.batch().outcome(c).distance <= tol ? draw::kFieldTipReached : draw::kFieldTipChasing;
     const std::size_t step = near(c, kFineCells) ? 1 : coarse;
     const float last = static_cast<float>(jc - 1);
     for (std::size_t i = 0; i + 1 < jc; i += step) {
       const std::size_t k = std::min(i + step, jc - 1);
-      field_lines_.push_back({p[i], kStem + (tip - kStem) * (static_cast<float>(i) / last)});
-      field_lines_.push_back({p[k], kStem + (tip - kStem) * (static_cast<float>(k) / last)});
+      field_lines_.push_back(
+          {p[i], draw::kFieldStem + (tip - draw::kFieldStem) * (static_cast<float>(i) / last)});
+      field_lines_.push_back(
+          {p[k], draw::kFieldStem + (tip - draw::kFieldStem) * (static_cast<float>(k) / last)});
     }
   }
   renderer.DrawLines(field_lines_, 1.0f, false);
@@ -83,10 +80,13 @@ void SceneDrawer::DrawField(const AppState& state, const FieldScene& field, Rend
     // The sampled chains are drawn thicker: they are the ones to look at and check.
     const float r = sampled ? base * 2.0f : base * 0.7f;
     for (std::size_t i = 0; i + 1 < jc; ++i) {
-      bones_.push_back({p[i], r, p[i + 1], r * 0.7f, sampled ? kSample : kBone});
+      bones_.push_back(
+          {p[i], r, p[i + 1], r * 0.7f, sampled ? draw::kFieldSample : draw::kFieldBone});
     }
-    for (std::size_t i = 1; i + 1 < jc; ++i) spheres_.push_back({p[i], base * 0.8f, kJoint});
-    spheres_.push_back({p[jc - 1], base * 1.1f, reached ? kTipReached : kTipChasing});
+    for (std::size_t i = 1; i + 1 < jc; ++i)
+      spheres_.push_back({p[i], base * 0.8f, draw::kFieldJoint});
+    spheres_.push_back(
+        {p[jc - 1], base * 1.1f, reached ? draw::kFieldTipReached : draw::kFieldTipChasing});
   };
   for (int row = std::max(0, lead_row - kNearCells); row <= lead_row + kNearCells; ++row) {
     for (int col = std::max(0, lead_col - kNearCells);

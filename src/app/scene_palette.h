@@ -27,6 +27,23 @@ inline const glm::vec4 kReachColor(0.35f, 0.62f, 0.98f, 0.10f);
 inline const glm::vec4 kAtLimitColor(0.95f, 0.25f, 0.22f, 1.0f);
 inline const glm::vec4 kSubBaseColor(0.55f, 0.40f, 0.90f, 1.0f);
 
+// The field scene (scene_draw_field.cpp): dark stems, tips green when reached and amber while
+// chasing, the near chains' bones and joints, the two sampled chains.
+inline const glm::vec4 kFieldStem(0.10f, 0.32f, 0.24f, 1.0f);
+inline const glm::vec4 kFieldTipReached(0.62f, 0.96f, 0.58f, 1.0f);
+inline const glm::vec4 kFieldTipChasing(0.98f, 0.72f, 0.28f, 1.0f);
+inline const glm::vec4 kFieldBone(0.80f, 0.86f, 0.74f, 1.0f);
+inline const glm::vec4 kFieldJoint(0.30f, 0.62f, 0.86f, 1.0f);
+inline const glm::vec4 kFieldSample(0.98f, 0.45f, 0.80f, 1.0f);
+
+// The walker (walker_draw.cpp): legs in the bone and joint colours; planted feet green,
+// swinging ones orange, step goals amber, pre-solve ghosts pale, knee poles violet.
+inline const glm::vec4 kWalkerPlanted(0.25f, 0.92f, 0.45f, 0.9f);
+inline const glm::vec4 kWalkerSwinging(1.00f, 0.62f, 0.15f, 0.9f);
+inline const glm::vec4 kWalkerGoal(0.95f, 0.88f, 0.25f, 0.85f);
+inline const glm::vec4 kWalkerGhost(0.75f, 0.80f, 1.0f, 0.55f);
+inline const glm::vec4 kWalkerPole(0.85f, 0.45f, 0.95f, 0.9f);
+
 inline void AddCircle(std::vector<LineVertex>& out, glm::vec3 c, float r, glm::vec3 u, glm::vec3 v,
                       glm::vec4 color, int segments) {
   for (int i = 0; i < segments; ++i) {

@@ -1,6 +1,7 @@
 // ui_state.h - what the shell keeps between frames that is not app state: the console's
-// input line and history, the panel's file pickers and joint selector, and the renderer's
-// draw count. The core never sees it (the state line gets ShellReport, core/state_writer.h).
+// input line and history, the panel's file pickers, joint selector and record path, and the
+// renderer's draw count. The core never sees it (the state line gets ShellReport,
+// core/state_writer.h).
 #pragma once
 
 #include <cstddef>
@@ -31,7 +32,8 @@ struct UiState {
   ConsoleUi console;
   PickerUi spline;
   PickerUi script;
-  int arm_joint = 2;  // the joint the arm's constraint editor shows
+  int arm_joint = 2;                        // the joint the arm's constraint editor shows
+  char record_path[512] = "recording.txt";  // the panel's record path field, as typed
   ShellReport report;
 };
 

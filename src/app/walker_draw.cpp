@@ -5,6 +5,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "app/scene_palette.h"
 #include "terrain/terrain_mesh.h"
 #include "walker/gait.h"
 
@@ -15,14 +16,6 @@ constexpr int kTerrainSlot = 0;
 constexpr int kBodySlot = 1;
 // Vertices per side of the drawn terrain grid (docs/walker.md: The walker scene).
 constexpr int kTerrainResolution = 257;
-
-const glm::vec4 kLegColor(0.86f, 0.83f, 0.76f, 1.0f);
-const glm::vec4 kKneeColor(0.30f, 0.52f, 0.86f, 1.0f);
-const glm::vec4 kPlanted(0.25f, 0.92f, 0.45f, 0.9f);
-const glm::vec4 kSwinging(1.00f, 0.62f, 0.15f, 0.9f);
-const glm::vec4 kGoalColor(0.95f, 0.88f, 0.25f, 0.85f);
-const glm::vec4 kGhostColor(0.75f, 0.80f, 1.0f, 0.55f);
-const glm::vec4 kPoleColor(0.85f, 0.45f, 0.95f, 0.9f);
 
 void AddRing(std::vector<LineVertex>& out, const Heightmap& ground, glm::vec3 c, float r,
              const glm::vec4& color, int segments = 32) {
@@ -133,7 +126,7 @@ void WalkerDrawer::Draw(const AppState& state, const WalkerScene& scene, Rendere
     const WalkerLegState& leg = w.legs()[i];
     const auto joints = leg.leg.joints();
     const bool chosen = static_cast<int>(i) == scene.step_leg;
-    const glm::vec4 bone_color = chosen ? glm::vec4(1.0f, 0.86f, 0.55f, 1.0f) : kLegColor;
+    const glm::vec4 bone_color = chosen ? glm::vec4(1.0f, 0.86f, 0.55f, 1.0f) : draw::kBoneColor;
     for (std::size_t k = 0; k + 1 < joints.size(); ++k) {
       const float t0 = static_cast<float>(k) / static_cast<float>(joints.size() - 1);
       const float t1 = static_cast<float>(k + 1) / static_cast<float>(joints.size() - 1);
@@ -141,25 +134,26 @@ void WalkerDrawer::Draw(const AppState& state, const WalkerScene& scene, Rendere
           {joints[k], 0.11f - 0.06f * t0, joints[k + 1], 0.11f - 0.06f * t1, bone_color});
     }
     for (std::size_t k = 0; k + 1 < joints.size(); ++k) {
-      spheres_.push_back({joints[k], k == 0 ? 0.12f : 0.085f, kKneeColor});
+      spheres_.push_back({joints[k], k == 0 ? 0.12f : 0.085f, draw::kJointColor});
     }
-    spheres_.push_back({joints.back(), 0.08f, leg.planted ? kPlanted : kSwinging});
+    spheres_.push_back(
+        {joints.back(), 0.08f, leg.planted ? draw::kWalkerPlanted : draw::kWalkerSwinging});
     // The foot target: a ring on the ground, green while planted, orange in flight.
     AddRing(lines_, ground, leg.planted ? leg.foot_target : leg.swing_to, 0.22f,
-            leg.planted ? kPlanted : kSwinging, 24);
+            leg.planted ? draw::kWalkerPlanted : draw::kWalkerSwinging, 24);
   }
   renderer.DrawBones(bones_);
   renderer.DrawSpheres(spheres_);
 
   // The goal: a ring and a post on the ground, plus a small ball where the target is.
   const glm::vec3 goal = ground.PointAt(w.goal().x, w.goal().z);
-  AddRing(lines_, ground, goal, 0.45f, kGoalColor, 40);
-  AddRing(lines_, ground, goal, 0.3f, kGoalColor, 40);
-  lines_.push_back({goal, kGoalColor});
-  lines_.push_back({goal + glm::vec3(0.0f, 1.2f, 0.0f), kGoalColor});
+  AddRing(lines_, ground, goal, 0.45f, draw::kWalkerGoal, 40);
+  AddRing(lines_, ground, goal, 0.3f, draw::kWalkerGoal, 40);
+  lines_.push_back({goal, draw::kWalkerGoal});
+  lines_.push_back({goal + glm::vec3(0.0f, 1.2f, 0.0f), draw::kWalkerGoal});
   renderer.DrawLines(lines_, 2.0f, false);
   spheres_.clear();
-  spheres_.push_back({goal + glm::vec3(0.0f, 1.2f, 0.0f), 0.12f, kGoalColor});
+  spheres_.push_back({goal + glm::vec3(0.0f, 1.2f, 0.0f), 0.12f, draw::kWalkerGoal});
   renderer.DrawSpheres(spheres_);
 
   DrawDebug(w, scene, renderer);
@@ -172,10 +166,12 @@ void WalkerDrawer::DrawDebug(const Walker& w, const WalkerScene& scene, Renderer
     // Each leg's chain as it was before this step's solve, its knee pole, and the path a
     // swinging foot follows to its landing point.
     for (const WalkerLegState& leg : w.legs()) {
-      AddPolyline(lines_, leg.leg.pre_solve(), kGhostColor);
-      spheres_.push_back({leg.pole, 0.06f, kPoleColor});
-      lines_.push_back({leg.leg.hip(), glm::vec4(kPoleColor.r, kPoleColor.g, kPoleColor.b, 0.4f)});
-      lines_.push_back({leg.pole, glm::vec4(kPoleColor.r, kPoleColor.g, kPoleColor.b, 0.4f)});
+      AddPolyline(lines_, leg.leg.pre_solve(), draw::kWalkerGhost);
+      spheres_.push_back({leg.pole, 0.06f, draw::kWalkerPole});
+      lines_.push_back({leg.leg.hip(), glm::vec4(draw::kWalkerPole.r, draw::kWalkerPole.g,
+                                                 draw::kWalkerPole.b, 0.4f)});
+      lines_.push_back({leg.pole, glm::vec4(draw::kWalkerPole.r, draw::kWalkerPole.g,
+                                            draw::kWalkerPole.b, 0.4f)});
       if (!leg.planted) {
         constexpr int kSamples = 16;
         glm::vec3 prev = leg.swing_from;
@@ -183,8 +179,8 @@ void WalkerDrawer::DrawDebug(const Walker& w, const WalkerScene& scene, Renderer
           const glm::vec3 p =
               SwingPoint(w.terrain(), leg.swing_from, leg.swing_to,
                          static_cast<float>(s) / kSamples, w.settings().swing_height);
-          lines_.push_back({prev, kSwinging});
-          lines_.push_back({p, kSwinging});
+          lines_.push_back({prev, draw::kWalkerSwinging});
+          lines_.push_back({p, draw::kWalkerSwinging});
           prev = p;
         }
       }

@@ -24,6 +24,13 @@ void OrbitCamera::Reset() {
   if (planar_) pivot_.z = 0.0f;
 }
 
+bool OrbitCamera::AtHome() const {
+  OrbitCamera home = *this;
+  home.Reset();
+  return home.pivot_ == pivot_ && home.yaw_ == yaw_ && home.pitch_ == pitch_ &&
+         home.distance_ == distance_;
+}
+
 void OrbitCamera::SetPlanar(bool planar) {
   planar_ = planar;
   if (planar_) pivot_.z = 0.0f;

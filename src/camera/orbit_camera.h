@@ -46,6 +46,8 @@ class OrbitCamera {
   void SetHome(const Home& home) { home_ = home; }
   // Back to the home pose (in planar mode: the home pivot and distance, still planar).
   void Reset();
+  // Whether the pose is exactly the one Reset gives: the user has not moved the camera since.
+  bool AtHome() const;
 
   // Planar mode on or off (see above). Turning it on keeps the pivot's X and Y and puts its Z
   // at 0, the plane the 2D view shows.

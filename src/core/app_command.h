@@ -10,7 +10,7 @@
 // Nothing else writes AppState: the shell (window, input, panel) only reads it and enqueues.
 //
 // Adding an app-only command: add a struct to namespace app below, add it to AppCommand,
-// and add its Apply overload in apply.cpp (plus a test in tests/core). Console-language
+// and add its Apply overload in apply.cpp (plus a test in tests/app_core). Console-language
 // commands are added to the command table instead (core/command_table.h).
 #pragma once
 

@@ -1,6 +1,9 @@
-// app_state.h - the one place the demo's state lives. Every frame step reads it; only the
-// apply step (ApplyCommands, core/apply.h) and the core's own frame steps (target, solve)
-// write it. The shell enqueues AppCommands (core/app_command.h) instead of writing.
+// app_state.h - the one place the demo's state lives, in five named parts (below: the solve,
+// the target, the scene and its views, this frame's results, the session). Every frame step
+// reads it; only the apply step (ApplyCommands, core/frame.h) and the core's own frame steps
+// (target, solve) write it. The shell enqueues AppCommands (core/app_command.h) instead of
+// writing, and holds the state only through AppCore (core/app_core.h), which gives it no
+// mutable reference.
 #pragma once
 
 #include <glm/mat4x4.hpp>
@@ -9,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "camera/orbit_camera.h"
@@ -115,21 +119,23 @@ struct TerrainState {
   int revision = 0;                      // bumped on every change (the shell rebuilds its mesh)
 };
 
-struct AppState {
-  explicit AppState(Chain initial) : chain(std::move(initial)) {}
+// AppState's parts. Each is a plain struct, so a function that needs one part can take just
+// that part (const SolvePart&, ...); AppState is all of them.
 
-  std::string data_dir;
-  double fixed_dt =
-      0.0;  // seconds per frame; 0 = real time (--fixed-dt)  // folder holding shaders/ and assets/
-
-  // The chain and how it is solved.
+// The chain and how it is solved: what `joints`, `length`, `lengths`, `moe`, `iterations`,
+// `solver` and `accelerate` change.
+struct SolvePart {
+  explicit SolvePart(Chain initial) : chain(std::move(initial)) {}
   Chain chain;
   std::vector<float> lengths;  // what the panel edits; applied through RebuildChain
   float uniform_length = 1.0f;
   SolveSettings settings;
   SolverKind solver = SolverKind::kFabrik;
+};
 
-  // The target and where it comes from (core/target_sources.h).
+// The target and where it comes from (core/target_sources.h): the mode, the mixer that is
+// the target's one writer, and the four sources.
+struct TargetPart {
   TargetMode mode = TargetMode::kDrag;
   TargetMixer targeting;  // the target's one writer
   DragTarget drag;
@@ -150,32 +156,44 @@ struct AppState {
     }
     return drag;
   }
-  ConsoleState console;
-  CommandContext command_context;         // search roots for relative paths (the data dir)
-  std::vector<std::string> spline_files;  // assets/splines/*.txt, for the panel's picker
-  std::vector<std::string> script_files;  // assets/scripts/*.txt
+};
 
-  // Results of this frame's solve.
+// What is solved and the views on the solve: the current scene and what scenes share (the
+// field's shape, the terrain), bone rotations and skinning, the step view, the race, record
+// and replay, the free root.
+struct ScenePart {
+  SceneState scene;
+  FieldConfig field;  // the field scene's shape (--chains, --joints)
+  TerrainState terrain;
+  OrientState orient;  // bone rotations, orientation target, skin and axes (core/orient.h)
+  StepState step;
+  RaceState race;
+  // Record and replay, and the free root (core/record_view.h; the 2D view is the camera's
+  // planar mode).
+  TargetRecording recording;
+  FreeRootState root;
+};
+
+// Results of this frame's solve, the histories the panel plots, and the frame's timing.
+struct ResultsPart {
   SolveResult last;
   double solve_us = 0.0;
   History<240> iteration_history;
   History<240> solve_us_history;
   History<240> fps_history;
-
-  StepState step;
-  RaceState race;
-  SceneState scene;
-  FieldConfig field;  // the field scene's shape (--chains, --joints)
-  TerrainState terrain;
-  OrientState orient;  // bone rotations, orientation target, skin and axes (core/orient.h)
-
-  ViewState view;
   FrameTiming timing;
+};
 
-  // Record and replay, and the free root (core/record_view.h; the 2D view is the camera's
-  // planar mode).
-  TargetRecording recording;
-  FreeRootState root;
+// The session around the solve: where data lives, the console and the command language's
+// context, the camera and window, help, screenshots, the last message and quitting.
+struct SessionPart {
+  std::string data_dir;   // folder holding shaders/ and assets/
+  double fixed_dt = 0.0;  // seconds per frame; 0 = real time (--fixed-dt)
+  ConsoleState console;
+  CommandContext command_context;         // search roots for relative paths (the data dir)
+  std::vector<std::string> spline_files;  // assets/splines/*.txt, for the panel's picker
+  std::vector<std::string> script_files;  // assets/scripts/*.txt
+  ViewState view;
 
   bool quit_requested = false;  // `quit`: the shell closes the window after this frame
 
@@ -188,6 +206,10 @@ struct AppState {
   // The latest user-facing message (an error in red, or a notice).
   std::string message;
   bool message_is_error = false;
+};
+
+struct AppState : SolvePart, TargetPart, ScenePart, ResultsPart, SessionPart {
+  explicit AppState(Chain initial) : SolvePart(std::move(initial)) {}
 };
 
 }  // namespace fabrik

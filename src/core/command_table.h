@@ -1,6 +1,6 @@
 // command_table.h - the one command table: every console and script command is one entry,
 // holding its name, usage, help text, argument parsing and validation, canonical form,
-// completion and how it is applied (docs/architecture.md "The app core"). Entries come in two
+// completion and how it is applied (docs/architecture.md "Commands"). Entries come in two
 // forms:
 //
 // * AppCommandEntry (below): a command whose arguments travel as canonical words. Its
@@ -21,7 +21,7 @@
 // Either way the console, scripts, --exec lines, Tab completion and `help` take the command
 // from here (the start-up passes AppCommandLanguage() to the parser as
 // CommandContext::extensions), and a bad line gives the entry's one error line and changes
-// nothing. Add a test in tests/core (test_command_table.cpp's list of good lines fails until
+// nothing. Add a test in tests/app_core (test_command_table.cpp's list of good lines fails until
 // the new command has one) and document the command in docs/language.md.
 #pragma once
 

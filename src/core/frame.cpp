@@ -62,7 +62,11 @@ bool ApplyLengths(AppState& state, std::vector<float> lengths) {
   }
   state.chain = std::move(rebuilt).value();
   state.lengths = std::move(lengths);
+  // A camera the user has not moved follows the chain's new reach (a longer chain would
+  // otherwise fill the window); one the user placed stays where it is.
+  const bool reframe = state.view.camera.AtHome();
   state.view.camera.SetHome(HomeFor(state.chain));
+  if (reframe) state.view.camera.Reset();
   return true;
 }
 
@@ -82,12 +86,14 @@ void BeginFrame(AppState& state, float real_dt) {
 
 void EndFrame(AppState& state) { ++state.timing.frame; }
 
-void SimulateFrame(AppState& state, CommandQueue& queue, float real_dt) {
+void SimulateFrame(AppState& state, CommandQueue& queue, float real_dt, FrameShell* shell) {
   BeginFrame(state, real_dt);
-  ApplyCommands(state, queue);
-  UpdateTarget(state);
-  RunSolve(state);
+  if (shell != nullptr) shell->Input(state, queue);  // 1. input
+  ApplyCommands(state, queue);                       // 2. apply
+  UpdateTarget(state);                               // 3. target
+  RunSolve(state);                                   // 4. solve
   UpdateViewMatrices(state);
+  if (shell != nullptr) shell->Present(state, queue);  // 5. render, 6. panel, 7. output
   EndFrame(state);
 }
 

@@ -1,8 +1,8 @@
 // frame.h - the core's steps of one frame, each a function of the AppState. No GL, no window:
-// tests/core drives these headless with a fixed time step.
+// tests/app_core drives these headless with a fixed time step.
 //
-// Frame order (the shell, app/app.cpp, runs them in exactly this order; docs/architecture.md "Frame
-// order"):
+// Frame order (SimulateFrame below runs them; the app and the tests both call it, the app
+// with a FrameShell for the steps that need the window; docs/architecture.md "One frame"):
 //   1. input      the shell reads the mouse and keys and enqueues AppCommands
 //   2. apply      ApplyCommands: the queue, then the running script's due commands
 //   3. target     UpdateTarget: the active source moves the target (with blending)
@@ -35,8 +35,23 @@ void UpdateTarget(AppState& state);
 void RunSolve(AppState& state);
 // Step 7: counts the frame as done.
 void EndFrame(AppState& state);
-// A whole frame without a window (tests, tools): BeginFrame, steps 2 to 4, EndFrame.
-void SimulateFrame(AppState& state, CommandQueue& queue, float real_dt);
+// The window's part of a frame (app/app.cpp): it reads the state and enqueues commands,
+// and never writes the state.
+class FrameShell {
+ public:
+  virtual ~FrameShell() = default;
+  // Step 1: reads the mouse and keys (the state is the last frame's) and enqueues commands.
+  virtual void Input(const AppState& state, CommandQueue& queue) = 0;
+  // Steps 5 to 7 (render, panel, output), after the solve and the view matrices and before
+  // the frame is counted; what the panel changes is enqueued for the next frame.
+  virtual void Present(const AppState& state, CommandQueue& queue) = 0;
+};
+
+// One whole frame, the only place the frame order is written: BeginFrame, the shell's input,
+// steps 2 to 4, the view matrices, the shell's render, panel and output, EndFrame. `shell`
+// null: a frame without a window (tests, tools).
+void SimulateFrame(AppState& state, CommandQueue& queue, float real_dt,
+                   FrameShell* shell = nullptr);
 
 // Recomputes view and projection for the current window size and panel width.
 void UpdateViewMatrices(AppState& state);
@@ -52,7 +67,8 @@ void SetMode(AppState& state, TargetMode mode);
 // Puts the target at `position` now (no glide); the active source holds it there until it
 // next wants somewhere else (a scene's start, a creature effector becoming the driven one).
 void PlaceTarget(AppState& state, const glm::vec3& position);
-// Rebuilds the chain with new segment lengths, keeping its pose's directions. On an invalid
+// Rebuilds the chain with new segment lengths, keeping its pose's directions, and reframes
+// the camera on the new reach unless the user has moved it from its home. On an invalid
 // request (count outside 2..kMaxJoints joints, a length outside (0, 1000]) sets the error
 // message, changes nothing and returns false.
 bool ApplyLengths(AppState& state, std::vector<float> lengths);

@@ -5,10 +5,12 @@
 // fields. The app's chain (AppState::chain, lengths) is shared: a scene that solves a chain
 // builds it in Enter. Scenes are created by name from the registry (scene_registry.h).
 //
-// Adding a scene: write scene_NAME.h/.cpp with a class deriving from Scene, and add one line
-// to the table in scene_registry.cpp. The shell draws any scene from Pose() and Handles();
-// scene-specific drawing or panel widgets are optional extras in src/app that look the
-// scene up with AppState::scene.As<T>(). Add tests in tests/core.
+// Adding a scene: write scene_NAME.h/.cpp with a class deriving from Scene, add one line to
+// the table in scene_registry.cpp and the name to the language's list (kSceneNames in
+// targets/commands_session.cpp; a test compares the two). The shell draws any scene from
+// Pose() and Handles(); scene-specific drawing or panel widgets are optional extras in
+// src/app (a SceneShell entry, app/scene_shell.h). docs/architecture.md lists every file.
+// Add tests in tests/app_core.
 #pragma once
 
 #include <glm/vec3.hpp>
@@ -40,12 +42,22 @@ struct Handle {
   Grab grab;
 };
 
+// The panel sections and settings that act on a scene; the panel shows only these, so that a
+// control the scene's solve ignores is never offered.
+struct SceneControls {
+  bool chain_shape = false;    // joints and segment lengths (the panel's CHAIN section)
+  bool solver_choice = false;  // `solver`: the scene solves with the chosen solver
+  bool accelerate = false;     // `accelerate`: its solve uses FABRIK's bend-scale steps
+  bool step_view = false;      // `step`: its solve can be stepped through
+  bool race = false;           // `race`: every solver on a copy of its chain
+};
+
 // A scene. Switching to one (SetScene, core/scene_registry.h) does exactly the steps listed
 // there and nothing else: an unknown name changes nothing; the chain's lengths are kept; the
 // step view, the race and a drag stop; Enter builds the scene (the arm raises the iteration
 // cap to at least 30); a failed Enter keeps the previous scene; the camera goes to the new
 // scene's home. The mode, solver, margin of error and a running script are untouched. Each
-// step is tested in tests/core (test_scene_interface.cpp, test_scenes_step_race.cpp).
+// step is tested in tests/app_core (test_scene_interface.cpp, test_scenes_step_race.cpp).
 class Scene {
  public:
   virtual ~Scene() = default;
@@ -53,6 +65,12 @@ class Scene {
   virtual std::string_view name() const = 0;
   // True for the free chain only: any solver, the step view and the race work on it.
   virtual bool free_chain() const { return false; }
+  // The panel sections and settings that apply (default: those of the free chain when
+  // free_chain(), else none of them).
+  virtual SceneControls controls() const {
+    const bool all = free_chain();
+    return {all, all, all, all, all};
+  }
   // Becomes the current scene: builds what it solves (it may replace state.chain and
   // state.lengths, and raise settings.max_iterations it needs) and places the target with
   // PlaceTarget (core/frame.h). Returns false with state.message set if it cannot start.
@@ -87,6 +105,9 @@ struct SceneState {
 
   std::string_view name() const { return current ? current->name() : "chain"; }
   bool free_chain() const { return !current || current->free_chain(); }
+  SceneControls controls() const {
+    return current ? current->controls() : SceneControls{true, true, true, true, true};
+  }
   template <class T>
   const T* As() const {
     return dynamic_cast<const T*>(current.get());

@@ -17,6 +17,8 @@ namespace fabrik {
 class ArmScene final : public Scene {
  public:
   std::string_view name() const override { return "arm"; }
+  // Its constrained FABRIK takes the bend-scale steps; the rest is the free chain's.
+  SceneControls controls() const override { return {.accelerate = true}; }
   // Builds the four-segment arm, raises the iteration cap to at least 30 (limits cost
   // iterations) and places the target in front of it.
   bool Enter(AppState& state) override;

@@ -1,7 +1,7 @@
 // settings.h - the demo's saved settings (docs/settings.md): read and
 // checked from `settings.json` in the settings folder, turned into commands applied at start
 // (before --exec lines, through the same ApplyCommand as everything else), and captured from
-// the state and written back on exit. No GL: tests/core drives all of it.
+// the state and written back on exit. No GL: tests/app_core drives all of it.
 //
 // The file is one JSON object; every key is optional and unknown keys are ignored:
 //   {"version": 1, "scene": "arm", "mode": "spline", "length": 1.0, "lengths": [1, 1, 0.5],

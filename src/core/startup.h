@@ -1,6 +1,6 @@
 // startup.h - the AppState the demo starts with, from its command-line options
 // (docs/options.md). No window is needed: the shell opens one afterwards, and
-// tests/core starts the core the same way.
+// tests/app_core starts the core the same way.
 #pragma once
 
 #include <memory>

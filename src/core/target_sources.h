@@ -8,7 +8,7 @@
 //
 // Adding a target source: add a TargetMode value and its name (targets/command.h), a class
 // deriving from TargetSource here (its state, Wanted, Activate), a member in AppState and a
-// case in AppState::source (core/app_state.h), plus tests in tests/core.
+// case in AppState::source (core/app_state.h), plus tests in tests/app_core.
 #pragma once
 
 #include <glm/vec3.hpp>

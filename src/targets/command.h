@@ -23,7 +23,7 @@
 //   script play|pause|restart|stop
 //   camera reset                 state                    help [COMMAND]
 //   solver fabrik|ccd|jacobian_transpose|dls              (the app checks availability)
-//   scene chain|arm|creature|walker                       clear (clears the console)
+//   scene chain|arm|creature|field|walker                 clear (clears the console)
 //   step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause
 //   race on|off                  quit
 //   accelerate on|off            accelerated FABRIK (ik/fabrik_accelerated.h) or the textbook

@@ -13,6 +13,8 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kSolverNames = {"fabrik", "ccd", "jacobian_transpose",
                                                           "dls"};
+// The app's scene registry (core/scene_registry.cpp) has the same names, in this order; a
+// test of the app core's suite compares the two.
 constexpr std::array<std::string_view, 5> kSceneNames = {"chain", "arm", "creature", "field",
                                                          "walker"};
 constexpr std::string_view kOnOff[] = {"on", "off"};
@@ -129,7 +131,7 @@ const CommandSpec kSpecs[] = {
      .parse = ParseAccelerate,
      .keywords = kOnOff},
     {.name = cmd::Scene::kName,
-     .usage = "scene chain|arm|creature|walker",
+     .usage = "scene chain|arm|creature|field|walker",
      .summary = "choose the scene",
      .parse = ParseScene,
      .context_keywords = SceneKeywords},

@@ -36,8 +36,9 @@ SKIPPED_FILES = ("tests/docs/test_citations.py",)  # its fabricated citations ar
 TEXT_SUFFIXES = (".h", ".hpp", ".cpp", ".c", ".py", ".sh", ".txt", ".cmake", ".md", ".vert",
                  ".frag", ".glsl", ".json", ".in")
 
-# Written on another branch and merged with this one; a link to it is checked once it exists.
-PENDING = {"docs/architecture.md"}
+# A Markdown section whose heading begins with this walks through adding something new: the
+# paths it names are files to be written, so they are not looked up.
+EXAMPLE_HEADING = "worked example"
 
 TOP = r"(?:src|tests|bench|scripts|shaders|docs|assets|third_party)"
 PATH_RE = re.compile(r"(?<![\w./$-])(" + TOP + r"/[\w./*<>-]*)")
@@ -144,8 +145,6 @@ def scanned_files(root):
 
 
 def path_exists(root, path):
-    if path in PENDING:
-        return True
     pattern = re.sub(r"<[^>]*>", "*", path)
     pattern = PLACEHOLDER_WORD_RE.sub("*", pattern)
     if any(c in pattern for c in "*?["):
@@ -192,8 +191,22 @@ def check_text(root, rel, text):
 
     said = comments_only(rel, text)
 
+    # Where a Markdown page's "Worked example" sections start and end (files to be written).
+    examples = []
+    if rel.endswith(".md"):
+        for h in re.finditer(r"(?m)^(#+)[ \t]+(.*)$", said):
+            if examples and examples[-1][1] is None and len(h.group(1)) <= examples[-1][2]:
+                examples[-1][1] = h.start()
+            if h.group(2).strip().lower().startswith(EXAMPLE_HEADING):
+                examples.append([h.start(), None, len(h.group(1))])
+
+    def in_example(index):
+        return any(start <= index and (end is None or index < end) for start, end, _ in examples)
+
     # (a) repository paths: in a code file's comments, anywhere in Markdown.
     for m in PATH_RE.finditer(text if rel.endswith(".md") else said):
+        if in_example(m.start()):
+            continue
         path = m.group(1).rstrip(".:")
         if path.endswith("/"):
             path = path.rstrip("/")
@@ -212,8 +225,6 @@ def check_text(root, rel, text):
             file_part, _, anchor = target.partition("#")
             linked = os.path.normpath(os.path.join(here, file_part)).replace(os.sep, "/") \
                 if file_part else rel
-            if linked in PENDING:
-                continue
             if not os.path.exists(os.path.join(root, linked)):
                 report(m.start(), f"links to {linked}, which does not exist")
             elif anchor and (not linked.endswith(".md")
@@ -225,7 +236,7 @@ def check_text(root, rel, text):
         for m in regex.finditer(said):
             name = doc_file(root, m.group(1))
             section = COMMENT_LEAD_RE.sub(" ", m.group(2)).strip()
-            if "<" in section or name in PENDING:
+            if "<" in section:
                 continue
             full = os.path.join(root, name)
             if not os.path.isfile(full):
@@ -310,7 +321,7 @@ class MatcherSelfTest(unittest.TestCase):
     def test_links(self):
         good = ("[a](page.md) [b](page.md#rotations-orientation-target-and-skinning) "
                 "[c](#page-title) ![d](../assets/splines/loop.txt) [e](https://x.org/y) "
-                "[f](../README.md#limits-1) [g](architecture.md#anything)")
+                "[f](../README.md#limits-1)")
         self.assertEqual(self.problems("docs/page.md", good), [])
         bad = ("[a](gone.md) [b](page.md#not-a-heading) [c](#rotations) "
                "[d](page.md#not-a-heading-1)")

@@ -54,6 +54,15 @@ TEST(SceneInterface, RegistryNamesEveryBuiltInSceneAndTheLanguageAcceptsThem) {
   std::vector<std::string_view> names;
   for (const SceneEntry& e : RegisteredScenes()) names.push_back(e.name);
   EXPECT_EQ(names, (std::vector<std::string_view>{"chain", "arm", "creature", "field", "walker"}));
+  // The language's list (used where the app's context is not given: --scene, scripts parsed
+  // alone) and the usage line `help scene` prints name the same scenes.
+  const std::span<const std::string_view> language = SceneNames();
+  EXPECT_EQ(names, std::vector<std::string_view>(language.begin(), language.end()));
+  const CommandSpec* scene = FindCommand("scene");
+  ASSERT_NE(scene, nullptr);
+  for (std::string_view name : names) {
+    EXPECT_NE(scene->usage.find(name), std::string_view::npos) << name;
+  }
   for (std::string_view name : names) {
     core.Run("scene " + std::string(name));
     EXPECT_EQ(core.state().scene.name(), name);

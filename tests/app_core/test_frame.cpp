@@ -125,6 +125,66 @@ TEST(AppFrame, FixedTimeStepAdvancesTimeExactly) {
   EXPECT_FLOAT_EQ(core.state().timing.dt, testing::kDt);
 }
 
+// A shell that records what it saw: its first input step enqueues a target, and its present
+// steps must see that target applied and solved, in the frame not yet counted.
+class RecordingShell : public FrameShell {
+ public:
+  void Input(const AppState& state, CommandQueue& queue) override {
+    if (input_frames.empty()) {
+      queue.Push(Command(cmd::Target{glm::vec3(1.0f, 2.0f, 0.5f), std::nullopt}));
+    }
+    input_frames.push_back(state.timing.frame);
+  }
+  void Present(const AppState& state, CommandQueue&) override {
+    present_frames.push_back(state.timing.frame);
+    seen_target = state.target();
+    seen_distance = glm::length(state.chain.effector() - state.target());
+  }
+  std::vector<long> input_frames;
+  std::vector<long> present_frames;
+  glm::vec3 seen_target{0.0f};
+  float seen_distance = -1.0f;
+};
+
+TEST(AppFrame, TheShellReadsBeforeTheApplyAndPresentsTheSolvedFrame) {
+  Core core;
+  core.Frames(1);  // the viewport
+  RecordingShell shell;
+  for (int i = 0; i < 60; ++i) SimulateFrame(core.state(), core.queue(), testing::kDt, &shell);
+  ASSERT_EQ(shell.input_frames.size(), 60u);
+  EXPECT_EQ(shell.input_frames, shell.present_frames);
+  EXPECT_EQ(shell.input_frames.front(), 1);
+  EXPECT_EQ(core.state().timing.frame, 61);
+  EXPECT_EQ(core.state().mode, TargetMode::kConsole);
+  EXPECT_LT(glm::length(shell.seen_target - glm::vec3(1.0f, 2.0f, 0.5f)), 1e-4f);
+  EXPECT_LT(shell.seen_distance, 0.011f);  // Present saw this frame's solve
+}
+
+// The camera follows a new joint count or new lengths while the user has not moved it; once
+// moved, it stays where the user put it.
+TEST(AppFrame, ChangingTheChainReframesAnUntouchedCamera) {
+  Core core;
+  core.Frames(1);
+  const OrbitCamera& camera = core.state().view.camera;
+  const float start = camera.distance();
+  core.Run("joints 30");
+  const float long_chain = camera.distance();
+  EXPECT_GT(long_chain, start * 2.0f);
+  EXPECT_TRUE(camera.AtHome());
+  core.Run("length 0.5");
+  EXPECT_LT(camera.distance(), long_chain * 0.75f);
+  EXPECT_TRUE(camera.AtHome());
+  core.Send(app::CameraZoom{2.0f});
+  core.Frames(1);
+  const float placed = camera.distance();
+  EXPECT_FALSE(camera.AtHome());
+  core.Run("joints 5");
+  EXPECT_EQ(camera.distance(), placed);
+  core.Run("camera reset");  // the home is the new chain's
+  EXPECT_LT(camera.distance(), placed);
+  EXPECT_TRUE(camera.AtHome());
+}
+
 TEST(AppFrame, TheSolveReachesAReachableTarget) {
   Core core;
   core.Run("target 2 3 1");
