@@ -185,20 +185,18 @@ void Sweep(const BlockView& b, BendScratch& w) {
                      hn::PromoteTo(d, hn::Load(df, b.coord(i + 1, 2) + o))};
       const V3 prev_point = load3(kPx, o);
       const V3 prev_dir = load3(kDx, o);
-      const V3 dir =
-          UnitOr(d,
-                 V3{hn::Sub(point.x, prev_point.x), hn::Sub(point.y, prev_point.y),
-                    hn::Sub(point.z, prev_point.z)},
-                 prev_dir);
+      const V3 dir = UnitOr(d,
+                            V3{hn::Sub(point.x, prev_point.x), hn::Sub(point.y, prev_point.y),
+                               hn::Sub(point.z, prev_point.z)},
+                            prev_dir);
       V3 new_dir = dir;
       if (i > 0) {
         const Q4 q = Arc(d, prev_dir, dir);
         const VD s = hn::Load(d, w.s + o);
-        const Q4 scaled =
-            Normalize(d, Q4{hn::Add(hn::Sub(hn::Set(d, 1.0), s), hn::Mul(s, q.w)),
-                            hn::Mul(s, q.x), hn::Mul(s, q.y), hn::Mul(s, q.z)});
-        const Q4 frame{hn::Load(d, row(kFw, o)), hn::Load(d, row(kFx, o)),
-                       hn::Load(d, row(kFy, o)), hn::Load(d, row(kFz, o))};
+        const Q4 scaled = Normalize(d, Q4{hn::Add(hn::Sub(hn::Set(d, 1.0), s), hn::Mul(s, q.w)),
+                                          hn::Mul(s, q.x), hn::Mul(s, q.y), hn::Mul(s, q.z)});
+        const Q4 frame{hn::Load(d, row(kFw, o)), hn::Load(d, row(kFx, o)), hn::Load(d, row(kFy, o)),
+                       hn::Load(d, row(kFz, o))};
         const Q4 turned = Mul(frame, scaled);
         new_dir = Rotate(d, turned, prev_dir);
         const Q4 next = Mul(turned, Q4{q.w, hn::Neg(q.x), hn::Neg(q.y), hn::Neg(q.z)});
@@ -212,8 +210,7 @@ void Sweep(const BlockView& b, BendScratch& w) {
       if constexpr (kMode == Mode::kEvaluate) {
         const V3 offset = load3(kOx, o);
         store3(kOx, o,
-               V3{hn::Add(offset.x, step.x), hn::Add(offset.y, step.y),
-                  hn::Add(offset.z, step.z)});
+               V3{hn::Add(offset.x, step.x), hn::Add(offset.y, step.y), hn::Add(offset.z, step.z)});
       } else {
         const Q4 turn{hn::Load(d, w.turn[0] + o), hn::Load(d, w.turn[1] + o),
                       hn::Load(d, w.turn[2] + o), hn::Load(d, w.turn[3] + o)};
@@ -307,9 +304,9 @@ inline void BendScaleLanes(const BlockView& b, const std::uint8_t* want, const d
     w.turn[1][lane] = w.turn[2][lane] = w.turn[3][lane] = 0.0;
     if (search.found()) {
       glm::dquat turn;
-      take = detail::BendAim(dvec3(b.Get(0, lane)), b.Scratch3(kScratchTarget, lane),
-                             w.radius[lane], total[lane], n - 1, w.current[lane],
-                             search.best_offset(), turn);
+      take =
+          detail::BendAim(dvec3(b.Get(0, lane)), b.Scratch3(kScratchTarget, lane), w.radius[lane],
+                          total[lane], n - 1, w.current[lane], search.best_offset(), turn);
       w.turn[0][lane] = turn.w;
       w.turn[1][lane] = turn.x;
       w.turn[2][lane] = turn.y;
@@ -355,9 +352,10 @@ class AccelerateLanes {
     for (std::size_t lane = 0; lane < kLanes; ++lane) {
       gap_[lane] = wait_[lane] = 0;
       after_bend_[lane] = 0;
-      applied_[lane] = want_[lane] = 0;
+      applied_[lane] = want_[lane] = on_root_[lane] = 0;
       bend_[lane] = 0.0f;
       if (!(b.scratch[kScratchActive + lane] > 0.0f)) continue;
+      on_root_[lane] = b.Get(0, lane) == b.Scratch3(kScratchTarget, lane);
       double total = 0.0;
       for (std::size_t i = 0; i + 1 < n; ++i) total += b.length(i, lane);
       total_[lane] = total;
@@ -368,8 +366,9 @@ class AccelerateLanes {
 
   // For an iteration after the first: which of the lanes still iterating (active[lane] > 0)
   // take a bend-scale step now (bend()[lane] = 1) rather than a textbook iteration. Returns
-  // whether any does.
-  bool Plan(const float* active) {
+  // whether any does. Each textbook iteration is a solve of its own in SolveFabrikAccelerated,
+  // which takes its axis afresh: for a target on the root, from the current effector.
+  bool Plan(const BlockView& b, const float* active) {
     bool any = false;
     for (std::size_t lane = 0; lane < kLanes; ++lane) {
       bool bend = false;
@@ -383,6 +382,7 @@ class AccelerateLanes {
           after_bend_[lane] = 1;
         }
       }
+      if (active[lane] > 0.0f && !bend && on_root_[lane]) RefreshAxis(b, lane);
       bend_[lane] = bend ? 1.0f : 0.0f;
       want_[lane] = bend;
       any = any || bend;
@@ -410,8 +410,8 @@ class AccelerateLanes {
   // |effector - target| in double as SolveFabrikAccelerated does, unless that is not within
   // tolerance while the kernel's is: then the textbook iteration that would follow stops at
   // once (0 iterations) with its own.
-  void Distances(const BlockView& b, std::size_t o, std::size_t count, float* distance,
-                 bool at_cap, float tolerance) const {
+  void Distances(const BlockView& b, std::size_t o, std::size_t count, float* distance, bool at_cap,
+                 float tolerance) const {
     const std::size_t n = b.joint_count;
     for (std::size_t k = 0; k < count; ++k) {
       const std::size_t lane = o + k;
@@ -434,6 +434,7 @@ class AccelerateLanes {
   alignas(64) float max_move_[kLanes];
   std::int32_t gap_[kLanes], wait_[kLanes];
   std::uint8_t after_bend_[kLanes], want_[kLanes], applied_[kLanes];
+  std::uint8_t on_root_[kLanes];  // the target is on the root
   BendScratch scratch_;
 };
 

@@ -91,6 +91,9 @@ bool SetupLane(const BlockView& block, std::size_t lane, float tolerance);
 void CarefulReachBackward(const BlockView& block, std::size_t lane, std::size_t joint);
 void CarefulReachForward(const BlockView& block, std::size_t lane, std::size_t joint);
 
+// The axis of a lane whose target is on its root, from its current effector (SetupLane's).
+void RefreshAxis(const BlockView& block, std::size_t lane);
+
 // True when all of the lane's joints lie on its root-target axis (the straight-chain trap).
 bool LaneIsCollinear(const BlockView& block, std::size_t lane);
 

@@ -136,7 +136,7 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, boo
       for (std::size_t v = 0; v < kVecs; ++v) {
         hn::Store(hn::IfThenElseZero(active[v], hn::Set(d, 1.0f)), d, active_flags + v * N);
       }
-      bending = acc->Plan(active_flags);
+      bending = acc->Plan(b, active_flags);
     }
     for (std::size_t k = 0; k < live_count; ++k) {
       const std::size_t v = live[k];
@@ -151,8 +151,7 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, boo
       const std::size_t o = v * N;
       for (std::size_t c = 0; c < 3; ++c) {
         float* p = b.coord(n - 1, c) + o;
-        hn::Store(hn::IfThenElse(go[v], hn::Load(d, tx + c * kLanes + o), hn::Load(d, p)), d,
-                  p);
+        hn::Store(hn::IfThenElse(go[v], hn::Load(d, tx + c * kLanes + o), hn::Load(d, p)), d, p);
       }
     }
     // The straight-chain trap (fabrik.cpp): lanes whose joint 1 is on the axis are checked
