@@ -374,8 +374,8 @@ int main(int argc, char** argv) {
     for (Impl impl : {Impl::kScalar, Impl::kBatchOne, Impl::kBatchAll}) {
       if (impl == Impl::kScalar && count > kChains) continue;
       for (bool accelerate : {false, true}) {
-        benchmark::RegisterBenchmark(AccelerateName(count, accelerate, impl).c_str(),
-                                     BM_Accelerate, count, accelerate, impl)
+        benchmark::RegisterBenchmark(AccelerateName(count, accelerate, impl).c_str(), BM_Accelerate,
+                                     count, accelerate, impl)
             ->Unit(benchmark::kMillisecond)
             ->UseManualTime();
       }

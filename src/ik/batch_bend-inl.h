@@ -126,30 +126,37 @@ HWY_INLINE Q4 Normalize(DD d, const Q4& q) {
           hn::IfThenElse(none, zero, hn::Mul(q.z, inv))};
 }
 
-enum class Mode { kEvaluate, kMeasure, kWrite };
+enum class Mode { kPrecompute, kEvaluate, kMeasure, kWrite };
 
-// One sweep (fabrik_accelerated.cpp's Sweep) for every lane with w.take[lane] != 0, at its
-// factor w.s[lane]: kEvaluate stores the effector's offset from the root in w.out[0..2];
-// kMeasure turns by w.turn and stores the largest joint move in w.out[0]; kWrite turns by
-// w.turn and writes the joints.
-template <Mode kMode>
-void Sweep(const BlockView& b, BendScratch& w) {
+// One sweep (fabrik_accelerated.cpp's Sweep) for every lane in [g, g + kBendGroup) with
+// w.take[lane] != 0, at its factor w.s[lane]: kEvaluate stores the effector's offset from the
+// root in w.out[0..2]; kMeasure turns by w.turn and stores the largest joint move in w.out[0];
+// kWrite turns by w.turn and writes the joints. The segment directions and the bends between
+// them do not depend on the factor: kPrecompute stores them in w.pre (chains of up to
+// kBendMaxPreSegments segments), and the other modes with kPre read them from there instead
+// of computing them again (the same doubles either way).
+template <Mode kMode, bool kPre>
+void Sweep(const BlockView& b, BendScratch& w, std::size_t g) {
   constexpr DD d;
   constexpr hn::Rebind<float, DD> df;  // the same lanes, as floats
   constexpr std::size_t N = hn::MaxLanes(d);
-  static_assert(kLanes % N == 0, "a block is a whole number of double vectors");
+  static_assert(kBendGroup % N == 0, "a group is a whole number of double vectors");
   const std::size_t n = b.joint_count;
 
   // The double vectors with a lane taking part. Per vector state lives in w.state (rows of
   // kLanes doubles), so any number of vectors can be in flight.
-  std::size_t list[kLanes / N];
+  std::size_t list[kBendGroup / N];
   std::size_t count = 0;
-  for (std::size_t o = 0; o < kLanes; o += N) {
+  for (std::size_t o = g; o < g + kBendGroup; o += N) {
     if (!hn::AllFalse(d, hn::Gt(hn::Load(d, w.take + o), hn::Zero(d)))) list[count++] = o;
   }
   if (count == 0) return;
   enum Row { kPx, kPy, kPz, kDx, kDy, kDz, kFw, kFx, kFy, kFz, kOx, kOy, kOz, kXx, kXy, kXz, kMv };
   auto row = [&](int r, std::size_t o) { return w.state + r * kLanes + o; };
+  // w.pre rows per segment: direction x, y, z, then the bend w, x, y, z.
+  auto pre = [&](std::size_t i, int r, std::size_t o) {
+    return w.pre + (i * BendScratch::kPreRows + r) * kBendGroup + (o - g);
+  };
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t o = list[k];
     const VD zero = hn::Zero(d), one = hn::Set(d, 1.0);
@@ -168,8 +175,8 @@ void Sweep(const BlockView& b, BendScratch& w) {
     hn::Store(zero, d, row(kFz, o));
     hn::Store(zero, d, row(kMv, o));
   }
-  auto load3 = [&](int r, std::size_t o) {
-    return V3{hn::Load(d, row(r, o)), hn::Load(d, row(r + 1, o)), hn::Load(d, row(r + 2, o))};
+  auto load3 = [&](const double* x, const double* y, const double* z) {
+    return V3{hn::Load(d, x), hn::Load(d, y), hn::Load(d, z)};
   };
   auto store3 = [&](int r, std::size_t o, const V3& v) {
     hn::Store(v.x, d, row(r, o));
@@ -180,18 +187,39 @@ void Sweep(const BlockView& b, BendScratch& w) {
   for (std::size_t i = 0; i + 1 < n; ++i) {
     for (std::size_t k = 0; k < count; ++k) {
       const std::size_t o = list[k];
-      const V3 point{hn::PromoteTo(d, hn::Load(df, b.coord(i + 1, 0) + o)),
-                     hn::PromoteTo(d, hn::Load(df, b.coord(i + 1, 1) + o)),
-                     hn::PromoteTo(d, hn::Load(df, b.coord(i + 1, 2) + o))};
-      const V3 prev_point = load3(kPx, o);
-      const V3 prev_dir = load3(kDx, o);
-      const V3 dir = UnitOr(d,
-                            V3{hn::Sub(point.x, prev_point.x), hn::Sub(point.y, prev_point.y),
-                               hn::Sub(point.z, prev_point.z)},
-                            prev_dir);
+      V3 point{hn::Zero(d), hn::Zero(d), hn::Zero(d)};
+      if (!kPre || kMode == Mode::kMeasure) {
+        point = V3{hn::PromoteTo(d, hn::Load(df, b.coord(i + 1, 0) + o)),
+                   hn::PromoteTo(d, hn::Load(df, b.coord(i + 1, 1) + o)),
+                   hn::PromoteTo(d, hn::Load(df, b.coord(i + 1, 2) + o))};
+      }
+      V3 dir = point, prev_dir = point;
+      Q4 q{point.x, point.x, point.x, point.x};
+      if constexpr (kPre) {
+        dir = load3(pre(i, 0, o), pre(i, 1, o), pre(i, 2, o));
+        if (i > 0) {
+          prev_dir = load3(pre(i - 1, 0, o), pre(i - 1, 1, o), pre(i - 1, 2, o));
+          q = Q4{hn::Load(d, pre(i, 3, o)), hn::Load(d, pre(i, 4, o)), hn::Load(d, pre(i, 5, o)),
+                 hn::Load(d, pre(i, 6, o))};
+        }
+      } else {
+        const V3 prev_point = load3(row(kPx, o), row(kPy, o), row(kPz, o));
+        prev_dir = load3(row(kDx, o), row(kDy, o), row(kDz, o));
+        dir = UnitOr(d,
+                     V3{hn::Sub(point.x, prev_point.x), hn::Sub(point.y, prev_point.y),
+                        hn::Sub(point.z, prev_point.z)},
+                     prev_dir);
+        if (i > 0) q = Arc(d, prev_dir, dir);
+        store3(kPx, o, point);
+        store3(kDx, o, dir);
+        if constexpr (kMode == Mode::kPrecompute) {
+          const VD parts[7] = {dir.x, dir.y, dir.z, q.w, q.x, q.y, q.z};
+          for (int r = 0; r < (i > 0 ? 7 : 3); ++r) hn::Store(parts[r], d, pre(i, r, o));
+          continue;
+        }
+      }
       V3 new_dir = dir;
       if (i > 0) {
-        const Q4 q = Arc(d, prev_dir, dir);
         const VD s = hn::Load(d, w.s + o);
         const Q4 scaled = Normalize(d, Q4{hn::Add(hn::Sub(hn::Set(d, 1.0), s), hn::Mul(s, q.w)),
                                           hn::Mul(s, q.x), hn::Mul(s, q.y), hn::Mul(s, q.z)});
@@ -208,14 +236,14 @@ void Sweep(const BlockView& b, BendScratch& w) {
       const VD len = hn::PromoteTo(d, hn::Load(df, b.lengths + i * kLanes + o));
       const V3 step{hn::Mul(len, new_dir.x), hn::Mul(len, new_dir.y), hn::Mul(len, new_dir.z)};
       if constexpr (kMode == Mode::kEvaluate) {
-        const V3 offset = load3(kOx, o);
+        const V3 offset = load3(row(kOx, o), row(kOy, o), row(kOz, o));
         store3(kOx, o,
                V3{hn::Add(offset.x, step.x), hn::Add(offset.y, step.y), hn::Add(offset.z, step.z)});
-      } else {
+      } else if constexpr (kMode != Mode::kPrecompute) {
         const Q4 turn{hn::Load(d, w.turn[0] + o), hn::Load(d, w.turn[1] + o),
                       hn::Load(d, w.turn[2] + o), hn::Load(d, w.turn[3] + o)};
         const V3 turned_step = Rotate(d, turn, step);
-        const V3 x0 = load3(kXx, o);
+        const V3 x0 = load3(row(kXx, o), row(kXy, o), row(kXz, o));
         const V3 x{hn::Add(x0.x, turned_step.x), hn::Add(x0.y, turned_step.y),
                    hn::Add(x0.z, turned_step.z)};
         store3(kXx, o, x);
@@ -233,8 +261,6 @@ void Sweep(const BlockView& b, BendScratch& w) {
           hn::Store(hn::IfThenElse(hn::Lt(most, moved), moved, most), d, row(kMv, o));
         }
       }
-      store3(kPx, o, point);
-      store3(kDx, o, dir);
     }
   }
   for (std::size_t k = 0; k < count; ++k) {
@@ -247,6 +273,16 @@ void Sweep(const BlockView& b, BendScratch& w) {
   }
 }
 
+// A sweep with the precomputed directions and bends when the chain is short enough for them.
+template <Mode kMode>
+void SweepGroup(const BlockView& b, BendScratch& w, std::size_t g, bool pre) {
+  if (pre) {
+    Sweep<kMode, true>(b, w, g);
+  } else {
+    Sweep<kMode, false>(b, w, g);
+  }
+}
+
 void SetTake(BendScratch& w, std::size_t lane, bool take) {
   w.take[lane] = take ? 1.0 : 0.0;
   w.take_f[lane] = take ? 1.0f : 0.0f;
@@ -254,17 +290,18 @@ void SetTake(BendScratch& w, std::size_t lane, bool take) {
 
 }  // namespace bend
 
-// One bend-scale step (BendScaleStep with pivot 0) for every lane with want[lane]:
+// One bend-scale step (BendScaleStep with pivot 0) for every lane of group [g, g + kBendGroup)
+// with want[lane]:
 // applied[lane] = 1 when it was applied (the lane's joints moved), else 0 and the lane is
 // untouched. total[lane]: the chain's lengths summed in double; max_move[lane]: the solve's
 // jump guard.
-inline void BendScaleLanes(const BlockView& b, const std::uint8_t* want, const double* total,
-                           float goal, const float* max_move, std::uint8_t* applied,
-                           BendScratch& w) {
+inline void BendScaleGroup(const BlockView& b, const std::uint8_t* want, const double* total,
+                           float goal, const float* max_move, std::uint8_t* applied, BendScratch& w,
+                           std::size_t g) {
   using glm::dvec3;
   const std::size_t n = b.joint_count;
   bool any = false;
-  for (std::size_t lane = 0; lane < kLanes; ++lane) {
+  for (std::size_t lane = g; lane < g + kBendGroup; ++lane) {
     applied[lane] = 0;
     w.search[lane] = detail::BendSearch();  // not pending
     if (!want[lane] || n < 2) continue;
@@ -276,17 +313,25 @@ inline void BendScaleLanes(const BlockView& b, const std::uint8_t* want, const d
     w.search[lane].Start(total[lane], w.radius[lane], glm::length(effector - root), goal);
     any = true;
   }
+  // The directions and bends, once per step (they do not depend on the factor).
+  const bool pre = n - 1 <= kBendMaxPreSegments;
+  if (pre && any) {
+    for (std::size_t lane = g; lane < g + kBendGroup; ++lane) {
+      bend::SetTake(w, lane, w.search[lane].pending());
+    }
+    bend::Sweep<bend::Mode::kPrecompute, false>(b, w, g);
+  }
   while (any) {
     any = false;
-    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+    for (std::size_t lane = g; lane < g + kBendGroup; ++lane) {
       const bool pending = w.search[lane].pending();
       bend::SetTake(w, lane, pending);
       w.s[lane] = pending ? w.search[lane].s() : 0.0;
       any = any || pending;
     }
     if (!any) break;
-    bend::Sweep<bend::Mode::kEvaluate>(b, w);
-    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+    bend::SweepGroup<bend::Mode::kEvaluate>(b, w, g, pre);
+    for (std::size_t lane = g; lane < g + kBendGroup; ++lane) {
       if (w.take[lane] != 0.0) {
         w.search[lane].Feed(dvec3(w.out[0][lane], w.out[1][lane], w.out[2][lane]));
       }
@@ -296,7 +341,7 @@ inline void BendScaleLanes(const BlockView& b, const std::uint8_t* want, const d
   // Found factors: the turn and the safeguard, then the jump guard where it can bite.
   bool measure = false;
   std::uint8_t check[kLanes];
-  for (std::size_t lane = 0; lane < kLanes; ++lane) {
+  for (std::size_t lane = g; lane < g + kBendGroup; ++lane) {
     check[lane] = 0;
     bool take = false;
     const detail::BendSearch& search = w.search[lane];
@@ -319,22 +364,32 @@ inline void BendScaleLanes(const BlockView& b, const std::uint8_t* want, const d
   }
   if (measure) {
     HWY_ALIGN double take_all[kLanes];
-    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+    for (std::size_t lane = g; lane < g + kBendGroup; ++lane) {
       take_all[lane] = w.take[lane];
       bend::SetTake(w, lane, check[lane] != 0);
     }
-    bend::Sweep<bend::Mode::kMeasure>(b, w);
-    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+    bend::SweepGroup<bend::Mode::kMeasure>(b, w, g, pre);
+    for (std::size_t lane = g; lane < g + kBendGroup; ++lane) {
       const bool ok = check[lane] == 0 || w.out[0][lane] <= max_move[lane];
       bend::SetTake(w, lane, take_all[lane] != 0.0 && ok);
     }
   }
   bool write = false;
-  for (std::size_t lane = 0; lane < kLanes; ++lane) {
+  for (std::size_t lane = g; lane < g + kBendGroup; ++lane) {
     applied[lane] = w.take[lane] != 0.0;
     write = write || applied[lane];
   }
-  if (write) bend::Sweep<bend::Mode::kWrite>(b, w);
+  if (write) bend::SweepGroup<bend::Mode::kWrite>(b, w, g, pre);
+}
+
+inline void BendScaleLanes(const BlockView& b, const std::uint8_t* want, const double* total,
+                           float goal, const float* max_move, std::uint8_t* applied,
+                           BendScratch& w) {
+  for (std::size_t g = 0; g < kLanes; g += kBendGroup) {
+    bool any = false;
+    for (std::size_t lane = g; lane < g + kBendGroup; ++lane) any = any || want[lane];
+    if (any) BendScaleGroup(b, want, total, goal, max_move, applied, w, g);
+  }
 }
 
 // SolveFabrikAccelerated's schedule for every lane of a block. Its solve is one textbook
@@ -344,6 +399,9 @@ inline void BendScaleLanes(const BlockView& b, const std::uint8_t* want, const d
 // in lock-step by iteration count while each follows its own schedule.
 class AccelerateLanes {
  public:
+  // Leaves the working memory uninitialised (~170 KB per block: zeroing it would cost more
+  // than the steps); Begin sets what is read.
+  AccelerateLanes() {}  // NOLINT(modernize-use-equals-default): = default would zero it
   // At the start of a solve, after the kernel's setup marked the lanes that iterate
   // (kScratchActive): the jump guard from each lane's starting distance, and its length.
   void Begin(const BlockView& b, float tolerance) {

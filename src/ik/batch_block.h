@@ -58,10 +58,20 @@ struct BlockView {
   }
 };
 
+// The bend-scale step works on groups of this many lanes (a few double vectors: enough
+// independent work to hide latency, little enough memory for the precomputed bends).
+constexpr std::size_t kBendGroup = 32;
+// Chains of up to this many segments keep their segment directions and bends across one
+// step's sweeps; longer ones compute them in every sweep (the same doubles, more work).
+constexpr std::size_t kBendMaxPreSegments = 64;
+
 // Working memory of the bend-scale step over one block's lanes (batch_bend-inl.h), per lane:
-// the search, and the SIMD sweep's inputs, outputs and running state. ~56 KB, on the stack of
+// the search, and the SIMD sweep's inputs, outputs and running state. ~170 KB, on the stack of
 // the thread solving the block (no heap allocation).
 struct BendScratch {
+  static constexpr std::size_t kPreRows = 7;  // direction x, y, z and bend w, x, y, z
+  // [segment][row][lane of the group]
+  alignas(64) double pre[kBendMaxPreSegments * kPreRows * kBendGroup];
   static constexpr std::size_t kStateRows = 17;  // point, direction, frame, offset, x, moved
   alignas(64) double s[kLanes];                  // the factor each lane sweeps at
   alignas(64) double take[kLanes];               // 1: the lane takes part in the sweep

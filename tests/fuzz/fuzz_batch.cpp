@@ -1,9 +1,10 @@
 // libFuzzer target for the batched solver: a batch of chains (same joint count, each built
 // from the fuzz bytes: extreme magnitudes, subnormals, near-coincident and collinear joints),
 // targets of every kind (NaN and inf included), settings (textbook or accelerated), threads
-// and regrouping, over two frames. Each frame the batch must either reject the input with nothing moved, or give for
-// every chain what SolveFabrik (with the same `accelerate`) gives for it: same iterations, reached and reachable flags,
-// and joints and distance equal to float rounding. A broken promise aborts with a message.
+// and regrouping, over two frames. Each frame the batch must either reject the input with nothing
+// moved, or give for every chain what SolveFabrik (with the same `accelerate`) gives for it: same
+// iterations, reached and reachable flags, and joints and distance equal to float rounding. A
+// broken promise aborts with a message.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
