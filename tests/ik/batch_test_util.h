@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <algorithm>
 #include <cmath>
@@ -141,6 +142,76 @@ inline void DegenerateBatch(std::vector<Chain>& chains, std::vector<glm::vec3>& 
           RandomUnit(rng) * Uniform(rng, 0.0f, 4.5f));
     }
   }
+}
+
+inline SolveSettings BatchSettings(float tolerance, int max_iterations, bool accelerate) {
+  SolveSettings s;
+  s.tolerance = tolerance;
+  s.max_iterations = max_iterations;
+  s.accelerate = accelerate;
+  return s;
+}
+
+// Solves `chains` as one batch and (updating them) one by one, compares (ExpectMatchesScalar)
+// and adds the comparison to `sum` when given.
+inline void SolveAndCompare(std::vector<Chain>& chains, std::span<const glm::vec3> targets,
+                            const SolveSettings& settings, BatchThreads threads, Comparison* sum) {
+  ChainBatch batch = MustBatch(chains);
+  const BatchSolveResult r = SolveFabrikBatch(batch, targets, settings, threads);
+  ASSERT_TRUE(r.ok) << r.error;
+  const Comparison c = ExpectMatchesScalar(batch, chains, targets, settings);
+  if (sum) {
+    sum->chains += c.chains;
+    sum->bitwise_equal += c.bitwise_equal;
+    sum->iterated += c.iterated;
+    sum->capped += c.capped;
+  }
+}
+
+// A random ragged batch of 1000 10-joint chains solved on one thread and on all: the same
+// floats, iterations, flags and distances.
+inline void ExpectThreadsAgreeBitwise(unsigned seed, const SolveSettings& settings) {
+  std::mt19937 rng(seed);
+  std::vector<Chain> chains;
+  std::vector<glm::vec3> targets;
+  RandomBatch(rng, 1000, 10, chains, targets);
+  ChainBatch one = MustBatch(chains);
+  ChainBatch all = MustBatch(chains);
+  ASSERT_TRUE(SolveFabrikBatch(one, targets, settings, BatchThreads::kOne).ok);
+  ASSERT_TRUE(SolveFabrikBatch(all, targets, settings, BatchThreads::kAll).ok);
+  std::vector<glm::vec3> a(one.chain_count() * one.joint_count());
+  std::vector<glm::vec3> b(a.size());
+  one.CopyAllPoses(a);
+  all.CopyAllPoses(b);
+  EXPECT_TRUE(BitwiseEqual(a, b));
+  for (std::size_t c = 0; c < chains.size(); ++c) {
+    EXPECT_EQ(one.outcome(c).iterations, all.outcome(c).iterations);
+    EXPECT_EQ(one.outcome(c).reached, all.outcome(c).reached);
+    EXPECT_EQ(one.outcome(c).distance, all.outcome(c).distance);
+  }
+}
+
+// On every SIMD target compiled into the library and supported here (SSE2 emulation, SSSE3,
+// SSE4, AVX2, AVX-512, ...): random and degenerate batches give the scalar solver's results,
+// bitwise.
+inline void ExpectEverySimdTargetMatches(unsigned seed, const SolveSettings& settings) {
+  const std::vector<std::int64_t> available = hwy::SupportedAndGeneratedTargets();
+  ASSERT_FALSE(available.empty());
+  std::mt19937 rng(seed);
+  for (std::int64_t target : available) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(std::string("target ") + hwy::TargetName(target));
+    EXPECT_STREQ(BatchSimdTarget(), hwy::TargetName(target));
+    std::vector<Chain> chains;
+    std::vector<glm::vec3> targets;
+    Comparison sum;
+    RandomBatch(rng, 130, 10, chains, targets);
+    SolveAndCompare(chains, targets, settings, BatchThreads::kOne, &sum);
+    DegenerateBatch(chains, targets);
+    SolveAndCompare(chains, targets, settings, BatchThreads::kOne, &sum);
+    EXPECT_EQ(sum.bitwise_equal, sum.chains);
+  }
+  hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
 }
 
 }  // namespace fabrik::testing

@@ -3,7 +3,6 @@
 // and warm targets, reachable and not, joint counts from 2 to 50, caps from 1 to 100, every
 // SIMD target, one thread and all.
 #include <gtest/gtest.h>
-#include <hwy/targets.h>
 
 #include <random>
 #include <string>
@@ -20,27 +19,10 @@ using testing::ExpectMatchesScalar;
 using testing::MustBatch;
 using testing::RandomBatch;
 using testing::RandomUnit;
+using testing::SolveAndCompare;
 
 SolveSettings Accelerated(float tolerance, int max_iterations) {
-  SolveSettings s;
-  s.tolerance = tolerance;
-  s.max_iterations = max_iterations;
-  s.accelerate = true;
-  return s;
-}
-
-// Solves copies of `chains` as one batch and each chain alone (both accelerated); adds the
-// comparison to `sum`.
-void SolveAndCompare(std::vector<Chain>& chains, std::span<const glm::vec3> targets,
-                     const SolveSettings& settings, BatchThreads threads, Comparison& sum) {
-  ChainBatch batch = MustBatch(chains);
-  const BatchSolveResult r = SolveFabrikBatch(batch, targets, settings, threads);
-  ASSERT_TRUE(r.ok) << r.error;
-  const Comparison c = ExpectMatchesScalar(batch, chains, targets, settings);
-  sum.chains += c.chains;
-  sum.bitwise_equal += c.bitwise_equal;
-  sum.iterated += c.iterated;
-  sum.capped += c.capped;
+  return testing::BatchSettings(tolerance, max_iterations, true);
 }
 
 // Cold targets: every chain from a random pose towards a random target (most inside the
@@ -56,7 +38,7 @@ TEST(BatchAccelerated, ColdBatchesMatchSingleChainSolves) {
         SCOPED_TRACE(std::to_string(joints) + " joints, cap " + std::to_string(cap) + ", " +
                      std::to_string(count) + " chains");
         RandomBatch(rng, count, joints, chains, targets);
-        SolveAndCompare(chains, targets, Accelerated(1e-3f, cap), BatchThreads::kAll, sum);
+        SolveAndCompare(chains, targets, Accelerated(1e-3f, cap), BatchThreads::kAll, &sum);
         if (::testing::Test::HasFailure()) return;
       }
     }
@@ -129,51 +111,19 @@ TEST(BatchAccelerated, DegenerateChainsMixedWithOrdinaryOnes) {
        {Accelerated(1e-3f, 100), Accelerated(1e-6f, 7), Accelerated(10.0f, 3)}) {
     std::vector<Chain> copy = chains;
     Comparison sum;
-    SolveAndCompare(copy, targets, s, BatchThreads::kOne, sum);
+    SolveAndCompare(copy, targets, s, BatchThreads::kOne, &sum);
     EXPECT_EQ(sum.bitwise_equal, sum.chains);
   }
 }
 
 TEST(BatchAccelerated, OneThreadAndAllThreadsAgreeBitwise) {
-  std::mt19937 rng(17);
-  std::vector<Chain> chains;
-  std::vector<glm::vec3> targets;
-  RandomBatch(rng, 1000, 10, chains, targets);
-  ChainBatch one = MustBatch(chains);
-  ChainBatch all = MustBatch(chains);
-  ASSERT_TRUE(SolveFabrikBatch(one, targets, Accelerated(1e-3f, 50), BatchThreads::kOne).ok);
-  ASSERT_TRUE(SolveFabrikBatch(all, targets, Accelerated(1e-3f, 50), BatchThreads::kAll).ok);
-  std::vector<glm::vec3> a(one.chain_count() * one.joint_count());
-  std::vector<glm::vec3> b(a.size());
-  one.CopyAllPoses(a);
-  all.CopyAllPoses(b);
-  EXPECT_TRUE(testing::BitwiseEqual(a, b));
-  for (std::size_t c = 0; c < chains.size(); ++c) {
-    EXPECT_EQ(one.outcome(c).iterations, all.outcome(c).iterations);
-    EXPECT_EQ(one.outcome(c).reached, all.outcome(c).reached);
-    EXPECT_EQ(one.outcome(c).distance, all.outcome(c).distance);
-  }
+  testing::ExpectThreadsAgreeBitwise(17, Accelerated(1e-3f, 50));
 }
 
 // Every SIMD target compiled into the library and supported here computes the bend-scale
 // sweeps (in double) exactly as the scalar code.
 TEST(BatchAccelerated, EverySimdTarget) {
-  const std::vector<std::int64_t> available = hwy::SupportedAndGeneratedTargets();
-  ASSERT_FALSE(available.empty());
-  std::mt19937 rng(12);
-  for (std::int64_t target : available) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(std::string("target ") + hwy::TargetName(target));
-    std::vector<Chain> chains;
-    std::vector<glm::vec3> targets;
-    Comparison sum;
-    RandomBatch(rng, 130, 10, chains, targets);
-    SolveAndCompare(chains, targets, Accelerated(1e-3f, 30), BatchThreads::kOne, sum);
-    DegenerateBatch(chains, targets);
-    SolveAndCompare(chains, targets, Accelerated(1e-3f, 30), BatchThreads::kOne, sum);
-    EXPECT_EQ(sum.bitwise_equal, sum.chains);
-  }
-  hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
+  testing::ExpectEverySimdTargetMatches(12, Accelerated(1e-3f, 30));
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 // over many frames, degenerate chains mixed into ordinary ones, on every SIMD target Highway
 // compiled that this CPU supports, with one thread and with all.
 #include <gtest/gtest.h>
-#include <hwy/targets.h>
 
 #include <cmath>
 #include <limits>
@@ -22,26 +21,10 @@ using testing::ExpectMatchesScalar;
 using testing::MustBatch;
 using testing::RandomBatch;
 using testing::RandomUnit;
+using testing::SolveAndCompare;
 
 SolveSettings Settings(float tolerance, int max_iterations) {
-  SolveSettings s;
-  s.tolerance = tolerance;
-  s.max_iterations = max_iterations;
-  return s;
-}
-
-void SolveAndCompare(std::vector<Chain>& chains, std::span<const glm::vec3> targets,
-                     const SolveSettings& settings, BatchThreads threads, Comparison* sum) {
-  ChainBatch batch = MustBatch(chains);
-  const BatchSolveResult r = SolveFabrikBatch(batch, targets, settings, threads);
-  ASSERT_TRUE(r.ok) << r.error;
-  const Comparison c = ExpectMatchesScalar(batch, chains, targets, settings);
-  if (sum) {
-    sum->chains += c.chains;
-    sum->bitwise_equal += c.bitwise_equal;
-    sum->iterated += c.iterated;
-    sum->capped += c.capped;
-  }
+  return testing::BatchSettings(tolerance, max_iterations, false);
 }
 
 TEST(BatchEquality, RandomRaggedBatchesOfManySizes) {
@@ -64,22 +47,7 @@ TEST(BatchEquality, RandomRaggedBatchesOfManySizes) {
 }
 
 TEST(BatchEquality, OneThreadAndAllThreadsAgreeBitwise) {
-  std::mt19937 rng(7);
-  std::vector<Chain> chains;
-  std::vector<glm::vec3> targets;
-  RandomBatch(rng, 1000, 10, chains, targets);
-  ChainBatch one = MustBatch(chains);
-  ChainBatch all = MustBatch(chains);
-  ASSERT_TRUE(SolveFabrikBatch(one, targets, Settings(1e-3f, 50), BatchThreads::kOne).ok);
-  ASSERT_TRUE(SolveFabrikBatch(all, targets, Settings(1e-3f, 50), BatchThreads::kAll).ok);
-  std::vector<glm::vec3> a(one.chain_count() * one.joint_count());
-  std::vector<glm::vec3> b(a.size());
-  one.CopyAllPoses(a);
-  all.CopyAllPoses(b);
-  EXPECT_TRUE(testing::BitwiseEqual(a, b));
-  for (std::size_t c = 0; c < chains.size(); ++c) {
-    EXPECT_EQ(one.outcome(c).iterations, all.outcome(c).iterations);
-  }
+  testing::ExpectThreadsAgreeBitwise(7, Settings(1e-3f, 50));
 }
 
 // Tracking: each frame the targets move a little and every chain starts from its last pose.
@@ -115,23 +83,7 @@ TEST(BatchEquality, DegenerateChainsMixedWithOrdinaryOnes) {
 // Every SIMD target compiled into the library and supported here (SSE2 emulation, SSSE3,
 // SSE4, AVX2, AVX-512, ...) gives the scalar solver's results.
 TEST(BatchEquality, EverySimdTarget) {
-  const std::vector<std::int64_t> available = hwy::SupportedAndGeneratedTargets();
-  ASSERT_FALSE(available.empty());
-  std::mt19937 rng(11);
-  for (std::int64_t target : available) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(std::string("target ") + hwy::TargetName(target));
-    EXPECT_STREQ(BatchSimdTarget(), hwy::TargetName(target));
-    std::vector<Chain> chains;
-    std::vector<glm::vec3> targets;
-    Comparison sum;
-    RandomBatch(rng, 130, 10, chains, targets);
-    SolveAndCompare(chains, targets, Settings(1e-3f, 30), BatchThreads::kOne, &sum);
-    DegenerateBatch(chains, targets);
-    SolveAndCompare(chains, targets, Settings(1e-3f, 30), BatchThreads::kOne, &sum);
-    EXPECT_EQ(sum.bitwise_equal, sum.chains);
-  }
-  hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
+  testing::ExpectEverySimdTargetMatches(11, Settings(1e-3f, 30));
 }
 
 }  // namespace
