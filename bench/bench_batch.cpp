@@ -21,7 +21,8 @@
 // above: straight up, targets uniform in the ball of the reach, tolerance 1e-3, cap 100),
 // textbook against settings.accelerate (bend-scale steps, fabrik_accelerated.h), on one thread
 // and on all: ns per chain, the share of chains left unreached (every target is reachable)
-// and the mean iterations per chain.
+// and the mean iterations per chain; for the one-thread variants also the thread's CPU time per
+// chain ("cpu ns"), which other processes on the machine disturb far less than wall time.
 // Cold cases solve with BatchRegroup::kNever (each solve starts from the reset pose with
 // unrelated targets); warm and field cases use the default, regrouping when lanes idle.
 //
@@ -38,6 +39,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 #include <map>
@@ -59,6 +61,14 @@ using fabrik::ChainBatch;
 
 using Clock = std::chrono::steady_clock;
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// CPU time of the calling thread: unlike wall time, barely affected by other processes
+// sharing the cores (for the one-thread variants).
+double ThreadCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
 
 constexpr std::size_t kChains = 4096;
 constexpr std::size_t kFieldChains = 10000;
@@ -232,13 +242,14 @@ void BM_Accelerate(benchmark::State& state, std::size_t count, bool accelerate, 
   const std::vector<glm::vec3> targets = ColdTargets(start);
   fabrik::SolveSettings settings = Settings(1e-3f, 100);
   settings.accelerate = accelerate;
-  double iterations = 0.0, unreached = 0.0;
+  double iterations = 0.0, unreached = 0.0, cpu = 0.0;
   for (auto _ : state) {
     if (impl == Impl::kScalar) {
       chains = start;
     } else {
       batch = batch_start;
     }
+    const double cpu0 = ThreadCpuSeconds();
     const Clock::time_point t0 = Clock::now();
     if (impl == Impl::kScalar) {
       for (std::size_t c = 0; c < count; ++c) {
@@ -255,6 +266,7 @@ void BM_Accelerate(benchmark::State& state, std::size_t count, bool accelerate, 
     }
     benchmark::ClobberMemory();
     state.SetIterationTime(Seconds(Clock::now() - t0));
+    cpu += ThreadCpuSeconds() - cpu0;
     if (impl != Impl::kScalar) {
       for (std::size_t c = 0; c < count; ++c) iterations += batch.outcome(c).iterations;
     }
@@ -264,6 +276,8 @@ void BM_Accelerate(benchmark::State& state, std::size_t count, bool accelerate, 
       benchmark::Counter(solves, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["unreached%"] = 100.0 * unreached / solves;
   state.counters["iter/chain"] = iterations / solves;
+  // The calling thread's CPU time per chain, ns (all of it for the one-thread variants).
+  if (impl != Impl::kBatchAll) state.counters["cpu_ns/chain"] = 1e9 * cpu / solves;
 }
 
 std::string AccelerateName(std::size_t count, bool accelerate, Impl impl) {
@@ -324,8 +338,8 @@ void PrintSummary(const Collector& collector) {
   }
   std::printf("\nCold batches of %d joints, tolerance 1e-3, cap 100: textbook vs accelerated\n",
               kFieldJoints);
-  std::printf("%-45s | %10s | %10s | %10s | %12s\n", "case", "ns/chain", "unreached", "iter/chain",
-              "vs textbook");
+  std::printf("%-45s | %10s | %10s | %10s | %10s | %12s\n", "case", "ns/chain", "unreached",
+              "iter/chain", "cpu ns", "vs textbook");
   for (std::size_t count : kAccelerateCounts) {
     for (Impl impl : {Impl::kScalar, Impl::kBatchOne, Impl::kBatchAll}) {
       const auto* slow = collector.Find(AccelerateName(count, false, impl));
@@ -334,9 +348,10 @@ void PrintSummary(const Collector& collector) {
         if (!run) continue;
         const double ns = Counter(*run, "per_chain") * 1e9;
         const double speedup = slow ? Counter(*slow, "per_chain") * 1e9 / ns : 0.0;
-        std::printf("%-45s | %10.1f | %9.2f%% | %10.2f | %11.1fx\n",
+        const double cpu = Counter(*run, "cpu_ns/chain");
+        std::printf("%-45s | %10.1f | %9.3f%% | %10.2f | %10.1f | %11.2fx\n",
                     AccelerateName(count, accelerate, impl).c_str(), ns,
-                    Counter(*run, "unreached%"), Counter(*run, "iter/chain"), speedup);
+                    Counter(*run, "unreached%"), Counter(*run, "iter/chain"), cpu, speedup);
       }
     }
   }
