@@ -22,15 +22,13 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
-// The bend-scale step of accelerated FABRIK, per target like this file.
-#include "ik/batch_bend-inl.h"
-// IWYU pragma: no_include "ik/batch_bend-inl.h"
-
+// Accelerated FABRIK's per-lane schedule and bend-scale step, per target like this file.
 #include <bitset>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 
+#include "ik/batch_accelerate-inl.h"
 #include "ik/batch_block.h"
 
 HWY_BEFORE_NAMESPACE();
