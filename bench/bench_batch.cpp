@@ -17,6 +17,12 @@
 // tolerance. "field": the curve as is (40-80% of the reach); "field_edge": the curve scaled
 // per chain by 1.0-1.4, so targets also sweep the outer tenth of the reach, where FABRIK
 // converges slowly, and beyond it (about 8% of the chains out of reach at any time).
+// The accelerated cases: cold 10-joint batches of 4,096 and 100,000 chains (the cold case
+// above: straight up, targets uniform in the ball of the reach, tolerance 1e-3, cap 100),
+// textbook against settings.accelerate (bend-scale steps, fabrik_accelerated.h), on one thread
+// and on all: ns per chain, the share of chains left unreached (every target is reachable)
+// and the mean iterations per chain; for the one-thread variants also the thread's CPU time per
+// chain ("cpu ns"), which other processes on the machine disturb far less than wall time.
 // Cold cases solve with BatchRegroup::kNever (each solve starts from the reset pose with
 // unrelated targets); warm and field cases use the default, regrouping when lanes idle.
 //
@@ -33,6 +39,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 #include <map>
@@ -54,6 +61,14 @@ using fabrik::ChainBatch;
 
 using Clock = std::chrono::steady_clock;
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// CPU time of the calling thread: unlike wall time, barely affected by other processes
+// sharing the cores (for the one-thread variants).
+double ThreadCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
 
 constexpr std::size_t kChains = 4096;
 constexpr std::size_t kFieldChains = 10000;
@@ -217,6 +232,60 @@ void BM_Field(benchmark::State& state, Impl impl, float max_scale) {
   state.counters["iter/chain"] = iterations / (double(state.iterations()) * kFieldChains);
 }
 
+// Cold batches, textbook or accelerated: one solve of every chain from the reset pose per
+// benchmark iteration.
+void BM_Accelerate(benchmark::State& state, std::size_t count, bool accelerate, Impl impl) {
+  const std::vector<Chain> start = StartChains(count, kFieldJoints, 2.0f * float(kFieldJoints));
+  const ChainBatch batch_start = std::move(ChainBatch::FromChains(start)).value();
+  ChainBatch batch = batch_start;
+  std::vector<Chain> chains = start;
+  const std::vector<glm::vec3> targets = ColdTargets(start);
+  fabrik::SolveSettings settings = Settings(1e-3f, 100);
+  settings.accelerate = accelerate;
+  double iterations = 0.0, unreached = 0.0, cpu = 0.0;
+  for (auto _ : state) {
+    if (impl == Impl::kScalar) {
+      chains = start;
+    } else {
+      batch = batch_start;
+    }
+    const double cpu0 = ThreadCpuSeconds();
+    const Clock::time_point t0 = Clock::now();
+    if (impl == Impl::kScalar) {
+      for (std::size_t c = 0; c < count; ++c) {
+        const fabrik::SolveResult r = fabrik::SolveFabrik(chains[c], targets[c], settings);
+        iterations += r.iterations;
+        unreached += !r.reached;
+      }
+    } else {
+      const fabrik::BatchSolveResult r = fabrik::SolveFabrikBatch(
+          batch, targets, settings,
+          impl == Impl::kBatchAll ? BatchThreads::kAll : BatchThreads::kOne,
+          fabrik::BatchRegroup::kNever);
+      unreached += double(count - r.reached_count);
+    }
+    benchmark::ClobberMemory();
+    state.SetIterationTime(Seconds(Clock::now() - t0));
+    cpu += ThreadCpuSeconds() - cpu0;
+    if (impl != Impl::kScalar) {
+      for (std::size_t c = 0; c < count; ++c) iterations += batch.outcome(c).iterations;
+    }
+  }
+  const double solves = double(state.iterations()) * double(count);
+  state.counters["per_chain"] =
+      benchmark::Counter(solves, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["unreached%"] = 100.0 * unreached / solves;
+  state.counters["iter/chain"] = iterations / solves;
+  // The calling thread's CPU time per chain, ns (all of it for the one-thread variants).
+  if (impl != Impl::kBatchAll) state.counters["cpu_ns/chain"] = 1e9 * cpu / solves;
+}
+
+std::string AccelerateName(std::size_t count, bool accelerate, Impl impl) {
+  return std::string("cold_") + (accelerate ? "accelerated" : "textbook") + "/" + ImplName(impl) +
+         "/chains:" + std::to_string(count);
+}
+constexpr std::size_t kAccelerateCounts[] = {4096, 100000};
+
 std::string Name(int joints, bool warm, Impl impl) {
   return std::string(warm ? "warm" : "cold") + "/" + ImplName(impl) +
          "/joints:" + std::to_string(joints);
@@ -267,6 +336,25 @@ void PrintSummary(const Collector& collector) {
                   Counter(*one, "iter/chain"));
     }
   }
+  std::printf("\nCold batches of %d joints, tolerance 1e-3, cap 100: textbook vs accelerated\n",
+              kFieldJoints);
+  std::printf("%-45s | %10s | %10s | %10s | %10s | %12s\n", "case", "ns/chain", "unreached",
+              "iter/chain", "cpu ns", "vs textbook");
+  for (std::size_t count : kAccelerateCounts) {
+    for (Impl impl : {Impl::kScalar, Impl::kBatchOne, Impl::kBatchAll}) {
+      const auto* slow = collector.Find(AccelerateName(count, false, impl));
+      for (bool accelerate : {false, true}) {
+        const auto* run = collector.Find(AccelerateName(count, accelerate, impl));
+        if (!run) continue;
+        const double ns = Counter(*run, "per_chain") * 1e9;
+        const double speedup = slow ? Counter(*slow, "per_chain") * 1e9 / ns : 0.0;
+        const double cpu = Counter(*run, "cpu_ns/chain");
+        std::printf("%-45s | %10.1f | %9.3f%% | %10.2f | %10.1f | %11.2fx\n",
+                    AccelerateName(count, accelerate, impl).c_str(), ns,
+                    Counter(*run, "unreached%"), Counter(*run, "iter/chain"), cpu, speedup);
+      }
+    }
+  }
   std::printf("\nField: %zu chains of %d joints tracking moving targets (tolerance 1e-3, cap 30)\n",
               kFieldChains, kFieldJoints);
   std::printf("%-25s | %10s | %16s | %11s | %10s\n", "case", "ms/frame", "reached/reachable",
@@ -291,6 +379,18 @@ int main(int argc, char** argv) {
       for (Impl impl : {Impl::kScalar, Impl::kBatchOne, Impl::kBatchAll}) {
         benchmark::RegisterBenchmark(Name(joints, warm, impl).c_str(), BM_Chains, joints, warm,
                                      impl)
+            ->Unit(benchmark::kMillisecond)
+            ->UseManualTime();
+      }
+    }
+  }
+  for (std::size_t count : kAccelerateCounts) {
+    // The scalar reference only for the smaller batch (100,000 textbook solves take ~0.2 s).
+    for (Impl impl : {Impl::kScalar, Impl::kBatchOne, Impl::kBatchAll}) {
+      if (impl == Impl::kScalar && count > kChains) continue;
+      for (bool accelerate : {false, true}) {
+        benchmark::RegisterBenchmark(AccelerateName(count, accelerate, impl).c_str(), BM_Accelerate,
+                                     count, accelerate, impl)
             ->Unit(benchmark::kMillisecond)
             ->UseManualTime();
       }

@@ -12,6 +12,7 @@
 #include <glm/vec3.hpp>
 
 #include "ik/batch_fabrik.h"
+#include "ik/fabrik_accelerated.h"
 
 namespace fabrik::batch {
 
@@ -57,8 +58,36 @@ struct BlockView {
   }
 };
 
-// Solves one block (SIMD, dispatched to the best target): see batch_kernel.cpp.
-void SolveBlock(const BlockView& block, float tolerance, int max_iterations);
+// The bend-scale step works on groups of this many lanes (a few double vectors: enough
+// independent work to hide latency, little enough memory for the precomputed bends).
+constexpr std::size_t kBendGroup = 32;
+// Chains of up to this many segments keep their segment directions and bends across one
+// step's sweeps; longer ones compute them in every sweep (the same doubles, more work).
+constexpr std::size_t kBendMaxPreSegments = 64;
+
+// Working memory of the bend-scale step over one block's lanes (batch_bend-inl.h), per lane:
+// the search, and the SIMD sweep's inputs, outputs and running state. ~170 KB, on the stack of
+// the thread solving the block (no heap allocation).
+struct BendScratch {
+  static constexpr std::size_t kPreRows = 7;  // direction x, y, z and bend w, x, y, z
+  // [segment][row][lane of the group]
+  alignas(64) double pre[kBendMaxPreSegments * kPreRows * kBendGroup];
+  static constexpr std::size_t kStateRows = 17;  // point, direction, frame, offset, x, moved
+  alignas(64) double s[kLanes];                  // the factor each lane sweeps at
+  alignas(64) double take[kLanes];               // 1: the lane takes part in the sweep
+  alignas(64) float take_f[kLanes];              // the same, as floats (for the masked store)
+  alignas(64) double turn[4][kLanes];            // w, x, y, z of the turn about the root
+  alignas(64) double out[3][kLanes];             // the effector's offset, or [0]: largest move
+  alignas(64) double state[kStateRows * kLanes];
+  alignas(64) double radius[kLanes];   // |target - root|
+  alignas(64) double current[kLanes];  // |effector - target| before the step
+  detail::BendSearch search[kLanes];
+};
+
+// Solves one block (SIMD, dispatched to the best target): see batch_kernel.cpp. With
+// `accelerate`, accelerated FABRIK (fabrik_accelerated.h): textbook iterations and bend-scale
+// steps per lane exactly as SolveFabrikAccelerated schedules them.
+void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate);
 
 // ---- per-lane scalar code (batch_lane.cpp), each following fabrik.cpp exactly
 
@@ -71,6 +100,9 @@ bool SetupLane(const BlockView& block, std::size_t lane, float tolerance);
 // The careful (double) reach of joint `joint` in a backward (towards the root) or forward pass.
 void CarefulReachBackward(const BlockView& block, std::size_t lane, std::size_t joint);
 void CarefulReachForward(const BlockView& block, std::size_t lane, std::size_t joint);
+
+// The axis of a lane whose target is on its root, from its current effector (SetupLane's).
+void RefreshAxis(const BlockView& block, std::size_t lane);
 
 // True when all of the lane's joints lie on its root-target axis (the straight-chain trap).
 bool LaneIsCollinear(const BlockView& block, std::size_t lane);

@@ -15,6 +15,18 @@
 // the degenerate cases (coincident points, the straight-chain trap, extreme lengths,
 // targets out of reach): lanes that meet one are handled by per-lane scalar code that
 // follows fabrik.cpp exactly, inside the same solve.
+// With settings.accelerate the batch runs accelerated FABRIK (fabrik_accelerated.h) and gives,
+// chain for chain, what SolveFabrik with `accelerate` gives: the same textbook iterations and
+// bend-scale steps in the same order (each lane keeps its own schedule: a step after every
+// textbook iteration, a growing wait after a step that was left out), hence the same
+// iteration count, `reached`/`reachable` and distance, and joints equal to float rounding
+// (the tests find them bitwise equal on every SIMD target). The bend-scale step's 1-D search
+// makes its decisions per lane through the very code the single-chain solver uses; its chain
+// sweeps (in double) run in SIMD, one chain per lane, over groups of 32 lanes. Its working
+// memory (~170 KB per thread) lives on the solving thread's stack. Cold targets near full
+// reach converge in ~2 iterations instead of ~20 (and none is left at the cap), but an
+// iteration with a bend-scale step costs several chain sweeps in double: the per-chain gain
+// is smaller than the iteration ratio (docs/performance-batch.md has the figures).
 // Guarantees, as for SolveFabrik: every root is fixed (bitwise), every segment keeps its
 // length, no joint nor distance becomes NaN or inf, invalid input is rejected before anything
 // moves, and a solve allocates nothing on the heap (the parallel path runs in oneTBB's
@@ -180,7 +192,7 @@ struct BatchSolveResult {
 
 // Solves every chain of `batch` towards its own target (targets[c] for chain c; exactly
 // chain_count() targets) with the same settings, each from its current pose, as SolveFabrik
-// would. Rejected, with nothing moved: settings invalid as in ValidateSolveInput, a
+// would (settings.accelerate included: see the top of this file). Rejected, with nothing moved: settings invalid as in ValidateSolveInput, a
 // non-finite target (error names the first, bad_index), a target count that differs from
 // chain_count(), or an empty (moved-from) batch. A chain that has converged stops changing; a block
 // stops when all its chains have converged or hit the cap. Per-chain results: batch.outcome(c).

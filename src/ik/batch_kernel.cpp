@@ -22,10 +22,13 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+// Accelerated FABRIK's per-lane schedule and bend-scale step, per target like this file.
 #include <bitset>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 
+#include "ik/batch_accelerate-inl.h"
 #include "ik/batch_block.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -47,7 +50,7 @@ HWY_INLINE void ForEachLane(D d, M m, std::size_t base, F&& f) {
   }
 }
 
-void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
+void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, bool accelerate) {
   constexpr hn::ScalableTag<float> d;
   constexpr hn::RebindToSigned<decltype(d)> di;
   constexpr std::size_t N = hn::MaxLanes(d);
@@ -110,6 +113,14 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
         hn::And(active[v], hn::Gt(hn::Load(d, b.scratch + kScratchCanTrap + o), hn::Zero(d)));
   }
 
+  // Accelerated FABRIK: after the first iteration each lane takes either a textbook iteration
+  // (masks `go` below) or a bend-scale step (batch_bend-inl.h) per iteration.
+  // (Constructed only when used: its working memory is ~60 KB.)
+  std::optional<AccelerateLanes> acc;
+  if (accelerate) acc.emplace().Begin(b, tolerance);
+  HWY_ALIGN float active_flags[kLanes];
+  M go[kVecs];
+
   for (int iteration = 1;; ++iteration) {
     // Ragged convergence: vectors whose lanes have all stopped are skipped from here on.
     std::size_t live[kVecs];
@@ -118,6 +129,18 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
       if (!hn::AllFalse(d, active[v])) live[live_count++] = v;
     }
     if (live_count == 0) break;
+    bool bending = false;
+    if (accelerate && iteration >= 2) {
+      for (std::size_t v = 0; v < kVecs; ++v) {
+        hn::Store(hn::IfThenElseZero(active[v], hn::Set(d, 1.0f)), d, active_flags + v * N);
+      }
+      bending = acc->Plan(b, active_flags);
+    }
+    for (std::size_t k = 0; k < live_count; ++k) {
+      const std::size_t v = live[k];
+      go[v] = bending ? hn::AndNot(hn::Gt(hn::Load(d, acc->bend() + v * N), hn::Zero(d)), active[v])
+                      : active[v];
+    }
 
     // ---- backward pass: effector onto the target, then joints n-2 .. 1 towards it. Joint 0's
     // backward position is never used (the forward pass puts the root back), so it is skipped.
@@ -126,8 +149,7 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
       const std::size_t o = v * N;
       for (std::size_t c = 0; c < 3; ++c) {
         float* p = b.coord(n - 1, c) + o;
-        hn::Store(hn::IfThenElse(active[v], hn::Load(d, tx + c * kLanes + o), hn::Load(d, p)), d,
-                  p);
+        hn::Store(hn::IfThenElse(go[v], hn::Load(d, tx + c * kLanes + o), hn::Load(d, p)), d, p);
       }
     }
     // The straight-chain trap (fabrik.cpp): lanes whose joint 1 is on the axis are checked
@@ -135,7 +157,7 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
     std::bitset<kLanes> trapped;
     for (std::size_t k = 0; k < live_count; ++k) {
       const std::size_t v = live[k];
-      const M m = hn::And(active[v], can_trap[v]);
+      const M m = hn::And(go[v], can_trap[v]);
       if (hn::AllFalse(d, m)) continue;
       const std::size_t o = v * N;
       const auto px = hn::Sub(hn::Load(d, b.coord(1, 0) + o), hn::Load(d, b.coord(0, 0) + o));
@@ -173,11 +195,11 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
         const auto sq = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
         const auto s = hn::Div(hn::Load(d, b.lengths + i * kLanes + o), hn::Sqrt(sq));
         const M fast = hn::And(hn::Gt(sq, hn::Load(d, b.min_fast_sq + o)), hn::Lt(sq, max_sq));
-        const M update = hn::And(active[v], fast);
+        const M update = hn::And(go[v], fast);
         hn::Store(hn::IfThenElse(update, hn::Add(ax, hn::Mul(dx, s)), x), d, px);
         hn::Store(hn::IfThenElse(update, hn::Add(ay, hn::Mul(dy, s)), y), d, py);
         hn::Store(hn::IfThenElse(update, hn::Add(az, hn::Mul(dz, s)), z), d, pz);
-        ForEachLane(d, hn::AndNot(fast, active[v]), o,
+        ForEachLane(d, hn::AndNot(fast, go[v]), o,
                     [&](std::size_t lane) { CarefulReachBackward(b, lane, i); });
       }
       if (i == n - 2) {
@@ -208,14 +230,16 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
         const auto sq = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
         const auto s = hn::Div(hn::Load(d, b.lengths + (i - 1) * kLanes + o), hn::Sqrt(sq));
         const M fast = hn::And(hn::Gt(sq, hn::Load(d, b.min_fast_sq + o)), hn::Lt(sq, max_sq));
-        const M update = hn::And(active[v], fast);
+        const M update = hn::And(go[v], fast);
         hn::Store(hn::IfThenElse(update, hn::Add(ax, hn::Mul(dx, s)), x), d, px);
         hn::Store(hn::IfThenElse(update, hn::Add(ay, hn::Mul(dy, s)), y), d, py);
         hn::Store(hn::IfThenElse(update, hn::Add(az, hn::Mul(dz, s)), z), d, pz);
-        ForEachLane(d, hn::AndNot(fast, active[v]), o,
+        ForEachLane(d, hn::AndNot(fast, go[v]), o,
                     [&](std::size_t lane) { CarefulReachForward(b, lane, i); });
       }
     }
+
+    if (bending) acc->Step(b);
 
     // ---- stopping test per lane: within tolerance, or the cap.
     const bool at_cap = iteration >= max_iterations;
@@ -228,11 +252,13 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations) {
       const auto sq = hn::Add(hn::Add(hn::Mul(ex, ex), hn::Mul(ey, ey)), hn::Mul(ez, ez));
       auto distance = hn::Sqrt(sq);
       const M odd = hn::AndNot(hn::And(hn::Gt(sq, min_sq), hn::Lt(sq, max_sq)), active[v]);
-      if (!hn::AllFalse(d, odd)) {
+      const bool applied = bending && acc->AnyApplied(o, N);
+      if (!hn::AllFalse(d, odd) || applied) {
         HWY_ALIGN float lanes[N];
         hn::Store(distance, d, lanes);
         ForEachLane(d, odd, o,
                     [&](std::size_t lane) { lanes[lane - o] = SaturatedDistance(b, lane); });
+        if (applied) acc->Distances(b, o, N, lanes, at_cap, tolerance);
         distance = hn::Load(d, lanes);
       }
       const M stop = at_cap ? active[v] : hn::And(active[v], hn::Le(distance, tol));
@@ -258,8 +284,8 @@ namespace fabrik::batch {
 
 HWY_EXPORT(SolveBlockImpl);
 
-void SolveBlock(const BlockView& block, float tolerance, int max_iterations) {
-  HWY_DYNAMIC_DISPATCH(SolveBlockImpl)(block, tolerance, max_iterations);
+void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate) {
+  HWY_DYNAMIC_DISPATCH(SolveBlockImpl)(block, tolerance, max_iterations, accelerate);
 }
 
 }  // namespace fabrik::batch

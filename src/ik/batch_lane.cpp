@@ -105,15 +105,22 @@ bool SetupLane(const BlockView& b, std::size_t lane, float tolerance) {
   b.reached[lane] = distance <= tolerance;
   if (distance <= tolerance) return false;
 
-  const glm::vec3 up(0.0f, 1.0f, 0.0f);
-  SetAxis(
-      b, lane,
-      root_distance > 0.0f ? SafeNormalize(target - root, up) : SafeNormalize(effector - root, up));
+  if (root_distance > 0.0f) {
+    SetAxis(b, lane, SafeNormalize(target - root, glm::vec3(0.0f, 1.0f, 0.0f)));
+  } else {
+    RefreshAxis(b, lane);
+  }
   b.scratch[kScratchActive + lane] = 1.0f;
   b.scratch[kScratchCanTrap + lane] = root_distance < total - tolerance ? 1.0f : 0.0f;
   const float eps = 1e-5f * total;
   b.scratch[kScratchEpsSq + lane] = eps * eps;
   return false;
+}
+
+void RefreshAxis(const BlockView& b, std::size_t lane) {
+  const glm::vec3 root = b.Get(0, lane);
+  SetAxis(b, lane,
+          SafeNormalize(b.Get(b.joint_count - 1, lane) - root, glm::vec3(0.0f, 1.0f, 0.0f)));
 }
 
 void CarefulReachBackward(const BlockView& b, std::size_t lane, std::size_t i) {

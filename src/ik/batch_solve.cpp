@@ -107,7 +107,7 @@ struct BatchAccess {
       target[kLanes + lane] = targets[c].y;
       target[2 * kLanes + lane] = targets[c].z;
     }
-    batch::SolveBlock(view, settings.tolerance, settings.max_iterations);
+    batch::SolveBlock(view, settings.tolerance, settings.max_iterations, settings.accelerate);
 
     // Tally while the block is in cache. Lane-iterations run are counted per group of kGroup
     // lanes as the group's largest count.

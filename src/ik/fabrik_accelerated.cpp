@@ -5,6 +5,7 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
+#include <iterator>
 #include <limits>
 
 #include "ik/fabrik.h"
@@ -17,18 +18,8 @@ namespace {
 using glm::dquat;
 using glm::dvec3;
 
-// Search budget of one bend-scale step: the bracketed search below converges superlinearly
-// on the smooth |effector(s) - root| - |target - root|; the cap only bounds the cost of a
-// pathological pose.
-constexpr int kMaxEvaluations = 16;
-// The jump guard of a solve: a bend-scale step may move no joint farther than this many times
-// the effector's distance from the target when the solve began (docs/accelerated-fabrik.md).
-constexpr float kMaxMoveFactor = 3.0f;
+using detail::kBendMaxMoveFactor;
 constexpr double kDoubleEpsilon = std::numeric_limits<double>::epsilon();
-// Curl factors tried, in order, when the effector is farther from the root than the target.
-// Fine steps first: a nearly folded joint passes its fold (where the distance dips) within a
-// small increase of s; long, gently bent chains need large factors.
-constexpr double kCurlFactors[] = {1.25, 1.5, 2.0, 3.0, 5.0, 9.0, 17.0};
 
 dvec3 UnitOr(const dvec3& v, const dvec3& fallback) {
   const double l = glm::length(v);
@@ -126,6 +117,133 @@ class Relay final : public SolveObserver {
 
 }  // namespace
 
+namespace detail {
+
+void BendSearch::Start(double total, double radius, double reach, float goal) {
+  radius_ = radius;
+  goal_ = goal;
+  best_s_ = -1.0;
+  best_f_ = 0.0;
+  best_offset_ = dvec3(0.0);
+  // Bracket a sign change of f: f(0) = total - radius >= 0 (the straight chain), f(1) from
+  // the current pose, then f at growing curl factors when the effector is beyond the radius.
+  a_ = 0.0;
+  fa_ = total - radius;
+  if (!(fa_ >= 0.0)) {  // out of the sub-chain's reach: no bracket
+    state_ = State::kFailed;
+    return;
+  }
+  b_ = 1.0;
+  fb_ = reach - radius;
+  if (fb_ >= 0.0) {
+    a_ = 1.0;
+    fa_ = fb_;
+    curl_ = 0;
+    s_ = kCurlFactors[0];
+    state_ = State::kCurl;
+    return;
+  }
+  BeginBracketed();
+}
+
+// Bracketed root search, Brent-style (Brent, "Algorithms for Minimization without
+// Derivatives", 1973, ch. 4): inverse quadratic interpolation through the last three points
+// when it lands inside the bracket, else the secant of the bracket ends, and bisection when
+// neither is inside or the bracket has not halved in two steps; f is smooth, so 2-4
+// evaluations are typical. On [0, 1] the search runs in x = s^2: the straight chain is the
+// distance's maximum, so near it f falls off like s^2 and is close to linear in x.
+void BendSearch::BeginBracketed() {
+  squared_ = a_ == 0.0;
+  lo_ = a_, flo_ = fa_, hi_ = b_, fhi_ = fb_;  // the bracket: flo and fhi differ in sign
+  x0_ = 0.0, f0_ = 0.0, x1_ = a_, f1_ = fa_, x2_ = b_, f2_ = fb_;  // latest points, x2 newest
+  three_ = false;
+  width_[0] = width_[1] = std::fabs(hi_ - lo_);  // one and two steps ago
+  k_ = 0;
+  Propose();
+}
+
+void BendSearch::Propose() {
+  if (k_ >= kMaxEvaluations) {
+    state_ = best_s_ < 0.0 ? State::kFailed : State::kFound;
+    return;
+  }
+  double x = hi_ - fhi_ * (hi_ - lo_) / (fhi_ - flo_);
+  if (three_ && f0_ != f1_ && f1_ != f2_ && f0_ != f2_) {
+    x = x0_ * f1_ * f2_ / ((f0_ - f1_) * (f0_ - f2_)) +
+        x1_ * f0_ * f2_ / ((f1_ - f0_) * (f1_ - f2_)) +
+        x2_ * f0_ * f1_ / ((f2_ - f0_) * (f2_ - f1_));
+  }
+  const bool inside = x > std::min(lo_, hi_) && x < std::max(lo_, hi_);
+  if (!inside || (k_ >= 2 && std::fabs(hi_ - lo_) > 0.5 * width_[1])) x = 0.5 * (lo_ + hi_);
+  width_[1] = width_[0];
+  width_[0] = std::fabs(hi_ - lo_);
+  x_ = x;
+  s_ = squared_ ? std::sqrt(x) : x;
+  state_ = State::kBracketed;
+}
+
+void BendSearch::Feed(const dvec3& offset) {
+  const double fs = glm::length(offset) - radius_;
+  if (!std::isfinite(fs)) {
+    state_ = State::kFailed;
+    return;
+  }
+  if (state_ == State::kCurl) {
+    best_s_ = s_, best_f_ = fs, best_offset_ = offset;
+    if (fs < 0.0) {
+      b_ = s_, fb_ = fs;
+      BeginBracketed();
+      return;
+    }
+    a_ = s_, fa_ = fs;
+    if (++curl_ == std::size(kCurlFactors)) {
+      state_ = State::kFailed;  // not bracketed
+      return;
+    }
+    s_ = kCurlFactors[curl_];
+    return;
+  }
+  if (best_s_ < 0.0 || std::fabs(fs) < std::fabs(best_f_)) {
+    best_s_ = s_, best_f_ = fs, best_offset_ = offset;
+  }
+  if (std::fabs(fs) <= goal_) {
+    state_ = State::kFound;
+    return;
+  }
+  if ((fs < 0.0) == (flo_ < 0.0)) {
+    lo_ = x_, flo_ = fs;
+  } else {
+    hi_ = x_, fhi_ = fs;
+  }
+  x0_ = x1_, f0_ = f1_, x1_ = x2_, f1_ = f2_, x2_ = x_, f2_ = fs;
+  three_ = true;
+  ++k_;
+  Propose();
+}
+
+bool BendAim(const dvec3& root, const glm::vec3& target, double radius, double total,
+             std::size_t segments, double current, const dvec3& offset, dquat& turn) {
+  // Turn the scaled chain about the root so its effector points at the target. The safeguard:
+  // applied only when the effector Sweep will write is provably nearer the target than now.
+  // That effector is root + turn (offset) up to the double rounding of the sums (bounded by
+  // `sums`: a few ulps of the largest magnitude involved per joint) and then its own float
+  // rounding (`rounding`: half an ulp per coordinate of its magnitude).
+  const dvec3 to_target = dvec3(target) - root;
+  turn = radius > 0.0 ? Arc(UnitOr(offset, dvec3(0, 1, 0)), to_target / radius)
+                      : dquat(1.0, 0.0, 0.0, 0.0);
+  const dvec3 predicted = root + turn * offset;
+  const double magnitude =
+      std::max({std::fabs(root.x), std::fabs(root.y), std::fabs(root.z), std::fabs(predicted.x),
+                std::fabs(predicted.y), std::fabs(predicted.z)}) +
+      total;
+  const double sums = 8.0 * static_cast<double>(segments) * kDoubleEpsilon * magnitude;
+  const double rounding = std::sqrt(3.0) * std::ldexp(magnitude, -24);
+  const double miss = glm::length(predicted - dvec3(target)) + sums + rounding;
+  return IsFinite(glm::vec3(predicted)) && miss < current;
+}
+
+}  // namespace detail
+
 bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_t pivot,
                    float max_move) {
   if (pivot + 1 >= chain.joint_count()) return false;
@@ -138,100 +256,25 @@ bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_
   // In double: the step must lower the true distance, not just its float rounding.
   const double current = glm::length(dvec3(p.back()) - dvec3(target));
   const dquat identity(1.0, 0.0, 0.0, 0.0);
-  auto f = [&](double s, dvec3& offset) {
-    offset = Sweep(p, len, s, identity, nullptr);
-    return glm::length(offset) - radius;
-  };
-
-  // Bracket a sign change of f: f(0) = total - radius >= 0 (the straight chain), f(1) from
-  // the current pose, then f at growing curl factors when the effector is beyond the radius.
   double total = 0.0;
   for (float l : len) total += l;
-  double a = 0.0, fa = total - radius;
-  if (!(fa >= 0.0)) return false;  // out of the sub-chain's reach: no bracket
-  double b = 1.0, fb = glm::length(dvec3(p.back()) - root) - radius;
-  dvec3 best_offset(0.0), offset(0.0);
-  double best_s = -1.0, best_f = 0.0;
-  if (fb >= 0.0) {
-    a = 1.0;
-    fa = fb;
-    bool bracketed = false;
-    for (double s : kCurlFactors) {
-      const double fs = f(s, offset);
-      if (!std::isfinite(fs)) return false;
-      best_s = s, best_f = fs, best_offset = offset;
-      if (fs < 0.0) {
-        b = s, fb = fs;
-        bracketed = true;
-        break;
-      }
-      a = s, fa = fs;
-    }
-    if (!bracketed) return false;
+  detail::BendSearch search;
+  search.Start(total, radius, glm::length(dvec3(p.back()) - root), goal);
+  while (search.pending()) search.Feed(Sweep(p, len, search.s(), identity, nullptr));
+  if (!search.found()) return false;
+  dquat turn;
+  if (!detail::BendAim(root, target, radius, total, len.size(), current, search.best_offset(),
+                       turn)) {
+    return false;
   }
-  // Bracketed root search, Brent-style (Brent, "Algorithms for Minimization without
-  // Derivatives", 1973, ch. 4): inverse quadratic interpolation through the last three points
-  // when it lands inside the bracket, else the secant of the bracket ends, and bisection when
-  // neither is inside or the bracket has not halved in two steps; f is smooth, so 2-4
-  // evaluations are typical. On [0, 1] the search runs in x = s^2: the straight chain is the
-  // distance's maximum, so near it f falls off like s^2 and is close to linear in x.
-  const bool squared = a == 0.0;
-  double lo = a, flo = fa, hi = b, fhi = fb;  // the bracket: flo and fhi differ in sign
-  double x0 = 0.0, f0 = 0.0, x1 = a, f1 = fa, x2 = b, f2 = fb;  // latest points, x2 newest
-  bool three = false;
-  double width[2] = {std::fabs(hi - lo), std::fabs(hi - lo)};  // one and two steps ago
-  for (int k = 0; k < kMaxEvaluations; ++k) {
-    double x = hi - fhi * (hi - lo) / (fhi - flo);
-    if (three && f0 != f1 && f1 != f2 && f0 != f2) {
-      x = x0 * f1 * f2 / ((f0 - f1) * (f0 - f2)) + x1 * f0 * f2 / ((f1 - f0) * (f1 - f2)) +
-          x2 * f0 * f1 / ((f2 - f0) * (f2 - f1));
-    }
-    const bool inside = x > std::min(lo, hi) && x < std::max(lo, hi);
-    if (!inside || (k >= 2 && std::fabs(hi - lo) > 0.5 * width[1])) x = 0.5 * (lo + hi);
-    width[1] = width[0];
-    width[0] = std::fabs(hi - lo);
-    const double s = squared ? std::sqrt(x) : x;
-    const double fs = f(s, offset);
-    if (!std::isfinite(fs)) return false;
-    if (best_s < 0.0 || std::fabs(fs) < std::fabs(best_f)) {
-      best_s = s, best_f = fs, best_offset = offset;
-    }
-    if (std::fabs(fs) <= goal) break;
-    if ((fs < 0.0) == (flo < 0.0)) {
-      lo = x, flo = fs;
-    } else {
-      hi = x, fhi = fs;
-    }
-    x0 = x1, f0 = f1, x1 = x2, f1 = f2, x2 = x, f2 = fs;
-    three = true;
-  }
-  if (best_s < 0.0) return false;
-
-  // Turn the scaled chain about the root so its effector points at the target. The safeguard:
-  // applied only when the effector Sweep will write is provably nearer the target than now.
-  // That effector is root + turn (offset) up to the double rounding of the sums (bounded by
-  // `sums`: a few ulps of the largest magnitude involved per joint) and then its own float
-  // rounding (`rounding`: half an ulp per coordinate of its magnitude).
-  const dvec3 to_target = dvec3(target) - root;
-  const dquat turn =
-      radius > 0.0 ? Arc(UnitOr(best_offset, dvec3(0, 1, 0)), to_target / radius) : identity;
-  const dvec3 predicted = root + turn * best_offset;
-  const double magnitude =
-      std::max({std::fabs(root.x), std::fabs(root.y), std::fabs(root.z), std::fabs(predicted.x),
-                std::fabs(predicted.y), std::fabs(predicted.z)}) +
-      total;
-  const double sums = 8.0 * static_cast<double>(len.size()) * kDoubleEpsilon * magnitude;
-  const double rounding = std::sqrt(3.0) * std::ldexp(magnitude, -24);
-  const double miss = glm::length(predicted - dvec3(target)) + sums + rounding;
-  if (!IsFinite(glm::vec3(predicted)) || !(miss < current)) return false;
   // The jump guard: a joint may move at most max_move. No joint can move more than twice
   // the sub-chain's length, so the measuring sweep is skipped when the bound cannot bite.
-  if (max_move < 2.0 * total) {
+  if (detail::BendMoveCheckNeeded(max_move, total)) {
     double moved = 0.0;
-    Sweep(p, len, best_s, turn, nullptr, &moved);
+    Sweep(p, len, search.best_s(), turn, nullptr, &moved);
     if (!(moved <= max_move)) return false;
   }
-  Sweep(p, len, best_s, turn, p.data());
+  Sweep(p, len, search.best_s(), turn, p.data());
   return true;
 }
 
@@ -256,7 +299,7 @@ SolveResult SolveFabrikAccelerated(Chain& chain, const glm::vec3& target,
 
   std::span<glm::vec3> p = chain.pose_for_solver();
   const float goal = 0.25f * settings.tolerance;
-  const float max_move = kMaxMoveFactor * start_distance;
+  const float max_move = kBendMaxMoveFactor * start_distance;
   int iterations = result.iterations;
   // Back-off: after a bend-scale step that could not be applied, the next one waits for
   // `gap` textbook iterations, doubling on each further failure, so poses where it does not

@@ -57,6 +57,8 @@
 #pragma once
 
 #include <cstddef>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/vec3.hpp>
 #include <limits>
 
 #include "ik/chain.h"
@@ -80,4 +82,66 @@ namespace fabrik {
 bool BendScaleStep(Chain& chain, const glm::vec3& target, float goal, std::size_t pivot = 0,
                    float max_move = std::numeric_limits<float>::infinity());
 
+// ---- Internal: the pieces of BendScaleStep that the batched solver (batch_fabrik.h) shares,
+// so that its lanes take exactly the decisions this file takes. Not part of the public API.
+namespace detail {
+
+// The jump guard of a solve: a bend-scale step may move no joint farther than this many times
+// the effector's distance from the target when the solve began (docs/accelerated-fabrik.md).
+inline constexpr float kBendMaxMoveFactor = 3.0f;
+// Search budget of one bend-scale step: the bracketed search converges superlinearly on the
+// smooth |effector(s) - root| - |target - root|; the cap only bounds the cost of a
+// pathological pose.
+inline constexpr int kMaxEvaluations = 16;
+// Curl factors tried, in order, when the effector is farther from the root than the target.
+// Fine steps first: a nearly folded joint passes its fold (where the distance dips) within a
+// small increase of s; long, gently bent chains need large factors.
+inline constexpr double kCurlFactors[] = {1.25, 1.5, 2.0, 3.0, 5.0, 9.0, 17.0};
+
+// The 1-D search of one bend-scale step for the factor s, as a resumable state machine: the
+// caller evaluates the chain at s() (the effector's offset from the root with every bend
+// scaled by s) and feeds the offset back, until pending() is false. All in double.
+class BendSearch {
+ public:
+  // total: the (sub-)chain's length, its float lengths summed in double from the root;
+  // radius: |target - root|; reach: |effector - root| now; goal: how close |offset| must come
+  // to radius. Afterwards pending() (wants f at s()), or failed (no bracket).
+  void Start(double total, double radius, double reach, float goal);
+  bool pending() const { return state_ == State::kCurl || state_ == State::kBracketed; }
+  double s() const { return s_; }
+  void Feed(const glm::dvec3& offset);
+  // After the search: whether it found a factor, the best factor and its offset.
+  bool found() const { return state_ == State::kFound; }
+  double best_s() const { return best_s_; }
+  const glm::dvec3& best_offset() const { return best_offset_; }
+
+ private:
+  enum class State : unsigned char { kCurl, kBracketed, kFound, kFailed };
+  void BeginBracketed();
+  void Propose();
+
+  State state_ = State::kFailed;
+  double radius_ = 0.0, goal_ = 0.0, s_ = 0.0, x_ = 0.0;
+  double best_s_ = -1.0, best_f_ = 0.0;
+  glm::dvec3 best_offset_{0.0};
+  double a_ = 0.0, fa_ = 0.0, b_ = 0.0, fb_ = 0.0;
+  double lo_ = 0.0, flo_ = 0.0, hi_ = 0.0, fhi_ = 0.0;
+  double x0_ = 0.0, f0_ = 0.0, x1_ = 0.0, f1_ = 0.0, x2_ = 0.0, f2_ = 0.0;
+  double width_[2] = {0.0, 0.0};
+  bool squared_ = false, three_ = false;
+  std::size_t curl_ = 0;
+  int k_ = 0;
+};
+
+// After a search that found `offset`: `turn` (the rotation about the root pointing the scaled
+// chain's effector at the target) and the safeguard: true when the effector the step would
+// write is provably nearer the target than `current` (|effector - target| now, in double).
+bool BendAim(const glm::dvec3& root, const glm::vec3& target, double radius, double total,
+             std::size_t segments, double current, const glm::dvec3& offset, glm::dquat& turn);
+
+// Whether the jump guard needs the measuring sweep: no joint can move more than twice the
+// (sub-)chain's length.
+inline bool BendMoveCheckNeeded(float max_move, double total) { return max_move < 2.0 * total; }
+
+}  // namespace detail
 }  // namespace fabrik

@@ -1,9 +1,10 @@
 // libFuzzer target for the batched solver: a batch of chains (same joint count, each built
 // from the fuzz bytes: extreme magnitudes, subnormals, near-coincident and collinear joints),
-// targets of every kind (NaN and inf included), settings, threads and regrouping, over two
-// frames. Each frame the batch must either reject the input with nothing moved, or give for
-// every chain what SolveFabrik gives for it: same iterations, reached and reachable flags,
-// and joints and distance equal to float rounding. A broken promise aborts with a message.
+// targets of every kind (NaN and inf included), settings (textbook or accelerated), threads
+// and regrouping, over two frames. Each frame the batch must either reject the input with nothing
+// moved, or give for every chain what SolveFabrik (with the same `accelerate`) gives for it: same
+// iterations, reached and reachable flags, and joints and distance equal to float rounding. A
+// broken promise aborts with a message.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
@@ -143,6 +144,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto threads = in.ConsumeBool() ? fabrik::BatchThreads::kAll : fabrik::BatchThreads::kOne;
     const auto regroup =
         in.ConsumeBool() ? fabrik::BatchRegroup::kWhenRagged : fabrik::BatchRegroup::kNever;
+    settings.accelerate = in.ConsumeBool();
     const bool valid = all_finite && std::isfinite(settings.tolerance) &&
                        settings.tolerance > 0.0f && settings.max_iterations >= 1;
 

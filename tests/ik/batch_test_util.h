@@ -3,10 +3,13 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -68,6 +71,147 @@ inline Comparison ExpectMatchesScalar(const ChainBatch& batch, std::vector<Chain
     out.capped += expected.iterations == settings.max_iterations && !expected.reached;
   }
   return out;
+}
+
+// `count` chains of `joints` joints with ragged lengths and random poses, roots spread out,
+// and targets: most inside the reach (some close to full reach, which converge slowly and
+// hit the cap), some beyond it, a few on or next to the root.
+inline void RandomBatch(std::mt19937& rng, std::size_t count, std::size_t joints,
+                        std::vector<Chain>& chains, std::vector<glm::vec3>& targets) {
+  chains.clear();
+  targets.clear();
+  for (std::size_t c = 0; c < count; ++c) {
+    std::vector<float> lengths(joints - 1);
+    for (float& l : lengths) l = Uniform(rng, 0.2f, 2.0f);
+    const glm::vec3 root(Uniform(rng, -50, 50), Uniform(rng, -5, 5), Uniform(rng, -50, 50));
+    chains.push_back(RandomChain(rng, root, lengths));
+    const float total = chains.back().total_length();
+    const float kind = Uniform(rng, 0.0f, 1.0f);
+    float reach = Uniform(rng, 0.0f, 0.95f);
+    if (kind > 0.6f) reach = Uniform(rng, 0.95f, 1.0f);
+    if (kind > 0.75f) reach = Uniform(rng, 1.0f, 3.0f);
+    if (kind > 0.97f) reach = 0.0f;
+    targets.push_back(root + RandomUnit(rng) * (reach * total));
+  }
+}
+
+// The degenerate cases of test_fabrik_degenerate.cpp, five joints each, interleaved with
+// ordinary chains so they share vectors with lanes on the fast path.
+inline void DegenerateBatch(std::vector<Chain>& chains, std::vector<glm::vec3>& targets) {
+  constexpr float kMax = std::numeric_limits<float>::max();
+  chains.clear();
+  targets.clear();
+  const auto add = [&](Chain chain, glm::vec3 target) {
+    chains.push_back(std::move(chain));
+    targets.push_back(target);
+  };
+  const auto pose = [](std::vector<glm::vec3> joints) {
+    Result<Chain> c = Chain::FromJoints(std::move(joints));
+    if (!c.ok()) std::abort();
+    return std::move(c).value();
+  };
+  std::mt19937 rng(5);
+  for (int round = 0; round < 3; ++round) {
+    // Straight chain aimed along its own axis at a nearer target (the trap), and at targets
+    // behind the root, at the root, at a joint, at full reach.
+    add(StraightChain(5, 1.0f), {2.5f, 0, 0});
+    add(StraightChain(5, 1.0f, {0, 1, 0}), {0, 1.5f, 0});
+    add(StraightChain(5, 1.0f), {-2.0f, 0, 0});
+    add(StraightChain(5, 1.0f), {0, 0, 0});
+    add(StraightChain(5, 1.0f), {2.0f, 0, 0});
+    add(StraightChain(5, 1.0f), {4.0f, 0, 0});
+    // A folded chain on the target line, joints landing on the points they reach from.
+    add(pose({{0, 0, 0}, {0, 1, 0}, {0, 0, 0.0f + 1e-3f}, {0, 1, 0}, {0, 2, 0}}), {0, 1, 0});
+    add(pose({{0, 0, 0}, {0, 1, 0}, {0, 0, 0}, {0, 1, 0}, {0, 0, 0}}), {0, 1, 0});
+    // Huge and tiny segments (float squares overflow or go subnormal).
+    for (float scale : {1e25f, 1e-25f, 1e-18f, 1e17f}) {
+      std::vector<glm::vec3> p = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}, {0, 1, 1}};
+      for (glm::vec3& q : p) q *= scale;
+      add(pose(p), glm::vec3(0.5f, 1.5f, -0.5f) * scale);
+    }
+    // Far from the origin, and targets far beyond any reach.
+    const glm::vec3 root(1e37f, -1e37f, 1e37f);
+    add(pose({root, root + glm::vec3(1e36f, 0, 0), root + glm::vec3(1e36f, 1e36f, 0),
+              root + glm::vec3(2e36f, 1e36f, 0), root + glm::vec3(2e36f, 2e36f, 0)}),
+        root + glm::vec3(0, 1e36f, 0));
+    add(StraightChain(5, 1.0f), {kMax, kMax, kMax});
+    add(StraightChain(5, 1.0f), {-1e30f, 1e30f, 1e30f});
+    // Ordinary chains in between.
+    for (int k = 0; k < 20; ++k) {
+      add(RandomChain(rng, glm::vec3(0.0f), {1.0f, 1.5f, 0.5f, 1.0f}),
+          RandomUnit(rng) * Uniform(rng, 0.0f, 4.5f));
+    }
+  }
+}
+
+inline SolveSettings BatchSettings(float tolerance, int max_iterations, bool accelerate) {
+  SolveSettings s;
+  s.tolerance = tolerance;
+  s.max_iterations = max_iterations;
+  s.accelerate = accelerate;
+  return s;
+}
+
+// Solves `chains` as one batch and (updating them) one by one, compares (ExpectMatchesScalar)
+// and adds the comparison to `sum` when given.
+inline void SolveAndCompare(std::vector<Chain>& chains, std::span<const glm::vec3> targets,
+                            const SolveSettings& settings, BatchThreads threads, Comparison* sum) {
+  ChainBatch batch = MustBatch(chains);
+  const BatchSolveResult r = SolveFabrikBatch(batch, targets, settings, threads);
+  ASSERT_TRUE(r.ok) << r.error;
+  const Comparison c = ExpectMatchesScalar(batch, chains, targets, settings);
+  if (sum) {
+    sum->chains += c.chains;
+    sum->bitwise_equal += c.bitwise_equal;
+    sum->iterated += c.iterated;
+    sum->capped += c.capped;
+  }
+}
+
+// A random ragged batch of 1000 10-joint chains solved on one thread and on all: the same
+// floats, iterations, flags and distances.
+inline void ExpectThreadsAgreeBitwise(unsigned seed, const SolveSettings& settings) {
+  std::mt19937 rng(seed);
+  std::vector<Chain> chains;
+  std::vector<glm::vec3> targets;
+  RandomBatch(rng, 1000, 10, chains, targets);
+  ChainBatch one = MustBatch(chains);
+  ChainBatch all = MustBatch(chains);
+  ASSERT_TRUE(SolveFabrikBatch(one, targets, settings, BatchThreads::kOne).ok);
+  ASSERT_TRUE(SolveFabrikBatch(all, targets, settings, BatchThreads::kAll).ok);
+  std::vector<glm::vec3> a(one.chain_count() * one.joint_count());
+  std::vector<glm::vec3> b(a.size());
+  one.CopyAllPoses(a);
+  all.CopyAllPoses(b);
+  EXPECT_TRUE(BitwiseEqual(a, b));
+  for (std::size_t c = 0; c < chains.size(); ++c) {
+    EXPECT_EQ(one.outcome(c).iterations, all.outcome(c).iterations);
+    EXPECT_EQ(one.outcome(c).reached, all.outcome(c).reached);
+    EXPECT_EQ(one.outcome(c).distance, all.outcome(c).distance);
+  }
+}
+
+// On every SIMD target compiled into the library and supported here (SSE2 emulation, SSSE3,
+// SSE4, AVX2, AVX-512, ...): random and degenerate batches give the scalar solver's results,
+// bitwise.
+inline void ExpectEverySimdTargetMatches(unsigned seed, const SolveSettings& settings) {
+  const std::vector<std::int64_t> available = hwy::SupportedAndGeneratedTargets();
+  ASSERT_FALSE(available.empty());
+  std::mt19937 rng(seed);
+  for (std::int64_t target : available) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(std::string("target ") + hwy::TargetName(target));
+    EXPECT_STREQ(BatchSimdTarget(), hwy::TargetName(target));
+    std::vector<Chain> chains;
+    std::vector<glm::vec3> targets;
+    Comparison sum;
+    RandomBatch(rng, 130, 10, chains, targets);
+    SolveAndCompare(chains, targets, settings, BatchThreads::kOne, &sum);
+    DegenerateBatch(chains, targets);
+    SolveAndCompare(chains, targets, settings, BatchThreads::kOne, &sum);
+    EXPECT_EQ(sum.bitwise_equal, sum.chains);
+  }
+  hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
 }
 
 }  // namespace fabrik::testing

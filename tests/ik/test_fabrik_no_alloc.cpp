@@ -140,8 +140,9 @@ namespace {
 
 // SolveFabrikBatch promises no allocation either: one thread and all threads (oneTBB's task
 // objects come from its own pools, not operator new), regrouping included, and rejected
-// input. The batch, its targets and the thread pool are made (and warmed up) before.
-TEST(BatchNoAlloc, SolveNeverAllocates) {
+// input, textbook and accelerated. The batch, its targets and the thread pool are made (and
+// warmed up) before.
+void ExpectBatchSolvesNeverAllocate(bool accelerate) {
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
   std::vector<Chain> chains;
@@ -165,6 +166,7 @@ TEST(BatchNoAlloc, SolveNeverAllocates) {
   SolveSettings settings;
   settings.tolerance = 1e-3f;
   settings.max_iterations = 60;
+  settings.accelerate = accelerate;
   ASSERT_TRUE(SolveFabrikBatch(batch, targets, settings, BatchThreads::kAll).ok);  // warm-up
 
   int solves = 0, rejected = 0, regrouped = 0;
@@ -186,6 +188,9 @@ TEST(BatchNoAlloc, SolveNeverAllocates) {
   EXPECT_EQ(rejected, 6);
   EXPECT_GT(regrouped, 0);  // the regrouping path ran inside the window too
 }
+
+TEST(BatchNoAlloc, SolveNeverAllocates) { ExpectBatchSolvesNeverAllocate(false); }
+TEST(BatchNoAlloc, AcceleratedSolveNeverAllocates) { ExpectBatchSolvesNeverAllocate(true); }
 
 TEST(FabrikNoAlloc, FreeRootPullAndLayFlatDoNotAllocate) {
   std::mt19937 rng(9);
