@@ -44,6 +44,9 @@ glm::vec3 FieldTarget(const glm::vec3& root, float reach, const glm::vec3& targe
 class FieldScene final : public Scene {
  public:
   std::string_view name() const override { return "field"; }
+  // The batched solver takes the bend-scale steps when `accelerate` is on; the chains' shape
+  // is the field's own (`chains N [JOINTS]`), and it has no step view or race.
+  SceneControls controls() const override { return {.accelerate = true}; }
   // Builds state.field.chains chains of state.field.joints joints on a grid centred on the
   // origin (per-chain heights vary by +-15 % for a natural look) and places the target above
   // the field. Fails, with the message set and nothing changed, when chains or joints are out
