@@ -15,10 +15,12 @@ std::optional<std::string> FindDataDir() {
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     const fs::path dir = exe.parent_path();
+    // An installed demo (prefix/bin) first, so a prefix inside a source tree still uses the
+    // installed data; then build/bin -> the source tree.
+    candidates.push_back(dir / ".." / "share" / "fabrik");
     candidates.push_back(dir);
     candidates.push_back(dir / "..");
     candidates.push_back(dir / ".." / "..");
-    candidates.push_back(dir / ".." / "share" / "fabrik");
   }
 #ifdef FABRIK_SOURCE_DIR
   candidates.emplace_back(FABRIK_SOURCE_DIR);
