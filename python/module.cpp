@@ -62,8 +62,8 @@ PYBIND11_MODULE(fabrik, m) {
         "program would answer with ok: false raises ValueError with its error text.");
 
   m.def("_set_solve_gate", &fabrik::py::SetSolveGate, "count"_a,
-        "Test hook: each solve_batch waits, GIL released, until `count` solves are inside at "
-        "once (0: off).");
-  m.def("_max_concurrent_solves", &fabrik::py::TakeMaxConcurrentSolves,
-        "Test hook: the most solve_batch calls seen inside at once since the last call.");
+        "Test hook: each solve_batch waits, GIL released, until `count` solves have been "
+        "inside at once (0: off).");
+  m.def("_solve_gate_state", &fabrik::py::SolveGateState,
+        "Test hook: (solve_batch calls inside now, most inside at once since _set_solve_gate).");
 }

@@ -30,10 +30,11 @@ pb::dict SolveBatch(const pb::object& joints, const pb::object& targets,
 // the answer's error.
 pb::dict SolveRequest(const pb::object& request);
 
-// Test hooks (fabrik._set_solve_gate, fabrik._max_concurrent_solves): with a gate of n > 1,
-// each solve_batch waits, with the GIL released, until n solves are inside at once (or a
-// minute has passed, so a broken build fails instead of hanging). 0 turns the gate off.
+// Test hooks (fabrik._set_solve_gate, fabrik._solve_gate_state): with a gate of n > 1, each
+// solve_batch waits, with the GIL released, until n solves have been inside at once (or a
+// minute has passed, so a broken build fails instead of hanging). 0 turns the gate off and
+// resets the maximum. The state is (solves inside now, most inside at once since the reset).
 void SetSolveGate(int count);
-int TakeMaxConcurrentSolves();
+pb::tuple SolveGateState();
 
 }  // namespace fabrik::py

@@ -242,12 +242,10 @@ void SetSolveGate(int count) {
   g.changed.notify_all();
 }
 
-int TakeMaxConcurrentSolves() {
+pb::tuple SolveGateState() {
   Gate& g = TheGate();
   std::lock_guard lock(g.mutex);
-  const int m = g.max_inside;
-  g.max_inside = g.inside;
-  return m;
+  return pb::make_tuple(g.inside, g.max_inside);
 }
 
 }  // namespace fabrik::py

@@ -27,6 +27,7 @@ pb::array_t<double> RealArray(const pb::object& value, const char* name, int ndi
                             std::string(pb::str(value.attr("dtype"))));
     }
   }
+  if (value.is_none()) throw pb::value_error(std::string(name) + " must be an array of real numbers, got None");
   // forcecast: any real dtype converts; ensure() returns an empty handle (and clears numpy's
   // error) for what cannot convert, e.g. strings or ragged lists.
   auto array = pb::array_t<double, pb::array::c_style | pb::array::forcecast>::ensure(value);
