@@ -22,8 +22,14 @@ std::optional<std::string> FindDataDir() {
     candidates.push_back(dir / "..");
     candidates.push_back(dir / ".." / "..");
   }
-#ifdef FABRIK_SOURCE_DIR
-  candidates.emplace_back(FABRIK_SOURCE_DIR);
+#if defined(FABRIK_SOURCE_DIR) && defined(FABRIK_BINARY_DIR)
+  // The source tree only for a demo run from its build tree: an installed one (cmake
+  // --install, the .deb) must find its own data or say so, not borrow the sources'.
+  if (!ec) {
+    const std::string exe_text = exe.lexically_normal().string();
+    const std::string build = fs::path(FABRIK_BINARY_DIR).lexically_normal().string() + "/";
+    if (exe_text.rfind(build, 0) == 0) candidates.emplace_back(FABRIK_SOURCE_DIR);
+  }
 #endif
   for (const fs::path& c : candidates) {
     if (fs::exists(c / "shaders" / "mesh.vert", ec)) {
