@@ -71,15 +71,14 @@ void BM_SolveOnly(benchmark::State& state) {
   for (auto _ : state) {
     batch = start;  // storage reused: no allocation
     const auto t0 = Clock::now();
-    const auto r = fabrik::SolveFabrikBatch(batch, w.targets, w.settings,
-                                            fabrik::BatchThreads::kAll,
-                                            fabrik::BatchRegroup::kNever);
+    const auto r = fabrik::SolveFabrikBatch(
+        batch, w.targets, w.settings, fabrik::BatchThreads::kAll, fabrik::BatchRegroup::kNever);
     state.SetIterationTime(std::chrono::duration<double>(Clock::now() - t0).count());
     benchmark::DoNotOptimize(r.reached_count);
   }
-  state.counters["ns_per_chain"] = benchmark::Counter(
-      static_cast<double>(kChains) * state.iterations(),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_chain"] =
+      benchmark::Counter(static_cast<double>(kChains) * state.iterations(),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 void BM_AsTheModule(benchmark::State& state) {
@@ -90,17 +89,16 @@ void BM_AsTheModule(benchmark::State& state) {
     poses = w.poses;
     const auto t0 = Clock::now();
     fabrik::ChainBatch batch = BuildBatch(poses);
-    const auto r = fabrik::SolveFabrikBatch(batch, w.targets, w.settings,
-                                            fabrik::BatchThreads::kAll,
-                                            fabrik::BatchRegroup::kNever);
+    const auto r = fabrik::SolveFabrikBatch(
+        batch, w.targets, w.settings, fabrik::BatchThreads::kAll, fabrik::BatchRegroup::kNever);
     batch.CopyAllPoses(poses);
     for (std::size_t c = 0; c < kChains; ++c) iterations[c] = batch.outcome(c).iterations;
     state.SetIterationTime(std::chrono::duration<double>(Clock::now() - t0).count());
     benchmark::DoNotOptimize(r.reached_count);
   }
-  state.counters["ns_per_chain"] = benchmark::Counter(
-      static_cast<double>(kChains) * state.iterations(),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_chain"] =
+      benchmark::Counter(static_cast<double>(kChains) * state.iterations(),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 }  // namespace

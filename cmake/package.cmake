@@ -16,8 +16,18 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# The demo's GLFW loads libGL at run time, so dpkg-shlibdeps cannot see it.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libgl1, python3 (>= 3.${Python3_VERSION_MINOR}), python3-numpy")
+# The demo's GLFW loads libGL at run time, so dpkg-shlibdeps cannot see it. The Python
+# module is built for this interpreter's minor version.
+set(_deps)
+if(TARGET fabrik-demo)
+  list(APPEND _deps libgl1)
+endif()
+if(TARGET fabrik_python)
+  math(EXPR _next_minor "${Python3_VERSION_MINOR} + 1")
+  list(APPEND _deps "python3 (>= 3.${Python3_VERSION_MINOR})" "python3 (<< 3.${_next_minor})"
+       python3-numpy)
+endif()
+list(JOIN _deps ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri, libglm-dev, libhwy-dev, libtbb-dev, pkg-config")
 set(CPACK_STRIP_FILES ON)
 include(CPack)

@@ -24,9 +24,8 @@ PYBIND11_MODULE(fabrik, m) {
   }
   m.attr("SOLVERS") = solvers;
 
-  m.def("solve", &fabrik::py::SolveOne, "joints"_a, "target"_a, pb::kw_only(),
-        "tolerance"_a = 0.01, "max_iterations"_a = 10, "accelerate"_a = true,
-        "solver"_a = "fabrik",
+  m.def("solve", &fabrik::py::SolveOne, "joints"_a, "target"_a, pb::kw_only(), "tolerance"_a = 0.01,
+        "max_iterations"_a = 10, "accelerate"_a = true, "solver"_a = "fabrik",
         "solve(joints, target, *, tolerance=0.01, max_iterations=10, accelerate=True,\n"
         "      solver='fabrik') -> (joints, info)\n\n"
         "Moves a chain of n segments so its end effector reaches target.\n"

@@ -15,9 +15,9 @@ namespace fabrik::py {
 namespace pb = pybind11;
 
 // fabrik.solve: one chain, (n+1, 3) joints, any solver. Returns (joints float32, info dict).
-pb::tuple SolveOne(const pb::object& joints, const pb::object& target,
-                   const pb::object& tolerance, const pb::object& max_iterations,
-                   const pb::object& accelerate, const pb::object& solver);
+pb::tuple SolveOne(const pb::object& joints, const pb::object& target, const pb::object& tolerance,
+                   const pb::object& max_iterations, const pb::object& accelerate,
+                   const pb::object& solver);
 
 // fabrik.solve_batch: N chains of n+1 joints, (N, n+1, 3), solved by SolveFabrikBatch with
 // the GIL released. Returns a dict of arrays (and "joints", the solved array).

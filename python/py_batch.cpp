@@ -103,8 +103,8 @@ pb::array_t<float> BatchArray(const pb::object& joints) {
   }
   if (converted.ptr() == joints.ptr() || !converted.writeable()) {
     // The caller's read-only array: solve a copy.
-    pb::array_t<float> copy(std::vector<pb::ssize_t>(converted.shape(),
-                                                     converted.shape() + converted.ndim()));
+    pb::array_t<float> copy(
+        std::vector<pb::ssize_t>(converted.shape(), converted.shape() + converted.ndim()));
     std::memcpy(copy.mutable_data(), converted.data(), sizeof(float) * converted.size());
     return copy;
   }
@@ -146,8 +146,8 @@ Result<ChainBatch> MakeBatch(const Work& w) {
                     });
   if (const std::size_t bad = first_bad.load(); bad < w.chains) {
     const glm::vec3* p = points + bad * w.joints;
-    return MakeError("joints[" + std::to_string(bad) + "]: " +
-                     Chain::FromJoints(std::vector<glm::vec3>(p, p + w.joints)).error());
+    return MakeError("joints[" + std::to_string(bad) +
+                     "]: " + Chain::FromJoints(std::vector<glm::vec3>(p, p + w.joints)).error());
   }
   std::vector<Chain> chains;
   chains.reserve(w.chains);
@@ -168,8 +168,8 @@ std::optional<std::string> Run(Work& w) {
     std::string message = result.error ? result.error : "the batch solver refused";
     return message;
   }
-  batch.CopyAllPoses(std::span<glm::vec3>(reinterpret_cast<glm::vec3*>(w.poses),
-                                          w.chains * w.joints));
+  batch.CopyAllPoses(
+      std::span<glm::vec3>(reinterpret_cast<glm::vec3*>(w.poses), w.chains * w.joints));
   for (std::size_t c = 0; c < w.chains; ++c) {
     const ChainOutcome o = batch.outcome(c);
     w.iterations[c] = o.iterations;

@@ -27,7 +27,8 @@ pb::array_t<double> RealArray(const pb::object& value, const char* name, int ndi
                             std::string(pb::str(value.attr("dtype"))));
     }
   }
-  if (value.is_none()) throw pb::value_error(std::string(name) + " must be an array of real numbers, got None");
+  if (value.is_none())
+    throw pb::value_error(std::string(name) + " must be an array of real numbers, got None");
   // forcecast: any real dtype converts; ensure() returns an empty handle (and clears numpy's
   // error) for what cannot convert, e.g. strings or ragged lists.
   auto array = pb::array_t<double, pb::array::c_style | pb::array::forcecast>::ensure(value);
@@ -36,9 +37,8 @@ pb::array_t<double> RealArray(const pb::object& value, const char* name, int ndi
                           std::string(pb::str(pb::type::handle_of(value).attr("__name__"))));
   }
   if (array.ndim() != ndim) {
-    throw pb::value_error(std::string(name) + " must have " + std::to_string(ndim) +
-                          " dimension" + (ndim == 1 ? "" : "s") + ", got shape " +
-                          ShapeText(array));
+    throw pb::value_error(std::string(name) + " must have " + std::to_string(ndim) + " dimension" +
+                          (ndim == 1 ? "" : "s") + ", got shape " + ShapeText(array));
   }
   return array;
 }
@@ -60,9 +60,9 @@ void CheckSingleRange(const pb::array_t<double>& array, const char* name) {
       rest /= extent;
     }
     throw pb::value_error(where + index +
-                          (std::isfinite(v) ? " is beyond single precision (" +
-                                                  std::to_string(v) + ")"
-                                            : std::string(" is not finite")));
+                          (std::isfinite(v)
+                               ? " is beyond single precision (" + std::to_string(v) + ")"
+                               : std::string(" is not finite")));
   }
 }
 
@@ -92,8 +92,7 @@ SolveSettings ReadSettings(const pb::object& tolerance, const pb::object& max_it
                            const pb::object& accelerate) {
   SolveSettings settings;
   // A real number: Python int or float or a numpy scalar, not a bool or a string.
-  if (IsBool(tolerance) || !PyNumber_Check(tolerance.ptr()) ||
-      PyComplex_Check(tolerance.ptr())) {
+  if (IsBool(tolerance) || !PyNumber_Check(tolerance.ptr()) || PyComplex_Check(tolerance.ptr())) {
     throw pb::value_error("tolerance must be a real number, got " +
                           std::string(pb::str(pb::type::handle_of(tolerance).attr("__name__"))));
   }
@@ -134,15 +133,25 @@ SolveSettings ReadSettings(const pb::object& tolerance, const pb::object& max_it
   return settings;
 }
 
-SolverKind ReadSolver(const pb::object& solver) {
+namespace {
+
+std::string KnownSolvers() {
   std::string known;
-  for (SolverKind kind : AllSolvers()) known += std::string(known.empty() ? "" : ", ") + SolverName(kind);
+  for (SolverKind kind : AllSolvers()) {
+    known += std::string(known.empty() ? "" : ", ") + SolverName(kind);
+  }
+  return known;
+}
+
+}  // namespace
+
+SolverKind ReadSolver(const pb::object& solver) {
   if (!pb::isinstance<pb::str>(solver)) {
-    throw pb::value_error("solver must be a str, one of: " + known);
+    throw pb::value_error("solver must be a str, one of: " + KnownSolvers());
   }
   const std::string name = solver.cast<std::string>();
   if (const auto kind = ParseSolverKind(name)) return *kind;
-  throw pb::value_error("unknown solver '" + name + "' (known: " + known + ")");
+  throw pb::value_error("unknown solver '" + name + "' (known: " + KnownSolvers() + ")");
 }
 
 }  // namespace fabrik::py

@@ -11,9 +11,9 @@
 
 namespace fabrik::py {
 
-pb::tuple SolveOne(const pb::object& joints, const pb::object& target,
-                   const pb::object& tolerance, const pb::object& max_iterations,
-                   const pb::object& accelerate, const pb::object& solver) {
+pb::tuple SolveOne(const pb::object& joints, const pb::object& target, const pb::object& tolerance,
+                   const pb::object& max_iterations, const pb::object& accelerate,
+                   const pb::object& solver) {
   const pb::array_t<double> joint_array = RealArray(joints, "joints", 2);
   if (joint_array.shape(1) != 3 || joint_array.shape(0) < 2) {
     throw pb::value_error("joints must have shape (n+1, 3) with n >= 1, got " +

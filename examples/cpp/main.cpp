@@ -53,9 +53,8 @@ int main() {
   }
   settings.max_iterations = 100;
   const fabrik::BatchSolveResult b = fabrik::SolveFabrikBatch(batch.value(), targets, settings);
-  std::printf("batch: %zu of %zu chains reached (%s), at most %d iterations\n",
-              b.reached_count, batch.value().chain_count(), fabrik::BatchSimdTarget(),
-              b.max_iterations_run);
+  std::printf("batch: %zu of %zu chains reached (%s), at most %d iterations\n", b.reached_count,
+              batch.value().chain_count(), fabrik::BatchSimdTarget(), b.max_iterations_run);
   const bool all = r.reached && c.reached && b.ok && b.reached_count == b.reachable_count &&
                    b.reachable_count == batch.value().chain_count();
   return all ? 0 : 1;
