@@ -81,10 +81,10 @@ def test_gil_released_two_threads_inside_at_once():
     try:
         first = threading.Thread(target=work, args=(0,))
         first.start()
-        # Wait for the state "the first thread is inside solve_batch"; this loop itself is
-        # Python code running while the other thread solves.
+        # Wait for the state "the first thread has entered solve_batch" (the most inside at
+        # once reaches 1 and stays there); this loop is Python code running meanwhile.
         spins = 0
-        while fabrik._solve_gate_state()[0] < 1:
+        while fabrik._solve_gate_state()[1] < 1:
             spins += 1
         python_work = sum(range(1000))  # more Python while the first solve is inside
         work(1)
