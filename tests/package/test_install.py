@@ -14,7 +14,8 @@ usage: test_install.py headers|examples|demo|deb BUILD_DIR
             draws frames; without share/fabrik it fails and says so.
   deb       cpack -G DEB in BUILD_DIR; the package's Depends are installed Debian packages and
             include the runtime libraries; dpkg -x into a scratch root, whose fabrik-solve
-            answers a request and whose Python module solves a chain.
+            answers a request, whose library builds examples/cpp (pkg-config) and whose
+            Python module solves a chain.
 """
 import json
 import os
@@ -155,6 +156,14 @@ def check_deb(build, work):
                  "usr/include/fabrik/ik/fabrik.h", "usr/lib/cmake/fabrik/fabrikConfig.cmake",
                  "usr/lib/pkgconfig/fabrik-ik.pc", "usr/lib/libfabrik-ik.a"):
         assert os.path.exists(os.path.join(root, path)), path
+    # The packaged static library kept its symbols (the package strips programs only).
+    usr = os.path.join(root, "usr")
+    flags = run(["pkg-config", "--cflags", "--libs", "fabrik-ik"],
+                env=pkg_env(usr), capture_output=True).stdout.split()
+    program = os.path.join(work, "example_from_deb")
+    run(["c++", "-std=c++20", "-O1", os.path.join(SOURCE, "examples", "cpp", "main.cpp"),
+         *flags, "-o", program])
+    print(run([program], capture_output=True).stdout)
     module_dir = os.path.join(root, "usr", "lib", "python3", "dist-packages")
     if os.path.isdir(module_dir):
         code = ("import fabrik; j, i = fabrik.solve([[0,0,0],[0,1,0],[0,2,0]], [1,1,0]); "
