@@ -1,6 +1,6 @@
 // bench_batch: many independent chains - the scalar library (SolveFabrik, chain after
 // chain) against the batched solver (SolveFabrikBatch) on one thread and on all cores
-// (README: The batched solver).
+// (docs/field.md: The batched solver).
 //
 // Throughput cases, 10 and 50 joints, 4096 chains (unit segments, roots on a grid):
 //   * cold: every chain starts straight up (+Y) and gets its own target, uniform in the ball

@@ -19,7 +19,7 @@
 // the cold solves by target distance (share hitting the cap per band), for comparison with
 // the figures quoted for plain FABRIK (10 equal joints, tolerance 1e-3, cap 100: about 21
 // iterations on average, about 7% of solves hitting the cap, nearly all with targets beyond
-// 90% of the reach). Last, the accelerated FABRIK's goal table (README: Accelerated FABRIK):
+// 90% of the reach). Last, the accelerated FABRIK's goal table (docs/accelerated-fabrik.md):
 // textbook against accelerated on the same cold targets (mean iterations, share unreached,
 // time per solve and its ratio), and warm tracking near full reach (20 joints, the target
 // between 60% and 97% of the reach): the most iterations on any frame and the largest joint

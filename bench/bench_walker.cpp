@@ -1,4 +1,4 @@
-// bench_walker: the cost of the walker and of its terrain (README: The walker, Measured).
+// bench_walker: the cost of the walker and of its terrain (docs/walker.md: The walker, Measured).
 //
 //   * BM_WalkerStep/legs: one fixed step of Walker::Update (locomotion, gait, body, every leg's
 //     FABRIK solve) for a 4- or 6-legged spider walking on the shipped terrain

@@ -4,7 +4,7 @@
 #   bash scripts/bootstrap.sh test                      install, build, run every test
 #   bash scripts/bootstrap.sh bench                     install, build, run the benchmarks
 #   bash scripts/bootstrap.sh package                   install, build, make the .deb (build/)
-#   bash scripts/bootstrap.sh fuzz [SECONDS] [RUNS] [NAME...]  fuzz campaign (README: Fuzzing)
+#   bash scripts/bootstrap.sh fuzz [SECONDS] [RUNS] [NAME...]  fuzz campaign (docs/fuzzing.md)
 #                                                       every fuzzer SECONDS (default 60) or RUNS executions
 # Missing Debian packages are installed with apt-get (through sudo when not root).
 set -euo pipefail
@@ -81,7 +81,7 @@ case "$cmd" in
     for b in build/bin/bench_*; do "$b" "$@"; done
     ;;
   fuzz)
-    # Not part of CI (README: Fuzzing). Each fuzzer starts from its corpus in the repository,
+    # Not part of CI (docs/fuzzing.md). Each fuzzer starts from its corpus in the repository,
     # works in build-fuzz/fuzz-corpus/, and what found new coverage is merged back into
     # tests/fuzz/corpus/<fuzzer>/ (commit it). Crashes: build-fuzz/fuzz-artifacts/.
     # fuzz [SECONDS] [RUNS] [NAME ...]: each fuzzer stops after SECONDS or RUNS executions

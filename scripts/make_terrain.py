@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes the default terrain, assets/terrain/hills.png: a 256 x 256 16-bit grayscale PNG of
-gentle rolling hills (README: Terrain). Deterministic: the same file every run.
+gentle rolling hills (docs/walker.md: Terrain). Deterministic: the same file every run.
 
 Usage: /usr/bin/python3 scripts/make_terrain.py [OUTPUT.png]   (needs python3-pil)
 """

@@ -33,7 +33,7 @@ namespace fabrik {
 namespace {
 
 // SIGINT (Ctrl+C) and SIGTERM close the window like its close button, so the settings are
-// still saved (README: Settings, help and screenshots).
+// still saved (docs/settings.md).
 volatile std::sig_atomic_t g_stop_signal = 0;
 void OnStopSignal(int) { g_stop_signal = 1; }
 
@@ -124,7 +124,7 @@ int RunApp(const Options& options) {
     return Fail(1, "cannot find the shaders/ folder (set FABRIK_DATA_DIR to the project folder)");
   }
   StartOptions start = ToStartOptions(options);
-  // README "Settings, help and screenshots": the saved settings, less what the options set.
+  // docs/settings.md: the saved settings, less what the options set.
   const SettingsSession settings = LoadStartSettings(!options.no_settings, options.given, start);
   SettingsAutosave autosave;
   if (!start.settings_problem.empty()) {
@@ -215,7 +215,7 @@ int RunApp(const Options& options) {
     // 6. panel (its changes are enqueued for the next frame's apply step)
     DrawPanel(state, ui, queue);
     DrawConsole(state, ui.console, queue);
-    // A screenshot frame leaves the help overlay out (README: Settings, help and screenshots).
+    // A screenshot frame leaves the help overlay out (docs/settings.md).
     if (state.help_open && state.screenshot_pending.empty()) DrawHelpOverlay(state, queue);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

@@ -1,5 +1,5 @@
 // The help overlay (F1, the panel's ? button; F1 or Escape closes it) and the panel's help
-// and screenshot buttons (README "Settings, help and screenshots"). The shell leaves the
+// and screenshot buttons (docs/settings.md). The shell leaves the
 // overlay out of a frame that takes a screenshot.
 #include <imgui.h>
 

@@ -49,7 +49,7 @@ app::DragStart PickGrab(const AppState& state, glm::vec2 cursor, std::vector<Han
 }
 
 // In drag mode with an orientation target, Shift / Ctrl / Alt + wheel turn its yaw / pitch /
-// roll by 5 degrees a notch (README: Rotations, orientation target and skinning). Returns
+// roll by 5 degrees a notch (docs/rotations.md). Returns
 // false when the wheel is the camera's.
 bool TurnOrientation(const AppState& state, const ImGuiIO& io, CommandQueue& queue) {
   if (state.mode != TargetMode::kDrag || !state.orient.euler_deg) return false;
@@ -88,7 +88,7 @@ void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report
 
   // Camera: right drag orbits, middle drag or Shift + right drag pans, the wheel zooms.
   if (scene_has_mouse && cursor_valid) {
-    // The 2D view cannot orbit (README: The 2D view): there a right drag pans too.
+    // The 2D view cannot orbit (docs/scenes.md: The 2D view): there a right drag pans too.
     const bool pan =
         io.MouseDown[2] || (io.MouseDown[1] && (io.KeyShift || state.view.camera.planar()));
     const bool moved = delta.x != 0.0f || delta.y != 0.0f;
@@ -119,8 +119,8 @@ void HandleInput(const AppState& state, CommandQueue& queue, ShellReport& report
     if (const auto ray = CursorRay(state, cursor)) queue.Push(app::DragMove{*ray});
   }
 
-  // README "Settings, help and screenshots": F1 and F12 type nothing, so they work whatever
-  // has the keyboard; Escape closes the help overlay.
+  // F1 and F12 type nothing, so they work whatever has the keyboard; Escape closes the help
+  // overlay (docs/settings.md).
   if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) queue.Push(app::HelpOverlay{!state.help_open});
   if (state.help_open && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
     queue.Push(app::HelpOverlay{false});

@@ -1,4 +1,5 @@
-// fabrik-demo: the interactive FABRIK demonstration. See README.md for options and controls.
+// fabrik-demo: the interactive FABRIK demonstration. See README.md for the controls and
+// docs/options.md for the options.
 #include "app/app.h"
 #include "app/options.h"
 

@@ -193,7 +193,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   CLI::App app{"fabrik-demo: interactive FABRIK inverse kinematics"};
   app.get_formatter()->column_width(34);
   // Numbers are taken as text and read strictly here (ReadNumber): plain decimal only, and
-  // range errors that print the limits as the README states them.
+  // range errors that print the limits as docs/options.md states them.
   std::string mode, size, lengths, solver, scene, joints, length, moe, iterations, fixed_dt, frames,
       msaa;
   app.add_option("--mode", mode, "target mode at start: drag|spline|console|script");

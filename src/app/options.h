@@ -1,6 +1,6 @@
-// options.h - the demo's command line (README: Command line), parsed with CLI11.
+// options.h - the demo's command line (docs/options.md), parsed with CLI11.
 // Numbers are plain decimal (no hex, sign '+', spaces or trailing text) within the ranges
-// README states; paths and --exec lines may not hold control characters; --screenshot and
+// docs/options.md states; paths and --exec lines may not hold control characters; --screenshot and
 // --state-out must be writable (checked at parse time, nothing is created). Every error is
 // one line on stderr naming the option, control characters shown escaped (\n, \x01).
 #pragma once
@@ -44,7 +44,7 @@ struct Options {
   std::string scene = "chain";
   int chains = 10000;     // the field scene's chains (--chains)
   int field_joints = 10;  // the field scene's joints per chain (--joints when given)
-  std::string terrain_path;     // --terrain: a gray PNG heightmap (README: Terrain)
+  std::string terrain_path;     // --terrain: a gray PNG heightmap (docs/walker.md: Terrain)
   float terrain_size = 40.0f;   // --terrain-size S
   float terrain_height = 3.0f;  // --terrain-height H
   std::string solver = "fabrik";
@@ -52,7 +52,7 @@ struct Options {
   bool hidden = false;            // no visible window (still renders offscreen-sized)
   int msaa = 4;                   // multisample count; 0 disables
 
-  // README "Settings, help and screenshots".
+  // Saved settings and screenshots (docs/settings.md).
   bool no_settings = false;          // --no-settings: neither read nor write them
   std::string screenshot_dir = ".";  // --screenshot-dir: where F12 writes
   std::vector<std::string> given;    // the options given ("--scene"), which saved ones yield to

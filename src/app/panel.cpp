@@ -69,7 +69,7 @@ bool FilePicker(const char* id, const std::vector<std::string>& files, const std
   return load;
 }
 
-// A load line for a path, quoted so that spaces survive (README "The console and script
+// A load line for a path, quoted so that spaces survive (docs/language.md "The console and script
 // language": "double quotes" make one word).
 std::string LoadLine(const char* verb, const char* path) {
   return std::string(verb) + " \"" + path + "\"";
@@ -207,7 +207,7 @@ void SolverEditor(const AppState& state, CommandQueue& queue) {
     }
     ImGui::EndCombo();
   }
-  // README: Accelerated FABRIK. Used by FABRIK, the arm's constrained FABRIK and the step
+  // docs/accelerated-fabrik.md. Used by FABRIK, the arm's constrained FABRIK and the step
   // view; the race shows both FABRIKs whatever this says.
   bool accelerate = state.settings.accelerate;
   if (ImGui::Checkbox("accelerate FABRIK (bend-scale steps)", &accelerate)) {

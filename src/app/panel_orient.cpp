@@ -1,4 +1,4 @@
-// The panel's "Rotations and skin" section (README: Rotations, orientation target and
+// The panel's "Rotations and skin" section (docs/rotations.md: Rotations, orientation target and
 // skinning): the skinned tentacle, joint axes and the orientation target with its three
 // angles. Every change is enqueued as the console command it mirrors (skin, axes, orient).
 #include <cstdio>

@@ -1,6 +1,6 @@
-// The panel's view, root and recording section (README: The 2D view, Free root, Record and
-// replay). Every widget sends the console line its action is, so the panel, the console and
-// scripts behave the same.
+// The panel's view, root and recording section (docs/scenes.md: The 2D view, Free root;
+// docs/settings.md: Record and replay). Every widget sends the console line its action is, so the
+// panel, the console and scripts behave the same.
 #include <cstdio>
 #include <string>
 

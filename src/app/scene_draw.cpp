@@ -175,13 +175,14 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
   for (std::size_t i = 0; i < len.size() && i + 1 < p.size(); ++i) {
     const float r = std::clamp(len[i] * 0.13f, base * 0.45f, base * 0.9f);
     const BoneInstance bone{p[i], r, p[i + 1], r * 0.55f, kBoneColor};
-    // Short links of a long chain lie wholly inside their two joints: skip them (README:
-    // Rendering cost).
+    // Short links of a long chain lie wholly inside their two joints: skip them
+    // (docs/performance.md: Rendering cost).
     if (!HiddenByJoints(bone, joint_radii_[i], joint_radii_[i + 1])) bones_.push_back(bone);
   }
   // Plain joints packed much closer than their radius (a long chain of short links) are
   // thinned out where that changes nothing visible (render/instance_filter.h); the root, the
-  // effector and every joint of its own colour are always drawn (README: Rendering cost).
+  // effector and every joint of its own colour are always drawn (docs/performance.md: Rendering
+  // cost).
   std::size_t kept = 0;
   for (std::size_t i = 0; i < p.size(); ++i) {
     glm::vec4 color = kJointColor;
@@ -299,7 +300,7 @@ bool SceneDrawer::GridStale(float reach, bool planar, const glm::vec3& root) con
   return std::fabs(offset.x) > 2.0f * five || std::fabs(offset.y) > 2.0f * five;
 }
 
-// README: Free root - where the root has been over the last seconds, fading with age.
+// docs/scenes.md: Free root - where the root has been over the last seconds, fading with age.
 void SceneDrawer::DrawRootTrail(const AppState& state, Renderer& renderer) {
   const FreeRootState& root = state.root;
   if (root.trail_count < 2) return;

@@ -1,4 +1,4 @@
-// Step 5 for the field scene (README "The field scene"): levels of detail keep 10,000 chains
+// Step 5 for the field scene (docs/field.md "The field scene"): levels of detail keep 10,000 chains
 // interactive under a software renderer. Every chain far from the action is one line strip
 // folded into a single line draw (no joints: at that distance a joint is under a pixel); the
 // chains around the target's foot and the two sampled chains get lit bones and joints. Three

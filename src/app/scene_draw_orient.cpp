@@ -1,5 +1,5 @@
-// The skinned tentacle, the joint axes and the orientation target's gizmo (README: Rotations,
-// orientation target and skinning). They draw the rotations the core computed this frame
+// The skinned tentacle, the joint axes and the orientation target's gizmo (docs/rotations.md:
+// Rotations, orientation target and skinning). They draw the rotations the core computed this frame
 // (AppState::orient), the same ones the state line writes.
 #include <algorithm>
 #include <glm/gtc/quaternion.hpp>

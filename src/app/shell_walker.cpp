@@ -1,4 +1,4 @@
-// The walker in the shell: its panel section (readouts and debug views, README: The walker
+// The walker in the shell: its panel section (readouts and debug views, docs/walker.md: The walker
 // scene) and its look (walker_draw.h: terrain, body, legs).
 #include <imgui.h>
 
@@ -16,7 +16,7 @@ namespace {
 
 using namespace panel;
 
-// The walker's readouts and debug views (README: The walker scene).
+// The walker's readouts and debug views (docs/walker.md: The walker scene).
 void WalkerPanel(const AppState& state, UiState&, CommandQueue& queue) {
   const WalkerScene* walker = state.scene.As<WalkerScene>();
   if (walker == nullptr || !walker->walker) return;

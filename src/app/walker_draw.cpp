@@ -13,7 +13,7 @@ namespace {
 
 constexpr int kTerrainSlot = 0;
 constexpr int kBodySlot = 1;
-// Vertices per side of the drawn terrain grid (README: The walker scene).
+// Vertices per side of the drawn terrain grid (docs/walker.md: The walker scene).
 constexpr int kTerrainResolution = 257;
 
 const glm::vec4 kLegColor(0.86f, 0.83f, 0.76f, 1.0f);

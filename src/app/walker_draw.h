@@ -1,5 +1,5 @@
-// walker_draw.h - step 5 for the walker scene (README: The walker scene): the lit terrain with
-// its grid, the body, the legs, foot targets coloured by planted, the goal marker, and the
+// walker_draw.h - step 5 for the walker scene (docs/walker.md: The walker scene): the lit terrain
+// with its grid, the body, the legs, foot targets coloured by planted, the goal marker, and the
 // debug views (pre-solve ghosts with poles and swing paths; the chosen leg's recorded solve).
 #pragma once
 

@@ -6,12 +6,12 @@
 // pitch stays within +-kMaxPitch, distance within [kMinDistance, kMaxDistance], and the pivot
 // within kMaxPivot of the origin, so no sequence of calls can produce NaN or inf matrices.
 //
-// Planar (2D) mode (README: The 2D view): the camera looks down -Z at the XY plane (+Y up on
-// screen, +X right) through an orthographic projection. The eye sits `distance` in front of
-// the pivot (+Z); the view shows 2 x distance x tan(kFovY / 2) world units of height, the
-// same scale the perspective view has at the pivot, so switching keeps what is under the
-// pivot the same size. Orbit does nothing; Pan moves the pivot in X and Y; Zoom scales the
-// view. Yaw and pitch are kept (unused) for the return to 3D.
+// Planar (2D) mode (docs/scenes.md: The 2D view): the camera looks down -Z at the XY plane (+Y up
+// on screen, +X right) through an orthographic projection. The eye sits `distance` in front of the
+// pivot (+Z); the view shows 2 x distance x tan(kFovY / 2) world units of height, the same scale
+// the perspective view has at the pivot, so switching keeps what is under the pivot the same size.
+// Orbit does nothing; Pan moves the pivot in X and Y; Zoom scales the view. Yaw and pitch are kept
+// (unused) for the return to 3D.
 #pragma once
 
 #include <glm/mat4x4.hpp>

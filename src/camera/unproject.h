@@ -33,8 +33,8 @@ glm::vec2 WindowToNdc(glm::vec2 window_pos, glm::vec2 window_size, glm::vec2 fb_
 std::optional<Ray> ScreenRay(glm::vec2 window_pos, glm::vec2 window_size, glm::vec2 fb_size,
                              const glm::mat4& view, const glm::mat4& projection);
 
-// The point under the cursor on the plane z = `plane_z` (the 2D view's drag plane, README: The
-// 2D view); with an orthographic camera looking down -Z (OrbitCamera's planar mode) its X and
+// The point under the cursor on the plane z = `plane_z` (the 2D view's drag plane, docs/scenes.md:
+// The 2D view); with an orthographic camera looking down -Z (OrbitCamera's planar mode) its X and
 // Y are the cursor's world position exactly. nullopt when ScreenRay fails or the ray is
 // parallel to that plane or points away from it.
 std::optional<glm::vec3> ScreenToPlaneZ(glm::vec2 window_pos, glm::vec2 window_size,

@@ -3,7 +3,7 @@
 //
 // Who enqueues what:
 //   * the console, --exec and the panel's file pickers: a text line (app::Line), parsed when
-//     applied, in the command language of README "Console and scripts";
+//     applied, in the command language of docs/language.md;
 //   * keys and panel widgets: an already parsed language Command (mode, solver, moe, ...) or
 //     one of the app-only commands below (drag, camera, scene edits);
 //   * a running script: its due commands are applied in the same step, after the queue.
@@ -110,7 +110,7 @@ struct Notice {
   std::string text;
   bool is_error = false;
 };
-// README "Settings, help and screenshots": the help overlay (F1, the panel's ?, Escape), the
+// docs/settings.md: the help overlay (F1, the panel's ?, Escape), the
 // screenshot key (F12) and the shell's report once the PNG is written (or not), and the
 // camera pose restored from the settings (clamped to OrbitCamera's ranges; non-finite
 // values change nothing).

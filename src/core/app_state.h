@@ -71,7 +71,8 @@ struct ConsoleState {
 // recorded solve started from; leaving the view lets the normal solve run on from there.
 struct StepState {
   // The recording keeps at most this many joint positions (48 MB): a long chain with a high
-  // iteration cap records its first iterations only, and the view says so (README: Step view).
+  // iteration cap records its first iterations only, and the view says so (docs/scenes.md: Step
+  // view).
   static constexpr std::size_t kMaxRecordedPositions = 4'000'000;
   bool active = false;
   RecordingObserver recording;
@@ -104,7 +105,7 @@ struct RaceState {
   std::vector<RaceEntry> entries;
 };
 
-// The ground the walker scene stands on (README: Terrain). Loaded by --terrain, by
+// The ground the walker scene stands on (docs/walker.md: Terrain). Loaded by --terrain, by
 // `terrain load`, or (the default file, else flat ground) when the walker scene first starts.
 struct TerrainState {
   std::shared_ptr<const Heightmap> map;  // null until loaded
@@ -178,7 +179,7 @@ struct AppState {
 
   bool quit_requested = false;  // `quit`: the shell closes the window after this frame
 
-  // README "Settings, help and screenshots".
+  // Help overlay and screenshots (docs/settings.md).
   bool help_open = false;                      // the help overlay (F1)
   std::string screenshot_dir = ".";            // --screenshot-dir
   std::string screenshot_pending;              // the shell writes this PNG this frame; "" none

@@ -34,7 +34,7 @@ void EndDrag(AppState& state) {
 void StartDrag(AppState& state, const app::DragStart& c) {
   if (state.mode != TargetMode::kDrag || !Finite(c.position) || !Finite(c.plane_normal)) return;
   state.scene.grab = c.grab;
-  // The 2D view drags on the plane z = 0 (README: The 2D view).
+  // The 2D view drags on the plane z = 0 (docs/scenes.md: The 2D view).
   const bool planar = View2d(state);
   state.drag.plane.Begin(ConfineTarget(state, c.position),
                          planar ? glm::vec3(0.0f, 0.0f, -1.0f) : c.plane_normal);

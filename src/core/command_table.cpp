@@ -35,7 +35,7 @@ bool ApplyEcho(AppState&, Args args, CommandOutput& out) {
   return true;
 }
 
-// chains N [JOINTS]: the field scene's shape (README "The field scene").
+// chains N [JOINTS]: the field scene's shape (docs/field.md "The field scene").
 Result<std::vector<std::string>> ParseChains(Args args) {
   if (args.empty() || args.size() > 2) {
     return MakeError(
@@ -92,7 +92,7 @@ constexpr std::string_view kChainsDetails[] = {
 constexpr std::string_view kEchoDetails[] = {
     "  In a script: 'at 3 echo now the arm' prints when the line fires."};
 
-// terrain load PATH [S H] (README: The walker scene): S in (0, 1e5], H in [0, 1e4]; the
+// terrain load PATH [S H] (docs/walker.md: The walker scene): S in (0, 1e5], H in [0, 1e4]; the
 // numbers are written back with 9 significant digits so the apply step reads the same floats.
 Result<std::vector<std::string>> ParseTerrain(Args args) {
   constexpr const char* kUsage = " (usage: terrain load PATH [S H])";

@@ -1,6 +1,7 @@
 // command_table.h - the one command table: every console and script command is one entry,
 // holding its name, usage, help text, argument parsing and validation, canonical form,
-// completion and how it is applied (README "The app core"). Entries come in two forms:
+// completion and how it is applied (docs/architecture.md "The app core"). Entries come in two
+// forms:
 //
 // * AppCommandEntry (below): a command whose arguments travel as canonical words. Its
 //   language half (CommandExtension: name, usage, summary, details, parse, keywords) and its
@@ -21,7 +22,7 @@
 // from here (the start-up passes AppCommandLanguage() to the parser as
 // CommandContext::extensions), and a bad line gives the entry's one error line and changes
 // nothing. Add a test in tests/core (test_command_table.cpp's list of good lines fails until
-// the new command has one) and document the command in README.
+// the new command has one) and document the command in docs/language.md.
 #pragma once
 
 #include <span>

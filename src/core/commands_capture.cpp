@@ -1,4 +1,4 @@
-// The `screenshot` console command (README "Settings, help and screenshots"): the F12 key as
+// The `screenshot` console command (docs/settings.md): the F12 key as
 // a line, so scripts and --exec can take one too.
 #include "core/app_state.h"
 #include "core/command_table.h"

@@ -1,5 +1,5 @@
-// The console commands of README "Rotations, orientation target and skinning": `skin on|off`,
-// `axes on|off` and `orient off|YAW PITCH ROLL`, as entries of the app's command table.
+// The console commands of docs/rotations.md (`skin on|off`, `axes on|off` and
+// `orient off|YAW PITCH ROLL`), as entries of the app's command table.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

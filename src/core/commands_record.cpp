@@ -1,6 +1,6 @@
-// The console commands of record and replay, the free root and the 2D view (README: Record
-// and replay, Free root, The 2D view): record start PATH | record stop, root free|fixed,
-// view 2d|3d. One AppCommandEntry each (core/command_table.h).
+// The console commands of record and replay, the free root and the 2D view (docs/settings.md:
+// Record and replay; docs/scenes.md: Free root, The 2D view): record start PATH | record stop, root
+// free|fixed, view 2d|3d. One AppCommandEntry each (core/command_table.h).
 #include <array>
 #include <string>
 #include <vector>

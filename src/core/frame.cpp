@@ -101,7 +101,7 @@ void UpdateTarget(AppState& state) {
   // and takes a new target at once (one new recording, not one per frame of a glide).
   const float dt = state.step.active ? 0.0f : state.timing.dt;
   std::optional<glm::vec3> wanted = state.source(state.mode).Wanted(dt);
-  // The 2D view keeps every target at z = 0 (README: The 2D view).
+  // The 2D view keeps every target at z = 0 (docs/scenes.md: The 2D view).
   if (wanted) wanted = ConfineTarget(state, *wanted);
   state.targeting.Update(wanted, state.timing.dt, state.step.active);
   RecordTargetSample(state);

@@ -1,7 +1,8 @@
 // frame.h - the core's steps of one frame, each a function of the AppState. No GL, no window:
 // tests/core drives these headless with a fixed time step.
 //
-// Frame order (the shell, app/app.cpp, runs them in exactly this order; README "Frame order"):
+// Frame order (the shell, app/app.cpp, runs them in exactly this order; docs/architecture.md "Frame
+// order"):
 //   1. input      the shell reads the mouse and keys and enqueues AppCommands
 //   2. apply      ApplyCommands: the queue, then the running script's due commands
 //   3. target     UpdateTarget: the active source moves the target (with blending)
@@ -58,7 +59,7 @@ bool ApplyLengths(AppState& state, std::vector<float> lengths);
 void SetMessage(AppState& state, std::string text, bool is_error);
 // The settings one solve of `joint_count` joints runs with: the user's, with the iteration
 // cap lowered where needed so that one solve does at most kMaxJointUpdatesPerSolve joint
-// updates (README: Limits), so that no cap and chain length can freeze a frame.
+// updates (docs/options.md: Limits), so that no cap and chain length can freeze a frame.
 inline constexpr long kMaxJointUpdatesPerSolve = 10'000'000;
 SolveSettings BoundedSettings(const AppState& state, std::size_t joint_count);
 

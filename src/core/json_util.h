@@ -1,4 +1,4 @@
-// json_util.h - numbers and vectors for the state line (README "The state stream").
+// json_util.h - numbers and vectors for the state line (docs/state.md).
 #pragma once
 
 #include <cmath>

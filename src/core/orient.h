@@ -1,5 +1,5 @@
 // orient.h - bone rotations, the orientation target, the skinned tentacle and joint axes in
-// the app core (README: Rotations, orientation target and skinning).
+// the app core (docs/rotations.md).
 //
 // Every frame, after the scene's solve, UpdateRotations rebuilds one world-space rotation per
 // bone (ik/rotations.h: rest axis +Y, twist carried along the chain and over time) for the
@@ -66,7 +66,7 @@ OrientedSolveResult SolveOriented(AppState& state, const ChainConstraints* const
 void UpdateRotations(AppState& state);
 
 // Adds "skin", "axes", "rotations", "target_rotation", "target_euler_deg",
-// "effector_rotation" and "orient_error_deg" to the state line (README "The state stream").
+// "effector_rotation" and "orient_error_deg" to the state line (docs/state.md).
 void WriteOrientState(const AppState& state, nlohmann::json& line);
 
 }  // namespace fabrik

@@ -1,6 +1,6 @@
-// record_view.h - record and replay, the free root and the 2D view (README: Record and
-// replay, Free root, The 2D view): their state in AppState and the functions the apply and
-// frame steps call. Their console commands are in commands_record.cpp.
+// record_view.h - record and replay, the free root and the 2D view (docs/settings.md: Record and
+// replay; docs/scenes.md: Free root, The 2D view): their state in AppState and the functions the
+// apply and frame steps call. Their console commands are in commands_record.cpp.
 #pragma once
 
 #include <array>

@@ -1,4 +1,4 @@
-// scene.h - what the demo solves: one interface for every scene (README "Scenes").
+// scene.h - what the demo solves: one interface for every scene (docs/scenes.md).
 //
 // A scene owns its own state (an arm's constraints, a creature's tree), its solve, the pose
 // it hands the renderer and the state line, the handles a drag can grab, and its state-line
@@ -75,7 +75,7 @@ class Scene {
   // Where a drag's cursor ray meets the scene's ground, for scenes whose target lives on a
   // surface (the walker's terrain); nullopt (the default): the drag plane decides.
   virtual std::optional<glm::vec3> SurfaceHit(const Ray&) const { return std::nullopt; }
-  // Adds the scene's own fields to the state line (README "The state stream").
+  // Adds the scene's own fields to the state line (docs/state.md).
   virtual void WriteState(nlohmann::json& line) const;
 };
 

@@ -78,8 +78,8 @@ void ArmScene::Solve(AppState& state) {
   }
   at_limit.resize(state.chain.joint_count());
   if (state.orient.euler_deg) {
-    // An orientation target: the oriented solve with the hinges' limits (no pole; README:
-    // Rotations, orientation target and skinning).
+    // An orientation target: the oriented solve with the hinges' limits (no pole;
+    // docs/rotations.md: In the app).
     const OrientedSolveResult r = SolveOriented(state, &constraints);
     if (r.base.ok) {
       last.base = r.base;

@@ -32,8 +32,8 @@ void ChainScene::Solve(AppState& state) {
     return;
   }
   if (state.orient.euler_deg) {
-    // An orientation target: the oriented FABRIK solve, whatever solver is selected (README:
-    // Rotations, orientation target and skinning).
+    // An orientation target: the oriented FABRIK solve, whatever solver is selected
+    // (docs/rotations.md: In the app).
     SolveOriented(state, nullptr);
     UpdateRace(state);
     return;
@@ -53,7 +53,7 @@ void ChainScene::Solve(AppState& state) {
   UpdateRace(state);
 }
 
-// README: Free root - the chain pulled by its head, the root following (ik/free_root.h).
+// docs/scenes.md: Free root - the chain pulled by its head, the root following (ik/free_root.h).
 void ChainScene::SolveFreeRoot(AppState& state) {
   const auto start = std::chrono::steady_clock::now();
   const SolveResult result = PullChain(state.chain, state.target());

@@ -13,7 +13,7 @@ class ChainScene final : public Scene {
   // Rebuilds a straight chain with the lengths it had when another scene took over.
   bool Enter(AppState& state) override;
   // The selected solver, timed; while the step view is on, the replay instead; then the race.
-  // With a free root, the rope pull instead (README: Free root).
+  // With a free root, the rope pull instead (docs/scenes.md: Free root).
   void Solve(AppState& state) override;
   // The step view's replayed pose while it is on.
   std::span<const glm::vec3> Pose(const AppState& state) const override;

@@ -1,5 +1,5 @@
-// scene_field.h - many chains at once (README "The field scene"): chains rooted on a grid over
-// the ground, all leaning towards the shared target like grass towards a light, solved
+// scene_field.h - many chains at once (docs/field.md "The field scene"): chains rooted on a grid
+// over the ground, all leaning towards the shared target like grass towards a light, solved
 // together each frame by the batched solver (ik/batch_fabrik.h).
 //
 // The per-chain target rule (FieldTarget): a chain whose reach-fraction kFieldLean of its
@@ -19,7 +19,7 @@
 
 namespace fabrik {
 
-// Bounds of the field (README "The field scene"): --chains, and chains x joints.
+// Bounds of the field (docs/field.md "The field scene"): --chains, and chains x joints.
 inline constexpr int kFieldMinChains = 1;
 inline constexpr int kFieldMaxChains = 100000;
 inline constexpr int kFieldDefaultChains = 10000;

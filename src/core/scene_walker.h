@@ -1,4 +1,4 @@
-// scene_walker.h - a four-legged FABRIK walker on the terrain (README: The walker scene).
+// scene_walker.h - a four-legged FABRIK walker on the terrain (docs/walker.md: The walker scene).
 //
 // The mode's target is where the walker walks to: it turns, walks there with its feet planted
 // and stops. A drag puts the target on the ground under the cursor (IntersectTerrain); the
@@ -30,7 +30,7 @@ class WalkerScene final : public Scene {
   void Handles(const AppState& state, std::vector<Handle>& out) const override;
   std::optional<glm::vec3> SurfaceHit(const Ray& ray) const override;
   // "body", "legs", "goal", "arrived", "steps", "foot_steps", "terrain", "walker_debug"
-  // (README: The walker scene).
+  // (docs/walker.md: The walker scene).
   void WriteState(nlohmann::json& line) const override;
 
   // After walker->SetTerrain: the target moves onto the re-clamped goal, the pose refreshes.

@@ -1,5 +1,5 @@
-// screenshot.h - the screenshot key's file names and its two steps in the core (README
-// "Settings, help and screenshots"). F12 (or `screenshot`) asks; the apply step picks the
+// screenshot.h - the screenshot key's file names and its two steps in the core
+// (docs/settings.md: Screenshots). F12 (or `screenshot`) asks; the apply step picks the
 // file name; the shell writes the PNG at the end of that frame, without the help overlay, and
 // reports back with app::ScreenshotDone, which sets `last_screenshot` and prints the path.
 #pragma once

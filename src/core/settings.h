@@ -1,4 +1,4 @@
-// settings.h - the demo's saved settings (README "Settings, help and screenshots"): read and
+// settings.h - the demo's saved settings (docs/settings.md): read and
 // checked from `settings.json` in the settings folder, turned into commands applied at start
 // (before --exec lines, through the same ApplyCommand as everything else), and captured from
 // the state and written back on exit. No GL: tests/core drives all of it.
@@ -80,7 +80,7 @@ Status WriteSettingsFile(const std::string& path, const Settings& settings);
 Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window_size,
                          std::optional<glm::ivec2> window_position);
 
-// Removes the fields that the given command-line options set (README: Settings, help and
+// Removes the fields that the given command-line options set (docs/settings.md: Settings, help and
 // screenshots): --scene drops scene and camera; --joints, --length, --lengths drop length and
 // lengths; --moe, --max-iterations, --solver their field; --spline, --script and --mode drop
 // mode and the file they name; --size drops the window size. `given` holds option names

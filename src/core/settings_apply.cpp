@@ -1,4 +1,4 @@
-// From the state to saved settings and back (README "Settings, help and screenshots").
+// From the state to saved settings and back (docs/settings.md).
 // Restoring goes through commands, so a saved value meets the same checks as a typed one and
 // a file that no longer loads (a moved spline) gives the command's own error line.
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Reading, checking and writing settings.json (README "Settings, help and screenshots").
+// Reading, checking and writing settings.json (docs/settings.md).
 // The file is the user's to edit, so everything in it is treated as hostile: a value is used
 // only after its type and range are checked here, and a file that is not a settings file at
 // all is ignored whole with one line saying why.

@@ -1,4 +1,4 @@
-// The settings folder at start and exit (README "Settings, help and screenshots").
+// The settings folder at start and exit (docs/settings.md).
 #include <cmath>
 
 #include "core/settings.h"

@@ -1,5 +1,5 @@
-// startup.h - the AppState the demo starts with, from its command-line options (README
-// "Command-line options"). No window is needed: the shell opens one afterwards, and
+// startup.h - the AppState the demo starts with, from its command-line options
+// (docs/options.md). No window is needed: the shell opens one afterwards, and
 // tests/core starts the core the same way.
 #pragma once
 
@@ -27,7 +27,7 @@ struct StartOptions {
   int chains = 10000;     // the field scene's chain count (--chains)
   int field_joints = 10;  // the field scene's joints per chain (--joints, when given)
   std::string terrain_path;     // "" = the default terrain, loaded when the walker starts
-  float terrain_size = 40.0f;   // S (README: Terrain)
+  float terrain_size = 40.0f;   // S (docs/walker.md: Terrain)
   float terrain_height = 3.0f;  // H
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order

@@ -54,7 +54,7 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
   j["cursor"] = shell.cursor_valid ? nlohmann::json{Num(shell.cursor.x), Num(shell.cursor.y)}
                                    : nlohmann::json(nullptr);
   j["buttons"] = {shell.buttons[0], shell.buttons[1], shell.buttons[2]};
-  // Fields beyond the minimum README "The state stream" promises every consumer.
+  // Fields beyond the minimum every line holds (docs/state.md: The state line).
   j["solver"] = SolverName(s.solver);
   j["tolerance"] = Num(s.settings.tolerance);
   j["max_iterations"] = s.settings.max_iterations;
@@ -127,16 +127,17 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
   j["console_open"] = shell.console_open;
   if (with_console_last && !s.console.log.empty()) j["console_last"] = s.console.log.back().text;
   j["lengths"] = s.lengths;
-  // Record and replay, free root, 2D view (README: Record and replay, Free root, The 2D
-  // view). The root's position is joints[0]; "view" is the view matrix, hence "view_mode".
+  // Record and replay, free root, 2D view (docs/settings.md: Record and replay; docs/scenes.md:
+  // Free root, The 2D view). The root's position is joints[0]; "view" is the view matrix, hence
+  // "view_mode".
   j["recording"] =
       s.recording.active() ? nlohmann::json(s.recording.path()) : nlohmann::json(nullptr);
   j["root_free"] = s.root.free;
   j["view_mode"] = View2d(s) ? "2d" : "3d";
-  // Rotations, orientation target, skin and axes (README: Rotations, orientation target and
-  // skinning).
+  // Rotations, orientation target, skin and axes (docs/rotations.md: Rotations, orientation target
+  // and skinning).
   WriteOrientState(s, j);
-  // README "Settings, help and screenshots".
+  // Help overlay and screenshots (docs/settings.md).
   j["help_open"] = s.help_open;
   j["last_screenshot"] =
       s.last_screenshot ? nlohmann::json(*s.last_screenshot) : nlohmann::json(nullptr);

@@ -1,4 +1,4 @@
-// state_writer.h - the per-frame JSON Lines stream of --state-out (README "The state line").
+// state_writer.h - the per-frame JSON Lines stream of --state-out (docs/state.md "The state line").
 #pragma once
 
 #include <cstdio>

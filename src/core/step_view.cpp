@@ -207,7 +207,7 @@ bool SetRace(AppState& state, bool on) {
     entry.kind = kind;
     entry.chain = state.chain;
     race.entries.push_back(entry);
-    // Textbook and accelerated FABRIK side by side (README: Accelerated FABRIK).
+    // Textbook and accelerated FABRIK side by side (docs/accelerated-fabrik.md).
     if (kind == SolverKind::kFabrik) {
       entry.accelerate = true;
       race.entries.push_back(std::move(entry));

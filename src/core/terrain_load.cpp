@@ -8,7 +8,7 @@ namespace fabrik {
 
 bool LoadTerrain(AppState& state, const std::string& path, const std::string& resolved_path,
                  float size, float height) {
-  // Load into a Result first: only a good image replaces anything (README: Terrain).
+  // Load into a Result first: only a good image replaces anything (docs/walker.md: Terrain).
   Result<Heightmap> loaded = LoadHeightmapPng(resolved_path, size, height);
   if (!loaded) {
     SetMessage(state, "terrain load: " + loaded.error(), true);

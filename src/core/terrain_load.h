@@ -1,4 +1,4 @@
-// terrain_load.h - the app's ground for the walker scene (README: Terrain): `--terrain`,
+// terrain_load.h - the app's ground for the walker scene (docs/walker.md: Terrain): `--terrain`,
 // `terrain load PATH [S H]`, and the default file.
 #pragma once
 

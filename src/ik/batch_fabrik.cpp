@@ -1,5 +1,5 @@
 // batch_fabrik.cpp - ChainBatch storage: creation, the structure-of-arrays layout, copies and
-// per-chain access (README: The batched solver). Solving is in batch_solve.cpp.
+// per-chain access (docs/field.md: The batched solver). Solving is in batch_solve.cpp.
 #include "ik/batch_fabrik.h"
 
 #include <algorithm>

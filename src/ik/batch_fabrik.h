@@ -1,4 +1,4 @@
-// batch_fabrik.h - FABRIK on many independent chains at once (README: The batched solver).
+// batch_fabrik.h - FABRIK on many independent chains at once (docs/field.md: The batched solver).
 //
 // One FABRIK reach (subtract, dot, square root, divide) depends on the reach before it, so a
 // single chain cannot use wide SIMD units. Many independent chains can: ChainBatch stores N

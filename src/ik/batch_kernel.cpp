@@ -1,5 +1,5 @@
 // batch_kernel.cpp - the SIMD kernel of the batched solver: one block of chains, one chain per
-// lane, in lock-step (README: The batched solver).
+// lane, in lock-step (docs/field.md: The batched solver).
 //
 // Google Highway compiles this file once per x86 target (SSE2 emulation, SSSE3, SSE4, AVX2,
 // AVX-512, ...; hwy/foreach_target.h) and HWY_DYNAMIC_DISPATCH picks the best one the CPU

@@ -1,7 +1,7 @@
 // batch_lane.cpp - the per-lane scalar side of the batched solver: the cases the SIMD kernel
 // hands back to one lane. Each function performs the same float and double operations, in
 // the same order, as the single-chain solver (fabrik.cpp), so a lane handled here ends
-// exactly where SolveFabrik would put that chain (README: The batched solver).
+// exactly where SolveFabrik would put that chain (docs/field.md: The batched solver).
 #include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>

@@ -1,6 +1,6 @@
 // batch_solve.cpp - SolveFabrikBatch: validation, the per-block target transposition,
 // sharing the blocks out over threads with oneTBB, and regrouping chains by iteration count
-// (README: The batched solver). The arithmetic is in batch_kernel.cpp (SIMD) and
+// (docs/field.md: The batched solver). The arithmetic is in batch_kernel.cpp (SIMD) and
 // batch_lane.cpp (per-lane special cases).
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -49,7 +49,7 @@ bool AllFinite(std::span<const glm::vec3> points) {
 // Runs f(0) .. f(count - 1), on the calling thread alone or shared out over oneTBB's pool.
 // Shared out, the blocks are dealt one at a time from a counter rather than split in halves
 // up front: the calling thread starts at once while a sleeping worker takes tens of
-// microseconds to wake (README: The batched solver), and with halves the caller would finish
+// microseconds to wake (docs/field.md: The batched solver), and with halves the caller would finish
 // its own and then wait for the late worker's; from a counter, whoever is free takes the
 // next block, so a late worker only takes what is left.
 template <typename F>

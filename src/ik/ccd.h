@@ -29,7 +29,7 @@
 // Convergence: fast when the target is well inside the reach, slow near full reach, where the
 // chain must end up almost straight and each sweep uncurls it only a little (on random targets
 // for a 10-joint chain at 0.1% of its length: about 8x FABRIK's mean iterations, hundreds to
-// thousands near full reach; see bench/bench_tables).
+// thousands near full reach; see build/bin/bench_tables).
 // Cost: O(joints) per sweep (the rotations are accumulated and the pose rebuilt once per
 // sweep), plus one per-thread scratch array of one quaternion per joint that grows to the
 // largest chain solved on that thread; after that no heap allocation.

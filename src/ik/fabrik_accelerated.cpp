@@ -22,7 +22,7 @@ using glm::dvec3;
 // pathological pose.
 constexpr int kMaxEvaluations = 16;
 // The jump guard of a solve: a bend-scale step may move no joint farther than this many times
-// the effector's distance from the target when the solve began (README: Accelerated FABRIK).
+// the effector's distance from the target when the solve began (docs/accelerated-fabrik.md).
 constexpr float kMaxMoveFactor = 3.0f;
 constexpr double kDoubleEpsilon = std::numeric_limits<double>::epsilon();
 // Curl factors tried, in order, when the effector is farther from the root than the target.

@@ -39,7 +39,7 @@
 // each textbook iteration counts 1 and each bend-scale step counts 1, applied or not. A
 // bend-scale step costs 2-4 chain sweeps in double as a rule (one per search evaluation, one
 // to write, one more for the jump guard when it can bite; up to ~25 in pathological poses);
-// the benchmark (README: Accelerated FABRIK) reports the time per solve against the textbook.
+// the benchmark (docs/accelerated-fabrik.md) reports the time per solve against the textbook.
 //
 // Observer: OnBegin once; per textbook iteration OnHalfPass(kBackward) and (kForward); per
 // bend-scale step one OnHalfPass(PassKind::kBendScale, iteration, pose) with the pose after

@@ -1,5 +1,5 @@
 // free_root.h - a chain with a free root, pulled by its head like a rope ("pull chain"), and
-// laying a chain flat in the plane z = 0 (README: Free root, The 2D view).
+// laying a chain flat in the plane z = 0 (docs/scenes.md: Free root, The 2D view).
 //
 // PullChain(chain, target) is FABRIK's backward-reaching pass alone (Aristidou & Lasenby,
 // "FABRIK", Graphical Models 73(5), 2011, section 4, the first half of algorithm 1): the end

@@ -31,7 +31,7 @@
 //     thousands for targets near full reach, where J J^T is badly conditioned. DLS with the
 //     default options needs about as many as FABRIK (its step is clamped, so a far target
 //     takes at least distance / (max_step x length) iterations), each costing more.
-//     (bench/bench_tables prints the figures.)
+//     (build/bin/bench_tables prints the figures.)
 // One iteration = one Jacobian step. The observer's OnHalfPass(PassKind::kForward, iteration,
 // joints) is called once after each step: for these solvers a "pass" is the whole step.
 // Always: the root does not move (bitwise), every segment keeps its length (exact to float

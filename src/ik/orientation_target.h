@@ -48,8 +48,8 @@
 
 namespace fabrik {
 
-// Euler angles, the console's `target X Y Z YAW PITCH ROLL` (README: Rotations, orientation
-// target and skinning): yaw about +Y, pitch about +X, roll about +Z, in radians, composed as
+// Euler angles, the console's `target X Y Z YAW PITCH ROLL` (docs/rotations.md: Orientation
+// target): yaw about +Y, pitch about +X, roll about +Z, in radians, composed as
 //   R = Ry(yaw) * Rx(pitch) * Rz(roll)
 // i.e. applied to a vector roll first, then pitch, then yaw, all about the fixed world axes
 // (equivalently yaw, then pitch about the yawed X, then roll about the resulting Z). All zero

@@ -3,7 +3,7 @@
 // FABRIK moves points; a rig turns bones. This file turns a solved pose into one world-space
 // rotation per segment (bone), rebuilt from the positions on every call, so nothing drifts:
 //
-// Conventions (README: Rotations, orientation target and skinning).
+// Conventions (docs/rotations.md).
 //   * Every bone's rest axis is +Y: rotation i turns (0, 1, 0) onto the unit direction of
 //     segment i (joint i -> joint i+1, or parent -> node in a tree) to float rounding (1e-5).
 //   * World space, right-handed, +Y up. A bone's local X and Z are its frame's side axes; for a

@@ -1,5 +1,6 @@
 // instance_filter.h - keeps the work of the instanced draws bounded whatever the pose, the
-// joint count and the camera (README: Rendering cost). Pure math on instance lists, no GL.
+// joint count and the camera (docs/performance.md: Rendering cost). Pure math on instance lists, no
+// GL.
 #pragma once
 
 #include <cstdint>

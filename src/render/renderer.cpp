@@ -35,7 +35,8 @@ struct Mesh {
 
 // Level of detail by size on screen: the sphere meshes from fine to coarse and the radius in
 // pixels below which each coarser one takes over. A sphere a few pixels wide needs a few
-// dozen vertices, one filling a tenth of the screen a few hundred (README: Rendering cost).
+// dozen vertices, one filling a tenth of the screen a few hundred (docs/performance.md: Rendering
+// cost).
 constexpr int kSphereLevels = 4;
 constexpr float kSphereLevelPixels[kSphereLevels - 1] = {32.0f, 12.0f, 4.0f};
 constexpr int kBoneLevels = 2;
@@ -266,8 +267,8 @@ void Renderer::DrawSpheres(std::span<const SphereInstance> spheres) {
   im.scratch.clear();
   im.levels.clear();
   for (const SphereInstance& i : spheres) {
-    // One enclosing the eye would fill the whole screen with its inside (README: Rendering
-    // cost): a camera among a long chain's joints sits inside dozens of them at once.
+    // One enclosing the eye would fill the whole screen with its inside (docs/performance.md:
+    // Rendering cost): a camera among a long chain's joints sits inside dozens of them at once.
     if (EyeInsideSphere(i, im.eye, im.near_plane)) continue;
     im.scratch.push_back({{i.center, i.radius}, {}, i.color});
     const float distance = glm::length(i.center - im.eye) - i.radius;
@@ -301,8 +302,8 @@ void Renderer::DrawBones(std::span<const BoneInstance> bones) {
 }
 
 void Renderer::DrawShadows(std::span<const SphereInstance> spheres) {
-  // Bounded footprints, one blob per spot (README: Rendering cost): blobs that grew with
-  // the height made a 10,000-joint chain standing upright blend 10,000 screen-sized quads.
+  // Bounded footprints, one blob per spot (docs/performance.md: Rendering cost): blobs that grew
+  // with the height made a 10,000-joint chain standing upright blend 10,000 screen-sized quads.
   BuildShadows(spheres, impl_->shadows, impl_->shadow_keys);
   auto& s = impl_->scratch;
   s.clear();

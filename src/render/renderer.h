@@ -5,7 +5,7 @@
 // per level of detail (4 for spheres, 2 for bones, 1 otherwise; one line draw for lines)
 // whatever the number of instances. Each instance's mesh follows its size on screen, and
 // instances that enclose the camera are skipped, so the work stays bounded as chains grow
-// (README: Rendering cost).
+// (docs/performance.md: Rendering cost).
 // Call order per frame: BeginFrame, SetCamera, any Draw*, then (optionally) ReadPixels.
 #pragma once
 
@@ -74,7 +74,7 @@ class Renderer {
   void DrawLines(std::span<const LineVertex> vertices, float width = 1.0f, bool on_top = false,
                  glm::vec3 fade_centre = glm::vec3(0.0f), float fade_radius = 0.0f);
 
-  // Skinned tube (README: Rotations, orientation target and skinning). SetSkinMesh uploads a
+  // Skinned tube (docs/rotations.md). SetSkinMesh uploads a
   // tube built by BuildTube (tube_mesh.h); call it when the chain's lengths change (BuiltFor
   // tells). DrawSkin poses it on the GPU with dual quaternion skinning (shaders/skin.vert): one
   // world rotation per bone (rotations.h: +Y onto the segment) and the joint positions (at

@@ -1,5 +1,5 @@
 // surface_renderer.h - lit indexed triangle meshes with a model matrix: the walker's terrain
-// (with a world-space grid drawn on it) and its body. README: The walker scene.
+// (with a world-space grid drawn on it) and its body. docs/walker.md: The walker scene.
 //
 // Kept apart from Renderer (renderer.h), whose instanced spheres and bones suit many small
 // parts; a surface is one large mesh uploaded once and drawn every frame. Same lighting as

@@ -38,8 +38,9 @@ class Spline {
   static constexpr float kMaxCoordinate = 1.0e6f;
   // A point closer than this to the previously kept point is a duplicate and is dropped.
   static constexpr float kMinPointSpacing = 1.0e-5f;
-  // Most control points a spline may have (after duplicates are dropped).
-  static constexpr std::size_t kMaxPoints = 10000;  // bounds memory (README: Spline files)
+  // Most control points a spline may have (after duplicates are dropped); bounds memory
+  // (docs/language.md: Spline files).
+  static constexpr std::size_t kMaxPoints = 10000;
 
   // Builds the curve through `points`.
   // Cleaning: a point within kMinPointSpacing of the previous kept point is dropped (so

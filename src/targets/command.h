@@ -1,5 +1,5 @@
 // command.h - the one command language of the console panel and of script files
-// (README "The console and script language"), parsed into plain, fully validated values.
+// (docs/language.md), parsed into plain, fully validated values.
 //
 // A line is words separated by spaces; "double quotes" make one word of text with spaces
 // (for paths); '#' outside quotes starts a comment. Command names and keywords are
@@ -8,7 +8,7 @@
 //
 //   target X Y Z [YAW PITCH ROLL] set the target, world units, |coordinate| <= 1e6; the
 //                                optional angles (degrees, |angle| <= 3600) also set its
-//                                orientation (README: Rotations, orientation target and skinning)
+//                                orientation (docs/rotations.md)
 //   mode drag|spline|console|script
 //   joints N                     joint count, root included: 2..10000
 //   length L                     every segment's length: 0.0001 <= L <= 1000
@@ -32,7 +32,7 @@
 // Command whose every value is within the ranges above, so that carrying it out cannot
 // fail. Files named by `spline load` and `script run` are read and parsed during
 // ParseCommand: the Command carries the parsed Spline / Script, and a missing or malformed
-// file is a parse error ("assets/splines/x.txt:7: expected 3 numbers 'X Y Z', got '1 2'")
+// file is a parse error ("assets/splines/<name>.txt:7: expected 3 numbers 'X Y Z', got '1 2'")
 // that changes nothing.
 //
 // Relative paths are looked up first in the working directory, then under each of
@@ -67,7 +67,7 @@ inline constexpr int kMinJoints = 2;
 inline constexpr int kMaxJoints = 10000;
 inline constexpr float kMinSegmentLength = 1.0e-4f;  // lengths are in [kMin, kMax]: shorter
 inline constexpr float kMaxSegmentLength = 1000.0f;  // ones cannot keep their length in float
-                                                     // beside the longest reach (README)
+                                                     // beside the longest reach (docs/options.md)
 inline constexpr float kMaxTolerance = 100.0f;       // moe is in (0, this]
 inline constexpr int kMinIterations = 1;
 inline constexpr int kMaxIterations = 100000;

@@ -1,6 +1,6 @@
 // The built-in commands that set the target (and its orientation), its mode and the chain's shape
-// and settings: target, mode, joints, length, lengths, moe, iterations (README "The console and
-// script language"). One CommandSpec each, with its struct's Format and Validate.
+// and settings: target, mode, joints, length, lengths, moe, iterations (docs/language.md "The
+// console and script language"). One CommandSpec each, with its struct's Format and Validate.
 #include <array>
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // The built-in commands that load and play spline and script files: spline ..., script ...
-// (README "The console and script language"). Files are read and parsed here, at parse time,
+// (docs/language.md). Files are read and parsed here, at parse time,
 // so a missing or malformed file is a parse error that changes nothing.
 #include <array>
 #include <cmath>

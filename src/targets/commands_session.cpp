@@ -1,5 +1,5 @@
 // The built-in commands about the session: camera, state, help, and the choices of solver,
-// acceleration and scene (README "The console and script language").
+// acceleration and scene (docs/language.md).
 #include <algorithm>
 #include <array>
 

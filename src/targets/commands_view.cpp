@@ -1,5 +1,5 @@
 // The built-in commands about the view and the demo itself: clear, step, race, quit
-// (README "The console and script language").
+// (docs/language.md).
 #include <algorithm>
 #include <array>
 

@@ -1,5 +1,5 @@
-// path_recorder.h - turns a moving target into a script (README: Record and replay), so that
-// `script run` replays the path.
+// path_recorder.h - turns a moving target into a script (docs/settings.md: Record and replay), so
+// that `script run` replays the path.
 //
 // Format written (the script language of script.h; every line is a valid script line):
 //   # header comments (what, when, the tolerance)

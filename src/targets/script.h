@@ -1,4 +1,4 @@
-// script.h - timed command scripts (assets/scripts/*.txt, README "Script files") and the
+// script.h - timed command scripts (assets/scripts/*.txt, docs/language.md "Script files") and the
 // player that runs them.
 //
 // Format, one item per line:
@@ -61,7 +61,7 @@ Result<Script> LoadScriptFile(const std::string& path, const CommandContext& con
 class Script {
  public:
   static constexpr double kMaxTime = 1.0e6;  // seconds, for T and D
-  // Bounds on what one script may hold, so that no script can exhaust memory (README:
+  // Bounds on what one script may hold, so that no script can exhaust memory (docs/language.md:
   // Script files): timed lines, and spline control points over all its `spline load` lines.
   static constexpr std::size_t kMaxLines = 100000;
   static constexpr std::size_t kMaxSplinePoints = 100000;

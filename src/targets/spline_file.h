@@ -1,4 +1,4 @@
-// spline_file.h - reading spline files (assets/splines/*.txt), the format README "Spline
+// spline_file.h - reading spline files (assets/splines/*.txt), the format docs/language.md "Spline
 // files" documents.
 //
 // Format, one item per line:
@@ -14,9 +14,9 @@
 //
 // Errors are one line, "NAME:LINE: message", where NAME is the source name (the path as
 // given) and LINE is 1-based, e.g.
-//   assets/splines/x.txt:7: expected 3 numbers 'X Y Z', got '1 2'
-//   assets/splines/x.txt:4: coordinate 'nan' is not a finite number
-//   assets/splines/x.txt:12: a closed spline needs at least 3 distinct points, got 2
+//   assets/splines/<name>.txt:7: expected 3 numbers 'X Y Z', got '1 2'
+//   assets/splines/<name>.txt:4: coordinate 'nan' is not a finite number
+//   assets/splines/<name>.txt:12: a closed spline needs at least 3 distinct points, got 2
 // (a too-short spline is reported at the file's last line). Nothing throws.
 #pragma once
 

@@ -1,6 +1,6 @@
 // heightmap.h - ground height from a grayscale image, the terrain the walker stands on.
 //
-// Mapping (README: Terrain). An image of width W and height H pixels covers the square
+// Mapping (docs/walker.md: Terrain). An image of width W and height H pixels covers the square
 // [-S/2, S/2] x [-S/2, S/2] of the world's X-Z plane (S = size(), world units), centred on the
 // origin, +Y up. Pixel (i, j) - column i, row j, row 0 the TOP row of the image - has its
 // centre at

@@ -1,10 +1,10 @@
 // heightmap_png.h - reading a terrain heightmap from an 8- or 16-bit grayscale PNG (stb_image).
 //
-// README: Terrain. The file must be a PNG (checked by its signature) with one gray channel, 8 or
-// 16 bits per sample, each side 1 to Heightmap::kMaxSide pixels, at most kMaxHeightmapFileBytes
-// long. Anything else - a missing or unreadable file, an empty, truncated or corrupt one, a
-// colour, gray+alpha or paletted image, an absurd size - is refused with one message that
-// names the file and the problem; nothing is ever partly loaded and nothing crashes. Sizes are
+// docs/walker.md: Terrain. The file must be a PNG (checked by its signature) with one gray channel,
+// 8 or 16 bits per sample, each side 1 to Heightmap::kMaxSide pixels, at most
+// kMaxHeightmapFileBytes long. Anything else - a missing or unreadable file, an empty, truncated or
+// corrupt one, a colour, gray+alpha or paletted image, an absurd size - is refused with one message
+// that names the file and the problem; nothing is ever partly loaded and nothing crashes. Sizes are
 // checked from the header before any pixel is decoded.
 #pragma once
 

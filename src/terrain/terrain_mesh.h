@@ -1,7 +1,8 @@
 // terrain_mesh.h - a triangle grid over a heightmap, for drawing it (no GL here).
 //
 // BuildTerrainMesh(map, resolution) samples the ground on a regular grid of resolution x
-// resolution vertices spanning the whole square [-S/2, S/2]^2 (README: Terrain): vertex (a, b)
+// resolution vertices spanning the whole square [-S/2, S/2]^2 (docs/walker.md: Terrain): vertex (a,
+// b)
 // - column a along +X, row b along +Z - sits at x = -S/2 + a S / (resolution - 1),
 // z = -S/2 + b S / (resolution - 1), y = map.HeightAt(x, z), with normal map.NormalAt(x, z).
 // Vertices are row-major (index b x resolution + a). Each grid cell gives two triangles,

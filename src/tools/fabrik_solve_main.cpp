@@ -1,4 +1,4 @@
-// fabrik-solve: the headless solver (README: The headless solver). JSON Lines requests in, one JSON
+// fabrik-solve: the headless solver (docs/fabrik-solve.md). JSON Lines requests in, one JSON
 // response line per request out, in order, flushed after each, so it works as a co-process.
 // Request and response formats: tools/solve_request.h.
 #include <CLI/CLI.hpp>
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
       "Blank lines are skipped without a response; a bad line gets {\"ok\": false, \"error\": "
       "...}\n"
       "and the next line is read as usual. Limits (a line of at most 8 MiB, JSON nested at\n"
-      "most 64 deep, at most 100000 joints, bounded work per request): see README.\n"
+      "most 64 deep, at most 100000 joints, bounded work per request): see docs/fabrik-solve.md.\n"
       "\n"
       "request:  {\"joints\": [[x,y,z], ...], \"target\": [x,y,z], \"tolerance\": 0.01,\n"
       "           \"max_iterations\": 10, \"solver\": \"fabrik\", \"id\": ...}\n"

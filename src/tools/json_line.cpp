@@ -101,7 +101,7 @@ Result<JsonLine> ParseJsonLine(std::string_view line, std::optional<json>* id) {
   }
   if (watch.too_deep) {
     return MakeError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
-                     " levels: refused (see README, Limits)");
+                     " levels: refused (see docs/fabrik-solve.md: Limits)");
   }
   if (out.value.is_object()) {
     if (const auto it = out.value.find("id"); it != out.value.end()) out.id = *it;

@@ -1,5 +1,5 @@
 // json_line.h - reading one fabrik-solve request line into JSON, with the limits that keep a
-// hostile line harmless (README: The headless solver, "Limits").
+// hostile line harmless (docs/fabrik-solve.md: The headless solver, "Limits").
 //
 // ParseJsonLine never throws. It refuses, with a one-line reason:
 //   * malformed JSON, including bytes that are not valid UTF-8 inside strings;

@@ -1,6 +1,6 @@
 // line_reader.h - fabrik-solve's input lines, with a length limit so that one huge (or
-// endless) line costs bounded memory and the next request is still answered (README: The
-// headless solver, "Limits").
+// endless) line costs bounded memory and the next request is still answered (docs/fabrik-solve.md:
+// The headless solver, "Limits").
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // solve_extended.h - fabrik-solve requests beyond a plain chain: joint constraints with an
-// optional pole on a chain, and trees with several end effectors (README: The headless
-// solver, "Constraints" and "Trees").
+// optional pole on a chain, and trees with several end effectors (docs/fabrik-solve.md: The
+// headless solver, "Constraints" and "Trees").
 //
 // Constrained chain: a plain request (solve_request.h) plus any of
 //   "constraints": [{"joint": 1, "type": "ball", "up": 0.5, "down": 0.5, "left": 0.5,

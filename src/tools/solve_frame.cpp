@@ -45,7 +45,7 @@ Result<Ok> CheckShares(std::span<const double> lengths, double total, const char
     return MakeError(where + ": segment of length " + Num(lengths[i]) +
                      " is too short beside the total length " + Num(total) +
                      ": single precision keeps a segment only when it is at least 1e-4 of "
-                     "the total (README: Limits)");
+                     "the total (docs/fabrik-solve.md: Limits)");
   }
   return Ok{};
 }

@@ -1,6 +1,6 @@
 // solve_frame.h - fabrik-solve works relative to the root, in units of the chain's (or tree's)
 // size, so the single-precision solvers see coordinates of order 1 whatever the request's
-// scale or offset (README: The headless solver, "Precision").
+// scale or offset (docs/fabrik-solve.md: The headless solver, "Precision").
 //
 // world = origin + scale * local, with origin = the root exactly (double) and scale = the
 // smallest power of two >= the total segment length (so scaling adds no rounding). A chain of
@@ -19,7 +19,8 @@
 namespace fabrik::tools {
 
 // Every segment must be at least this share of the total length: single precision then keeps
-// each segment's length to about 0.1 % or better (README: Limits). Shorter ones are refused.
+// each segment's length to about 0.1 % or better (docs/fabrik-solve.md: Limits). Shorter ones are
+// refused.
 inline constexpr double kMinSegmentShare = 1e-4;
 
 class LocalFrame {

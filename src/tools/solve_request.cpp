@@ -160,7 +160,7 @@ Result<SolveRequest> ReadChainRequest(const Json& request) {
   }
   if (joints->size() > kMaxJoints) {
     return MakeError("a chain may have at most " + std::to_string(kMaxJoints) + " joints, got " +
-                     std::to_string(joints->size()) + " (README: Limits)");
+                     std::to_string(joints->size()) + " (docs/fabrik-solve.md: Limits)");
   }
   out.joints.reserve(joints->size());
   for (std::size_t i = 0; i < joints->size(); ++i) {
@@ -197,7 +197,8 @@ Result<SolveRequest> ReadChainRequest(const Json& request) {
     }
     out.solver = *kind;
   }
-  // README: The headless solver - accelerated FABRIK (fabrik_accelerated.h) on request.
+  // docs/fabrik-solve.md: The headless solver - accelerated FABRIK (fabrik_accelerated.h) on
+  // request.
   if (const Json* accelerate = Field(request, "accelerate")) {
     if (!accelerate->is_boolean()) {
       return MakeError(std::string("accelerate must be true or false, got ") +
@@ -208,7 +209,7 @@ Result<SolveRequest> ReadChainRequest(const Json& request) {
       return MakeError("accelerate applies to the fabrik solver only");
     }
   }
-  // README: The headless solver - a free root, pulled by its head (ik/free_root.h).
+  // docs/fabrik-solve.md: The headless solver - a free root, pulled by its head (ik/free_root.h).
   if (const Json* free_root = Field(request, "free_root")) {
     if (!free_root->is_boolean()) {
       return MakeError(std::string("free_root must be true or false, got ") + SafeDump(*free_root));
@@ -306,7 +307,7 @@ Json HandlePlain(const Json& request, const RequestId& id) {
 std::string TooLongResponse(long long line_number) {
   return SafeDump(ErrorResponse("line " + std::to_string(line_number) + " is longer than " +
                                     std::to_string(kMaxLineBytes) +
-                                    " bytes (8 MiB): refused unread (README: Limits)",
+                                    " bytes (8 MiB): refused unread (docs/fabrik-solve.md: Limits)",
                                 std::nullopt));
 }
 

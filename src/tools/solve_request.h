@@ -1,5 +1,5 @@
 // solve_request.h - one line of fabrik-solve: read and validate a JSON request, solve it, and
-// write the JSON response (README: The headless solver).
+// write the JSON response (docs/fabrik-solve.md).
 //
 // Request (one JSON object per line):
 //   {"joints": [[x,y,z], ...], "target": [x,y,z], "tolerance": 0.01, "max_iterations": 10,
@@ -59,7 +59,7 @@ inline constexpr long long kMaxIterationsLimit = 1'000'000;
 // Joints in a chain, nodes in a tree.
 inline constexpr std::size_t kMaxJoints = 100'000;
 // Joints x iterations one request may cost (about a second for the slowest solver on a
-// desktop core; README: Limits).
+// desktop core; docs/fabrik-solve.md: Limits).
 inline constexpr double kMaxWork = 1e7;
 
 using Json = nlohmann::ordered_json;

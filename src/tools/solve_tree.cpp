@@ -1,4 +1,5 @@
-// Tree requests of fabrik-solve (format: solve_extended.h; README: The headless solver, "Trees").
+// Tree requests of fabrik-solve (format: solve_extended.h; docs/fabrik-solve.md: The headless
+// solver, "Trees").
 #include <charconv>
 #include <cstdint>
 #include <glm/geometric.hpp>
@@ -50,7 +51,7 @@ Result<Nodes> ReadNodes(const Json& nodes) {
   if (!nodes.is_array()) return MakeError("\"nodes\" must be an array of node objects");
   if (nodes.size() > kMaxJoints) {
     return MakeError("a tree may have at most " + std::to_string(kMaxJoints) + " nodes, got " +
-                     std::to_string(nodes.size()) + " (README: Limits)");
+                     std::to_string(nodes.size()) + " (docs/fabrik-solve.md: Limits)");
   }
   Nodes out;
   for (std::size_t i = 0; i < nodes.size(); ++i) {

@@ -1,6 +1,6 @@
 // body_fit.h - where the walker's body sits and how it tilts, from its feet (pure math).
 //
-// README: The walker. The body rides a fixed height above the mean height of its support
+// docs/walker.md: The walker. The body rides a fixed height above the mean height of its support
 // points (planted feet, and the landing points of swinging ones) and leans with the plane
 // that fits them best, so it climbs and tilts with the ground under its feet.
 #pragma once

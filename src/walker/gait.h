@@ -1,7 +1,7 @@
 // gait.h - the pure decisions of the walker's gait: which feet step, and the path of a step.
 //
-// README: The walker. Legs belong to one of two groups (walker_settings.h). A group may lift
-// only while every foot of the other group is planted, so at most half the feet are ever in
+// docs/walker.md: The walker. Legs belong to one of two groups (walker_settings.h). A group may
+// lift only while every foot of the other group is planted, so at most half the feet are ever in
 // the air.
 #pragma once
 

@@ -1,6 +1,6 @@
 // leg.h - one leg of the walker: a FABRIK chain from the hip to the foot, with a knee pole.
 //
-// README: The walker. The chain is the solver's Chain (ik/chain.h), kept in hip-relative
+// docs/walker.md: The walker. The chain is the solver's Chain (ik/chain.h), kept in hip-relative
 // coordinates (its root stays at the origin, as a Chain's root must) so the hip can travel
 // with the body: a solve aims the chain at foot_target - hip with the pole at pole - hip, and
 // the world pose is that plus the hip. Each solve is SolveFabrikConstrained

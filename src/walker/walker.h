@@ -1,5 +1,5 @@
 // walker.h - a legged walker on a heightmap: FABRIK legs, a two-group gait, a body that
-// follows its feet, walking and turning to a goal (README: The walker). No GL.
+// follows its feet, walking and turning to a goal (docs/walker.md: The walker). No GL.
 //
 // Each frame the scene calls Update(dt, goal); it runs whole fixed steps of
 // settings().fixed_step seconds (the remainder waits for the next frame). One step:

@@ -1,4 +1,4 @@
-// walker_settings.h - the shape and behaviour of a legged walker (README: The walker).
+// walker_settings.h - the shape and behaviour of a legged walker (docs/walker.md: The walker).
 //
 // Body-local space: x to the body's right, y up, z forward (right-handed, +Y up like the
 // world). Lengths in world units, times in seconds, angles in radians.

@@ -13,7 +13,7 @@ SOURCE_DIR = os.environ.get("FABRIK_SOURCE_DIR", ".")
 
 
 def demo_env(config_dir=None):
-    """The demo's environment: its own settings folder (README "Settings, help and
+    """The demo's environment: its own settings folder (docs/settings.md "Settings, help and
     screenshots"), fresh for each run unless `config_dir` is given, so no run sees the
     settings an earlier run saved and none writes outside its temporary folders."""
     env = dict(os.environ)

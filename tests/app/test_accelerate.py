@@ -1,4 +1,4 @@
-"""The accelerated FABRIK in the demo (README: Accelerated FABRIK): on by default, the
+"""The accelerated FABRIK in the demo (docs/accelerated-fabrik.md): on by default, the
 `accelerate on|off` console command and the state line's `accelerate` field, the race with
 both FABRIKs, and the step view naming the bend-scale step."""
 import math

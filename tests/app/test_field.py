@@ -1,4 +1,4 @@
-"""The field scene (README "The field scene"): 10,000 chains render, the sampled chains show
+"""The field scene (docs/field.md "The field scene"): 10,000 chains render, the sampled chains show
 where the state line says they are, a console target moves the field, bad --chains exit 2."""
 import os
 import sys

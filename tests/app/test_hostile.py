@@ -1,5 +1,6 @@
 """Hostile console and script input: every bad line gets one clear error and changes nothing,
-and no script or console line can make the demo's memory grow without bound (README: Limits).
+and no script or console line can make the demo's memory grow without bound (docs/options.md:
+Limits).
 """
 import json
 import os
@@ -11,7 +12,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from fabrik_app import LiveDemo, all_finite, read_states, run_demo  # noqa
 
 FAST = ["--size", "640x480", "--msaa", "0", "--no-vsync", "--hidden"]
-MEMORY_LIMIT_MB = 512  # README: Limits
+MEMORY_LIMIT_MB = 512  # docs/options.md: Limits
 
 
 def last_state(args, frames=3):

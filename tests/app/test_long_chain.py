@@ -1,6 +1,7 @@
 """Frames with the longest chain finish whatever its pose. A 10,000-joint chain standing
 upright under its target once stalled the first frame for minutes: every joint's ground
-shadow grew with its height until each blob covered the screen (README: Rendering cost).
+shadow grew with its height until each blob covered the screen (docs/performance.md: Rendering
+cost).
 Each case renders a bounded number of frames and must exit with every state line written;
 the ctest TIMEOUT is the only clock."""
 import os

@@ -1,7 +1,7 @@
-"""Rotations and the orientation target, end to end (README: Rotations, orientation target and
-skinning): a spline run streams valid `rotations` (unit quaternions turning +Y onto each
-segment, with no twist jump between frames); `target X Y Z YAW PITCH ROLL` reaches the
-orientation; in drag mode Shift + wheel turns the target's yaw."""
+"""Rotations and the orientation target, end to end (docs/rotations.md): a spline run streams
+valid `rotations` (unit quaternions turning +Y onto each segment, with no twist jump between
+frames); `target X Y Z YAW PITCH ROLL` reaches the orientation; in drag mode Shift + wheel
+turns the target's yaw."""
 import math
 import os
 import sys

@@ -1,5 +1,6 @@
-"""Record and replay with a real mouse drag, and the 2D view (README: Record and replay, The
-2D view), under Xvfb with xdotool. Checked through the --state-out stream and a screenshot."""
+"""Record and replay with a real mouse drag (docs/settings.md: Record and replay), and the 2D
+view (docs/scenes.md: The 2D view), under Xvfb with xdotool. Checked through the --state-out
+stream and a screenshot."""
 import os
 import sys
 import tempfile

@@ -1,5 +1,5 @@
 """Settings that persist, the help overlay and the screenshot key, end to end under Xvfb with
-real keys (README "Settings, help and screenshots")."""
+real keys (docs/settings.md)."""
 import json
 import os
 import struct

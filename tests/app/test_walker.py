@@ -1,4 +1,4 @@
-"""The walker scene (README: The walker scene): it renders where its state says, walks to a
+"""The walker scene (docs/walker.md: The walker scene): it renders where its state says, walks to a
 target typed in the console and to a point dragged on the hills, and refuses bad terrain
 files with a clear message and its state unchanged."""
 import os

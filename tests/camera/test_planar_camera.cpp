@@ -1,6 +1,6 @@
-// OrbitCamera's planar mode (README: The 2D view): an orthographic camera looking down -Z at
-// the XY plane, its unprojection (every ray points along -Z; the point under the cursor on
-// z = 0 round-trips), pan and zoom, and orbit disabled.
+// OrbitCamera's planar mode (docs/scenes.md: The 2D view): an orthographic camera looking down -Z
+// at the XY plane, its unprojection (every ray points along -Z; the point under the cursor on z = 0
+// round-trips), pan and zoom, and orbit disabled.
 #include <gtest/gtest.h>
 
 #include <cmath>

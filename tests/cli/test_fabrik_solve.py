@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end tests of fabrik-solve (README "The headless solver"), standard library only.
+"""End-to-end tests of fabrik-solve (docs/fabrik-solve.md), standard library only.
 
 Run as a script; the executable is taken from the FABRIK_SOLVE environment variable (ctest
 sets it). Exits non-zero when a test fails.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""fabrik-solve's "accelerate" field (README: The headless solver): the accelerated FABRIK on
+"""fabrik-solve's "accelerate" field (docs/fabrik-solve.md): the accelerated FABRIK on
 request, off by default, a non-boolean rejected. Standard library only; the executable is
 taken from the FABRIK_SOLVE environment variable (ctest sets it)."""
 import math
@@ -8,7 +8,7 @@ import unittest
 from solve_client import dist, solve
 
 # Ten joints along +X, one unit apart; the target sits at 99% of the reach, off the axis,
-# where the textbook passes crawl (README: Accelerated FABRIK).
+# where the textbook passes crawl (docs/accelerated-fabrik.md).
 CHAIN = [[float(i), 0.0, 0.0] for i in range(10)]
 REACH = 9.0
 NEAR_RIM = [REACH * 0.99 * math.cos(1.0), REACH * 0.99 * math.sin(1.0), 0.0]

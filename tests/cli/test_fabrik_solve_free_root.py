@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""fabrik-solve's "free_root" field (README: The headless solver): the chain is pulled by its
+"""fabrik-solve's "free_root" field (docs/fabrik-solve.md): the chain is pulled by its
 head with the root free (one backward pass), lengths kept, head on the target; bad uses are
 refused with a reason. Standard library only; the executable is taken from the FABRIK_SOLVE
 environment variable (ctest sets it)."""

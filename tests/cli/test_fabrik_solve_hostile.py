@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hostile input for fabrik-solve (README: The headless solver, "Limits" and "Precision").
+"""Hostile input for fabrik-solve (docs/fabrik-solve.md: Limits, Precision).
 
 Every bad line must get one {"ok": false, "error": ...} line naming the problem (with the
 request's id when it had one), the next line must still be answered, and no answer may hold
@@ -18,7 +18,7 @@ TIMEOUT = 180  # generous: the sanitizer build on a loaded machine is slow
 
 GOOD = {"joints": [[0, 0, 0], [1, 0, 0], [2, 0, 0]], "target": [1, 1, 0], "tolerance": 0.001,
         "max_iterations": 50, "id": "next"}
-# Documented limits (README: Limits).
+# Documented limits (docs/fabrik-solve.md: Limits).
 MAX_LINE = 8 << 20
 MAX_DEPTH = 64
 MAX_WORK = 10_000_000

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""README's fabrik-solve examples are real: every request line followed by "-> {...}" in
-the section "The headless solver" is run, and each field the README shows must match the
-actual response (numbers to 1e-6 of their size, fields the README leaves out not checked).
+"""The documented fabrik-solve examples are real: every request line followed by "-> {...}"
+in docs/fabrik-solve.md is run, and each field the page shows must match the actual response
+(numbers to 1e-6 of their size, fields the page leaves out not checked).
 """
 import json
 import os
@@ -13,11 +13,9 @@ SOURCE = os.environ.get("FABRIK_SOURCE_DIR", os.path.join(os.path.dirname(__file
 
 
 def examples():
-    text = open(os.path.join(SOURCE, "README.md"), encoding="utf-8").read()
-    start = text.index("## The headless solver")
-    section = text[start:text.index("\n## ", start + 1)]
+    text = open(os.path.join(SOURCE, "docs", "fabrik-solve.md"), encoding="utf-8").read()
     found = []
-    for block in section.split("```")[1::2]:
+    for block in text.split("```")[1::2]:
         request, answer = None, None
         for line in block.splitlines() + ["{"]:
             if line.startswith("{") or not line.strip():
@@ -31,7 +29,7 @@ def examples():
     return found
 
 
-class ReadmeExamples(unittest.TestCase):
+class DocumentedExamples(unittest.TestCase):
     def assert_matches(self, shown, actual, where):
         if isinstance(shown, dict):
             self.assertIsInstance(actual, dict, where)

@@ -45,8 +45,8 @@ TEST(AppNoAlloc, SplineModeFramesAllocateNothing) {
 }
 
 TEST(AppNoAlloc, OrientedSplineFramesWithRotationsAllocateNothing) {
-  // The oriented solve, the rotations of every bone and the skin and axes switches (README:
-  // Rotations, orientation target and skinning), in the chain, the arm and the creature.
+  // The oriented solve, the rotations of every bone and the skin and axes switches
+  // (docs/rotations.md: In the app), in the chain, the arm and the creature.
   for (const char* scene : {"chain", "arm", "creature"}) {
     testing::Core core;
     core.Run(std::string("scene ") + scene);

@@ -1,5 +1,5 @@
-// Rotations, the orientation target, the skin and the joint axes in the app core (README:
-// Rotations, orientation target and skinning): the commands, their bad lines, the oriented
+// Rotations, the orientation target, the skin and the joint axes in the app core
+// (docs/rotations.md: In the app): the commands, their bad lines, the oriented
 // solve and the state line's rotation fields.
 #include <glm/gtc/quaternion.hpp>
 #include <random>
@@ -200,8 +200,8 @@ namespace {
 // Requests the arm can meet by construction: a random pose within (slightly inside) its hinge
 // ranges, in a random heading, with the effector in front of the turntable; the request is
 // that pose's effector position and last bone's rotation (yaw = heading, pitch = the last
-// bone's angle from vertical, roll 0: X along the hinge axis). README: Rotations, orientation
-// target and skinning states the share met.
+// bone's angle from vertical, roll 0: X along the hinge axis). docs/rotations.md: Rotations,
+// orientation target and skinning states the share met.
 TEST(Orient, TheArmMeetsRequestsWithinItsRangesInItsPlane) {
   Core core;
   core.Run("scene arm");

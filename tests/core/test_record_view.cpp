@@ -1,5 +1,5 @@
-// Record and replay, the free root and the 2D view (README: Record and replay, Free root,
-// The 2D view), driven headless at a fixed time step.
+// Record and replay, the free root and the 2D view (docs/settings.md: Record and replay;
+// docs/scenes.md: Free root, The 2D view), driven headless at a fixed time step.
 #include <cmath>
 #include <filesystem>
 #include <fstream>

@@ -1,4 +1,4 @@
-// The field scene (README "The field scene"): many chains solved by the batched solver, each
+// The field scene (docs/field.md "The field scene"): many chains solved by the batched solver, each
 // towards its own target derived from the shared one.
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>

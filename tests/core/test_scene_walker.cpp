@@ -1,5 +1,5 @@
-// The walker scene in the headless core (README: The walker scene): switching to it, walking
-// to a typed target and stopping, dragging on the hills, loading terrain good and bad.
+// The walker scene in the headless core (docs/walker.md: The walker scene): switching to it,
+// walking to a typed target and stopping, dragging on the hills, loading terrain good and bad.
 #include <gtest/gtest.h>
 
 #include <cmath>

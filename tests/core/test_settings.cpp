@@ -1,4 +1,4 @@
-// Saved settings (README "Settings, help and screenshots"): round trip through the file,
+// Saved settings (docs/settings.md): round trip through the file,
 // options and --exec lines overriding them, hostile files, --no-settings.
 #include <gtest/gtest.h>
 #include <sys/stat.h>

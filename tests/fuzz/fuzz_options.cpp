@@ -1,4 +1,4 @@
-// libFuzzer target: the demo's command line (README: Command line). The input is split at
+// libFuzzer target: the demo's command line (docs/options.md). The input is split at
 // NUL bytes into arguments after the program name. Checks: no crash; an accepted command line
 // gives options inside every documented range; a refused one exits 2 with one printable line
 // that names an option or argument.

@@ -1,6 +1,6 @@
 // libFuzzer target: fabrik-solve's request reader, fed whole input streams (any bytes, split
 // into lines by the bounded line reader with a small limit, so over-long lines are exercised).
-// Checks, for every line (README: The headless solver): no crash; blank lines get no answer,
+// Checks, for every line (docs/fabrik-solve.md): no crash; blank lines get no answer,
 // every other line exactly one answer that is one line of valid JSON with "ok"; an error has
 // a non-empty "error" and no pose; an answer has only finite numbers (a NaN would be written
 // as null), as many points as the request had, and keeps every segment's length to 1e-5 of

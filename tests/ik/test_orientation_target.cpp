@@ -148,8 +148,8 @@ TEST(OrientedSolve, ConstrainedChainsMostlyMeetReachableRequestsAndKeepLimits) {
 // The wrist hinge fixes the effector's roll and the constraint model has no twist joint, so
 // the roll follows from the arm's configuration. Hinges are narrow limits, where FABRIK
 // converges poorly (constrained_fabrik.h): the test checks the invariants and that every
-// reported success is real; the share met is recorded (README: Rotations, orientation target
-// and skinning).
+// reported success is real; the share met is recorded (docs/performance.md: Rotations and
+// skinning).
 TEST(OrientedSolve, HingedArmKeepsLimitsAndReportsHonestly) {
   ChainConstraints c;
   c.joints = {JointConstraint::Cone(1.2f), JointConstraint::Hinge({1, 0, 0}, -2.4f, 0.2f),

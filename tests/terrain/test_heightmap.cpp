@@ -1,4 +1,5 @@
-// The heightmap mapping of README "Terrain": pixel centres, bilinear between, clamped outside.
+// The heightmap mapping of docs/walker.md "Terrain": pixel centres, bilinear between, clamped
+// outside.
 #include <gtest/gtest.h>
 
 #include <cmath>

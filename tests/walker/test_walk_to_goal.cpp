@@ -1,5 +1,5 @@
 // The pure walker tests: on a bumpy heightmap made here, walking to a goal keeps every
-// promise of README "The walker" on every frame, and reaches the goal.
+// promise of docs/walker.md "The walker" on every frame, and reaches the goal.
 #include <gtest/gtest.h>
 
 #include <algorithm>
