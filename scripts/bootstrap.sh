@@ -3,6 +3,7 @@
 #   bash scripts/bootstrap.sh demo [demo options...]   install, build, run the demo
 #   bash scripts/bootstrap.sh test                      install, build, run every test
 #   bash scripts/bootstrap.sh bench                     install, build, run the benchmarks
+#   bash scripts/bootstrap.sh package                   install, build, make the .deb (build/)
 #   bash scripts/bootstrap.sh fuzz [SECONDS] [RUNS] [NAME...]  fuzz campaign (docs/fuzzing.md)
 #                                                       every fuzzer SECONDS (default 60) or RUNS executions
 # Missing Debian packages are installed with apt-get (through sudo when not root).
@@ -17,6 +18,7 @@ packages=(
   libglfw3-dev libglm-dev libimgui-dev libstb-dev python3-glad
   libgtest-dev libgmock-dev libpng-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
   libhwy-dev libtbb-dev liborocos-kdl-dev libeigen3-dev
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib dpkg-dev
   xvfb xauth xdotool x11-utils libgl1-mesa-dri python3-pil fonts-dejavu-core
 )
 
@@ -64,6 +66,14 @@ case "$cmd" in
     CC=clang CXX=clang++ configure_build build-fuzz -DFABRIK_FUZZ=ON
     (cd build-fuzz && ctest --output-on-failure -j "$jobs")
     echo "== all test stages passed"
+    ;;
+  package)
+    # One Debian package with the programs, the library and the Python module
+    # (docs/library.md, "Install"); install it with: sudo apt install ./build/fabrik_*.deb
+    install_packages
+    configure_build build -DFABRIK_BUILD_TESTS=OFF -DFABRIK_BUILD_BENCH=OFF
+    (cd build && cpack -G DEB)
+    ls build/*.deb
     ;;
   bench)
     install_packages
@@ -117,7 +127,7 @@ case "$cmd" in
     echo "== fuzz campaign done"
     ;;
   *)
-    echo "usage: bash scripts/bootstrap.sh demo|test|bench|fuzz [args]" >&2
+    echo "usage: bash scripts/bootstrap.sh demo|test|bench|package|fuzz [args]" >&2
     exit 2
     ;;
 esac

@@ -1,0 +1,43 @@
+// py_convert.h - reading Python arguments for the fabrik module, raising ValueError (never
+// TypeError, never a crash) that names the argument and the problem.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <glm/vec3.hpp>
+#include <string>
+#include <vector>
+
+#include "ik/solve_types.h"
+#include "ik/solver.h"
+
+namespace fabrik::py {
+
+namespace pb = pybind11;
+
+// An array-like of real numbers (bool, int, unsigned or float dtypes; lists of numbers) as a
+// C-contiguous float64 array with `ndim` dimensions; `name` names it in errors. Complex,
+// object, string and date dtypes are refused, as are ragged lists.
+pb::array_t<double> RealArray(const pb::object& value, const char* name, int ndim);
+
+// Every value finite and within single precision; the error names the first bad entry as
+// name[i][j]... (row-major index into `array`).
+void CheckSingleRange(const pb::array_t<double>& array, const char* name);
+
+// An (m, 3) or (3,) float64 array's rows as points.
+std::vector<glm::vec3> Points(const pb::array_t<double>& array);
+glm::vec3 Point(const pb::array_t<double>& array);
+
+// "tolerance" (a real number, finite and > 0 in single precision), "max_iterations" (an
+// integer >= 1 that fits an int), "accelerate" (a bool) into settings.
+SolveSettings ReadSettings(const pb::object& tolerance, const pb::object& max_iterations,
+                           const pb::object& accelerate);
+
+// "solver": a str naming one of SolverName's solvers.
+SolverKind ReadSolver(const pb::object& solver);
+
+// "(2, 3)" for error messages.
+std::string ShapeText(const pb::array& array);
+
+}  // namespace fabrik::py

@@ -1,0 +1,81 @@
+// fabrik.solve (one chain, any solver) and fabrik.solve_request (a fabrik-solve request).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ik/chain.h"
+#include "ik/solver.h"
+#include "py_api.h"
+#include "py_convert.h"
+#include "tools/solve_request.h"
+
+namespace fabrik::py {
+
+pb::tuple SolveOne(const pb::object& joints, const pb::object& target, const pb::object& tolerance,
+                   const pb::object& max_iterations, const pb::object& accelerate,
+                   const pb::object& solver) {
+  const pb::array_t<double> joint_array = RealArray(joints, "joints", 2);
+  if (joint_array.shape(1) != 3 || joint_array.shape(0) < 2) {
+    throw pb::value_error("joints must have shape (n+1, 3) with n >= 1, got " +
+                          ShapeText(joint_array));
+  }
+  CheckSingleRange(joint_array, "joints");
+  const pb::array_t<double> target_array = RealArray(target, "target", 1);
+  if (target_array.shape(0) != 3) {
+    throw pb::value_error("target must have shape (3,), got " + ShapeText(target_array));
+  }
+  CheckSingleRange(target_array, "target");
+  const SolveSettings settings = ReadSettings(tolerance, max_iterations, accelerate);
+  const SolverKind kind = ReadSolver(solver);
+
+  Result<Chain> made = Chain::FromJoints(Points(joint_array));
+  if (!made) throw pb::value_error(made.error());
+  Chain& chain = made.value();
+  const SolveResult result = Solve(kind, chain, Point(target_array), settings);
+  if (!result.ok) throw pb::value_error(result.error ? result.error : "the solver refused");
+
+  pb::array_t<float> out({static_cast<pb::ssize_t>(chain.joint_count()), pb::ssize_t{3}});
+  float* o = out.mutable_data();
+  for (const glm::vec3& p : chain.joints()) {
+    *o++ = p.x;
+    *o++ = p.y;
+    *o++ = p.z;
+  }
+  pb::dict info;
+  info["iterations"] = result.iterations;
+  info["distance"] = result.distance;
+  info["reached"] = result.reached;
+  info["reachable"] = result.reachable;
+  return pb::make_tuple(std::move(out), std::move(info));
+}
+
+pb::dict SolveRequest(const pb::object& request) {
+  const pb::module_ json = pb::module_::import("json");
+  std::string line;
+  if (pb::isinstance<pb::str>(request)) {
+    line = request.cast<std::string>();
+  } else if (pb::isinstance<pb::dict>(request)) {
+    try {
+      // NaN and inf have no JSON spelling: refused here, naming the problem.
+      line = json.attr("dumps")(request, pb::arg("allow_nan") = false).cast<std::string>();
+    } catch (pb::error_already_set& e) {
+      throw pb::value_error("request cannot be written as JSON: " + std::string(e.what()));
+    }
+  } else {
+    throw pb::value_error("request must be a dict or a JSON string, got " +
+                          std::string(pb::str(pb::type::handle_of(request).attr("__name__"))));
+  }
+  // One request is one line of fabrik-solve: a newline inside would split it.
+  if (line.find('\n') != std::string::npos) {
+    throw pb::value_error("request must be one line of JSON (it holds a newline)");
+  }
+  const std::optional<std::string> answer = tools::HandleLine(line);
+  if (!answer) throw pb::value_error("request is empty");
+  pb::dict result = json.attr("loads")(*answer);
+  if (!result["ok"].cast<bool>()) {
+    throw pb::value_error(result["error"].cast<std::string>());
+  }
+  return result;
+}
+
+}  // namespace fabrik::py
