@@ -15,6 +15,7 @@
 #include "tools/json_line.h"
 #include "tools/line_reader.h"
 #include "tools/solve_extended.h"
+#include "tools/solve_tools.h"
 
 namespace fabrik::tools {
 namespace {
@@ -28,7 +29,7 @@ std::string KnownSolvers() {
     if (!names.empty()) names += ", ";
     names += SolverName(kind);
   }
-  return names;
+  return names + ", two_bone (3-joint chains)";
 }
 
 }  // namespace
@@ -320,6 +321,9 @@ std::optional<std::string> HandleLine(std::string_view line) {
     return SafeDump(ErrorResponse(
         std::string("a request must be a JSON object, got ") + request.type_name(), id));
   }
+  // The peers' everyday tools (two_bone, soften, ...): solve_tools.cpp, which refuses the
+  // extended fields with them.
+  if (IsToolRequest(request)) return SafeDump(HandleToolRequest(request, id));
   // A free root is a plain chain's option: refused with the extended fields, not ignored.
   if (const Json* free_root = Field(request, "free_root");
       free_root && free_root->is_boolean() && free_root->get<bool>()) {

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""fabrik-solve's everyday IK tools (docs/tools.md): the two-bone solver with its pole and
+soften, soften on FABRIK chains, and clear refusals of bad values. Standard library only;
+the executable is taken from the FABRIK_SOLVE environment variable (ctest sets it)."""
+import math
+import unittest
+
+from solve_client import dist, solve
+
+ARM = [[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]]  # upper 1, lower 1, bent in XY
+CHAIN = [[0.0, float(i), 0.0] for i in range(5)]  # four unit segments up +Y
+
+
+def request(joints=ARM, **fields):
+    r = {"joints": joints, "target": [1.2, 0.9, 0.3], "tolerance": 1e-6, "max_iterations": 20}
+    r.update(fields)
+    return r
+
+
+def norm(v):
+    return math.sqrt(sum(x * x for x in v))
+
+
+class TwoBone(unittest.TestCase):
+    def test_reachable_targets_are_hit_exactly_with_lengths_kept(self):
+        targets = [[1.2, 0.9, 0.3], [-0.5, 0.2, 1.1], [0.0, -1.9, 0.0], [0.3, 0.3, 0.3]]
+        answers = solve(*[request(solver="two_bone", target=t, id=i) for i, t in enumerate(targets)])
+        for i, (t, r) in enumerate(zip(targets, answers)):
+            self.assertTrue(r["ok"], r)
+            self.assertEqual(r["id"], i)
+            self.assertEqual(r["solver"], "two_bone")
+            self.assertEqual(r["iterations"], 1)
+            self.assertTrue(r["reached"] and r["reachable"], r)
+            self.assertLess(dist(r["joints"][2], t), 1e-6)
+            self.assertEqual(r["joints"][0], ARM[0])
+            j = r["joints"]
+            self.assertAlmostEqual(dist(j[0], j[1]), 1.0, places=6)
+            self.assertAlmostEqual(dist(j[1], j[2]), 1.0, places=6)
+
+    def test_pole_picks_the_side_of_the_elbow(self):
+        for pole, side in (([0, 0, 5], 1), ([0, 0, -5], -1)):
+            (r,) = solve(request(solver="two_bone", target=[1.5, 0.0, 0.0], pole=pole))
+            self.assertTrue(r["ok"] and r["reached"], r)
+            self.assertGreater(r["joints"][1][2] * side, 0.5)
+            self.assertAlmostEqual(r["joints"][1][1], 0.0, places=5)  # in the root-target-pole plane
+
+    def test_out_of_reach_lays_the_arm_straight(self):
+        (r,) = solve(request(solver="two_bone", target=[0.0, 0.0, 10.0]))
+        self.assertTrue(r["ok"], r)
+        self.assertFalse(r["reachable"] or r["reached"])
+        self.assertAlmostEqual(r["joints"][2][2], 2.0, places=5)
+
+
+class Soften(unittest.TestCase):
+    def sweep(self, **fields):
+        """The effector for targets moving along +X through and beyond the reach (2 for the
+        arm, 4 for the chain)."""
+        joints = fields.pop("joints", ARM)
+        reach = 2.0 if joints is ARM else 4.0
+        xs = [reach * (0.5 + 0.002 * k) for k in range(500)]
+        answers = solve(*[request(joints=joints, target=[x, 0.0, 0.0], **fields) for x in xs])
+        for r in answers:
+            self.assertTrue(r["ok"], r)
+        return xs, [r["joints"][-1] for r in answers], answers
+
+    def test_two_bone_soften_approaches_the_reach_without_a_jump(self):
+        xs, effectors, answers = self.sweep(solver="two_bone", soften=0.9)
+        steps = [dist(a, b) for a, b in zip(effectors, effectors[1:])]
+        self.assertLessEqual(max(steps), (xs[1] - xs[0]) * 1.001)
+        for x, e, r in zip(xs, effectors, answers):
+            if x < 1.8 - 1e-9:
+                self.assertTrue(r["reached"], (x, r))
+                self.assertNotIn("soft_target", r)
+            else:
+                self.assertLess(norm(e), 2.0)
+                if x > 1.8 + 1e-6:
+                    self.assertFalse(r["reached"])
+                    self.assertLess(norm(r["soft_target"]), x)
+        self.assertGreater(norm(effectors[-1]), 1.99)
+        # Without soften the arm snaps straight at the reach.
+        _, hard, _ = self.sweep(solver="two_bone")
+        self.assertAlmostEqual(norm(hard[-1]), 2.0, places=5)
+
+    def test_fabrik_chains_are_softened_too(self):
+        xs, effectors, answers = self.sweep(joints=CHAIN, soften=0.8, tolerance=1e-5,
+                                            max_iterations=200, accelerate=True)
+        for x, e, r in zip(xs, effectors, answers):
+            self.assertEqual(r["solver"], "fabrik")
+            self.assertLess(norm(e), 4.0)
+            if x > 3.2 + 1e-6:
+                soft = r["soft_target"]
+                self.assertLess(dist(e, soft), 1e-4)  # FABRIK reached the softened target
+        steps = [dist(a, b) for a, b in zip(effectors, effectors[1:])]
+        self.assertLessEqual(max(steps), (xs[1] - xs[0]) * 1.01)
+
+
+class Refusals(unittest.TestCase):
+    def test_bad_values_are_refused_with_a_reason(self):
+        cases = [
+            (request(soften=0), "0 < soften <= 1"),
+            (request(soften=1.5), "0 < soften <= 1"),
+            (request(soften=-0.5), "0 < soften <= 1"),
+            (request(soften="0.5"), "soften must be a number"),
+            (request(joints=CHAIN, solver="two_bone"), "exactly 3 joints, got 5"),
+            (request(solver="two_bone", accelerate=True), "accelerate"),
+            (request(soften=0.5, pole=[0, 0, 1]), "pole"),
+            (request(soften=0.5, constraints=[]), "\"constraints\""),
+            (request(solver="two_bone", free_root=True), "free_root"),
+            (request(solver="two_bone", pole=[0, "x", 0]), "pole[1]"),
+            (request(solver="bogus"), "two_bone"),
+        ]
+        answers = solve(*[c[0] for c in cases] + [request(solver="two_bone")])
+        for (req, expected), answer in zip(cases, answers):
+            self.assertFalse(answer["ok"], (req, answer))
+            self.assertIn(expected, answer["error"])
+            self.assertNotIn("joints", answer)
+        self.assertTrue(answers[-1]["ok"])  # and the next line is answered as usual
+
+
+if __name__ == "__main__":
+    unittest.main()
