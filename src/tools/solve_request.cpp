@@ -241,10 +241,12 @@ Result<LocalChain> SetUpChain(const SolveRequest& request) {
   return out;
 }
 
-Json ChainAnswer(const LocalChain& local, const SolveRequest& request, int iterations) {
+Json ChainAnswer(const LocalChain& local, const SolveRequest& request, int iterations,
+                 std::span<const glm::vec3> pose) {
+  if (pose.size() != local.chain.joint_count()) pose = local.chain.joints();
   Json joints = Json::array();
-  for (const glm::vec3& p : local.chain.joints()) joints.push_back(local.frame.PointJson(p));
-  const double distance = glm::length(local.frame.ToWorld(local.chain.effector()) - request.target);
+  for (const glm::vec3& p : pose) joints.push_back(local.frame.PointJson(p));
+  const double distance = glm::length(local.frame.ToWorld(pose.back()) - request.target);
   const bool reached = distance <= request.tolerance;
   const bool reachable = glm::length(request.target - request.joints.front()) <= local.total_length;
   Json answer = {{"ok", true},

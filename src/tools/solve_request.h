@@ -42,6 +42,7 @@
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -107,8 +108,10 @@ struct LocalChain {
 };
 Result<LocalChain> SetUpChain(const SolveRequest& request);
 // The fields every chain answer has: ok, joints, iterations, distance, reached, reachable
-// (and work_limited when the work bound stopped the solve).
-Json ChainAnswer(const LocalChain& local, const SolveRequest& request, int iterations);
+// (and work_limited when the work bound stopped the solve). `pose` (local, joint_count()
+// points) replaces the chain's own pose when given (a stretched pose, say).
+Json ChainAnswer(const LocalChain& local, const SolveRequest& request, int iterations,
+                 std::span<const glm::vec3> pose = {});
 
 // The shortest decimal that reads back as `f` (0.1f is written 0.1).
 double Shortest(float f);

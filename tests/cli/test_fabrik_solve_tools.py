@@ -94,6 +94,74 @@ class Soften(unittest.TestCase):
         self.assertLessEqual(max(steps), (xs[1] - xs[0]) * 1.01)
 
 
+def turn(a0, a1, b0, b1):
+    """Angle in degrees between segment a0->a1 and segment b0->b1."""
+    u = [y - x for x, y in zip(a0, a1)]
+    v = [y - x for x, y in zip(b0, b1)]
+    c = sum(x * y for x, y in zip(u, v)) / (norm(u) * norm(v))
+    return math.degrees(math.acos(max(-1.0, min(1.0, c))))
+
+
+def bend(joints, i):
+    """Bend angle in degrees at inner joint i."""
+    return turn(joints[i - 1], joints[i], joints[i], joints[i + 1])
+
+
+class Stretch(unittest.TestCase):
+    def test_targets_up_to_s_times_the_reach_are_reached_by_one_factor(self):
+        cases = [(3.0, 1.0), (5.0, 1.25), (6.0, 1.5), (9.0, 1.5)]  # reach 4, stretch 1.5
+        answers = solve(*[request(joints=CHAIN, target=[0.0, 0.0, x], stretch=1.5,
+                                  tolerance=1e-5, max_iterations=100) for x, _ in cases])
+        for (x, factor), r in zip(cases, answers):
+            self.assertTrue(r["ok"], r)
+            self.assertAlmostEqual(r["stretch"], factor, places=6)
+            j = r["joints"]
+            self.assertEqual(j[0], CHAIN[0])
+            for a, b in zip(j, j[1:]):
+                self.assertAlmostEqual(dist(a, b), factor, places=5)
+            self.assertEqual(r["reached"], x <= 6.0, r)
+            self.assertEqual(r["reachable"], x <= 6.0)
+            if x > 6.0:
+                self.assertAlmostEqual(r["distance"], x - 6.0, places=5)
+
+    def test_two_bone_stretches_too(self):
+        (r,) = solve(request(solver="two_bone", target=[0.0, 0.0, 2.5], stretch=2))
+        self.assertTrue(r["ok"] and r["reached"], r)
+        self.assertAlmostEqual(r["stretch"], 1.25, places=6)
+
+
+class TurnLimit(unittest.TestCase):
+    def test_no_segment_turns_more_than_the_limit_and_calls_converge(self):
+        joints = CHAIN
+        target = [2.0, -1.0, 1.5]
+        for call in range(60):
+            (r,) = solve(request(joints=joints, target=target, max_turn_deg=10,
+                                 tolerance=1e-3, max_iterations=50))
+            self.assertTrue(r["ok"], r)
+            new = r["joints"]
+            for i in range(len(new) - 1):
+                self.assertLessEqual(turn(joints[i], joints[i + 1], new[i], new[i + 1]), 10.0 + 1e-3)
+                self.assertAlmostEqual(dist(new[i], new[i + 1]), 1.0, places=5)
+            joints = new
+            if r["reached"]:
+                break
+        self.assertTrue(r["reached"])
+        self.assertGreater(call, 2)  # the target was too far round for one call
+
+
+class Stiffness(unittest.TestCase):
+    def test_a_stiff_joint_keeps_its_angle_while_the_others_reach(self):
+        bent = [[0, 0, 0], [0, 1, 0], [0.7071, 1.7071, 0], [0.7071, 2.7071, 0], [0.7071, 3.7071, 0]]
+        for target in ([1.0, 0.5, 1.2], [-1.2, 0.8, -0.6], [0.3, 2.5, -1.0]):
+            (r,) = solve(request(joints=bent, target=target, stiffness=[0, 1, 0, 0, 0],
+                                 tolerance=1e-3, max_iterations=300))
+            self.assertTrue(r["ok"] and r["reached"], r)
+            self.assertAlmostEqual(bend(r["joints"], 1), bend(bent, 1), delta=0.5)
+        (free,) = solve(request(joints=bent, target=[-1.2, 0.8, -0.6], tolerance=1e-3,
+                                max_iterations=300))
+        self.assertGreater(abs(bend(free["joints"], 1) - bend(bent, 1)), 0.5)  # it would move
+
+
 class Refusals(unittest.TestCase):
     def test_bad_values_are_refused_with_a_reason(self):
         cases = [
@@ -108,6 +176,20 @@ class Refusals(unittest.TestCase):
             (request(solver="two_bone", free_root=True), "free_root"),
             (request(solver="two_bone", pole=[0, "x", 0]), "pole[1]"),
             (request(solver="bogus"), "two_bone"),
+            (request(stretch=0.9), "stretch >= 1"),
+            (request(stretch=[2]), "stretch must be a number"),
+            (request(stretch=2, soften=0.9), "cannot be combined"),
+            (request(max_turn_deg=-5), "0 < max_turn_deg <= 180"),
+            (request(max_turn_deg=0), "0 < max_turn_deg <= 180"),
+            (request(max_turn_deg=None), "max_turn_deg must be a number"),
+            (request(stiffness=[0, 0.5]), "one number in 0..1 per joint (3), got 2 entries"),
+            (request(stiffness=[0, 1.5, 0]), "stiffness[1] must be a number with 0 <= value <= 1"),
+            (request(stiffness=[0, -0.1, 0]), "stiffness[1]"),
+            (request(stiffness=[0, "a", 0]), "stiffness[1]"),
+            (request(stiffness={"1": 1}), "got object"),
+            (request(stiffness=[0, 1, 0], solver="ccd"), "no other solver"),
+            (request(stiffness=[0, 1, 0], stretch=2), "cannot be combined"),
+            (request(max_turn_deg=5, nodes=[]), "\"nodes\""),
         ]
         answers = solve(*[c[0] for c in cases] + [request(solver="two_bone")])
         for (req, expected), answer in zip(cases, answers):
