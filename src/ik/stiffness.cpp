@@ -44,8 +44,8 @@ float BendAngle(std::span<const glm::vec3> joints, std::size_t i) {
   return static_cast<float>(Angle(a, b));
 }
 
-SolveResult StiffSolver::Solve(Chain& chain, const glm::vec3& target,
-                               const SolveSettings& settings, std::span<const float> stiffness) {
+SolveResult StiffSolver::Solve(Chain& chain, const glm::vec3& target, const SolveSettings& settings,
+                               std::span<const float> stiffness) {
   SolveResult result;
   const std::size_t n = chain.joint_count();
   const char* error = ValidateSolveInput(target, settings);

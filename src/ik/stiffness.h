@@ -30,10 +30,9 @@
 // the longest chain seen.
 #pragma once
 
+#include <glm/vec3.hpp>
 #include <span>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "ik/chain.h"
 #include "ik/solve_types.h"

@@ -49,7 +49,8 @@ StretchSolveResult SolveStretched(SolverKind kind, Chain& chain, const glm::vec3
   ScalePose(chain.joints(), factor, out);
   result.stretch = static_cast<float>(factor);
   result.base.distance = SafeDistance(out.back(), target);
-  result.base.reached = result.base.distance <= settings.tolerance && result.base.distance < 3.4e38f;
+  result.base.reached =
+      result.base.distance <= settings.tolerance && result.base.distance < 3.4e38f;
   result.base.reachable = distance <= reach * static_cast<double>(max_stretch);
   return result;
 }

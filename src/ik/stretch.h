@@ -13,9 +13,8 @@
 // Units: world units; factors are unitless.
 #pragma once
 
-#include <span>
-
 #include <glm/vec3.hpp>
+#include <span>
 
 #include "ik/chain.h"
 #include "ik/solve_types.h"

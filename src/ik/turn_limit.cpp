@@ -42,8 +42,7 @@ int LimitTurn(std::span<const glm::vec3> before, float max_turn, Chain& chain) {
     if (angle > limit) {
       dvec3 side = new_dir - glm::dot(new_dir, old_dir) * old_dir;
       const double side_length = glm::length(side);
-      side = side_length > 1e-12 ? side / side_length
-                                 : dvec3(AnyPerpendicular(glm::vec3(old_dir)));
+      side = side_length > 1e-12 ? side / side_length : dvec3(AnyPerpendicular(glm::vec3(old_dir)));
       dir = std::cos(limit) * old_dir + std::sin(limit) * side;
       ++held;
     }

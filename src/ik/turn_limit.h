@@ -14,9 +14,8 @@
 // No heap allocation.
 #pragma once
 
-#include <span>
-
 #include <glm/vec3.hpp>
+#include <span>
 
 #include "ik/chain.h"
 #include "ik/solve_types.h"
@@ -30,8 +29,7 @@ int LimitTurn(std::span<const glm::vec3> before, float max_turn, Chain& chain);
 // start pose. distance and reached are recomputed for the limited pose; reachable is the
 // solver's. A wrong scratch size or an invalid max_turn gives ok = false with a static message
 // and the chain untouched. No heap allocation.
-[[nodiscard]] SolveResult SolveWithTurnLimit(SolverKind kind, Chain& chain,
-                                             const glm::vec3& target,
+[[nodiscard]] SolveResult SolveWithTurnLimit(SolverKind kind, Chain& chain, const glm::vec3& target,
                                              const SolveSettings& settings, float max_turn,
                                              std::span<glm::vec3> scratch);
 

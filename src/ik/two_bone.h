@@ -41,9 +41,8 @@
 // out-of-reach target, else kForward. No heap allocation.
 #pragma once
 
-#include <optional>
-
 #include <glm/vec3.hpp>
+#include <optional>
 
 #include "ik/chain.h"
 #include "ik/solve_types.h"

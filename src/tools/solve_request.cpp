@@ -151,8 +151,8 @@ int WorkCap(std::size_t count, int max_iterations) {
   return static_cast<int>(std::max(1.0, std::min(static_cast<double>(max_iterations), cap)));
 }
 
-Result<SolveRequest> ReadChainRequest(const Json& request) {
-  SolveRequest out;
+Result<std::vector<glm::dvec3>> ReadJoints(const Json& request) {
+  std::vector<glm::dvec3> out;
   const Json* joints = Field(request, "joints");
   if (joints == nullptr) return MakeError("missing field \"joints\"");
   if (!joints->is_array()) {
@@ -163,15 +163,23 @@ Result<SolveRequest> ReadChainRequest(const Json& request) {
     return MakeError("a chain may have at most " + std::to_string(kMaxJoints) + " joints, got " +
                      std::to_string(joints->size()) + " (README: Limits)");
   }
-  out.joints.reserve(joints->size());
+  out.reserve(joints->size());
   for (std::size_t i = 0; i < joints->size(); ++i) {
     Result<glm::dvec3> p = ReadPosition((*joints)[i], "joints[" + std::to_string(i) + "]");
     if (!p.ok()) return MakeError(p.error());
-    out.joints.push_back(p.value());
+    out.push_back(p.value());
   }
-  if (out.joints.size() < 2) {
-    return MakeError("a chain needs at least 2 joints, got " + std::to_string(out.joints.size()));
+  if (out.size() < 2) {
+    return MakeError("a chain needs at least 2 joints, got " + std::to_string(out.size()));
   }
+  return out;
+}
+
+Result<SolveRequest> ReadChainRequest(const Json& request) {
+  SolveRequest out;
+  auto joints = ReadJoints(request);
+  if (!joints) return MakeError(joints.error());
+  out.joints = std::move(joints).value();
 
   const Json* target = Field(request, "target");
   if (target == nullptr) return MakeError("missing field \"target\"");

@@ -76,6 +76,9 @@ struct SolveRequest {
   bool free_root = false;   // PullChain (ik/free_root.h): the root follows the head
 };
 
+// Reads a request's "joints" (2 to kMaxJoints points); the error names the first problem.
+Result<std::vector<glm::dvec3>> ReadJoints(const Json& request);
+
 // Reads the plain chain fields (joints, target, tolerance, max_iterations, solver) of a
 // request object. The error names the first problem found.
 Result<SolveRequest> ReadChainRequest(const Json& request);

@@ -18,7 +18,7 @@
 namespace fabrik::tools {
 namespace {
 
-constexpr const char* kToolFields[] = {"soften", "stretch", "max_turn_deg", "stiffness"};
+constexpr const char* kToolFields[] = {"soften", "stretch", "max_turn_deg", "stiffness", "curve"};
 
 bool IsTwoBone(const Json& request) {
   const Json* solver = Field(request, "solver");
@@ -56,29 +56,31 @@ Result<Ok> ReadToolFields(const Json& request, ToolRequest& out) {
     out.pole = p.value();
   }
   if (const Json* v = Field(request, "soften")) {
-    auto r = ReadRanged(*v, "soften", [](double x) { return x > 0.0 && x <= 1.0; },
-                        "0 < soften <= 1");
+    auto r = ReadRanged(
+        *v, "soften", [](double x) { return x > 0.0 && x <= 1.0; }, "0 < soften <= 1");
     if (!r) return MakeError(r.error());
     out.soften = r.value();
   }
   if (const Json* v = Field(request, "stretch")) {
-    auto r = ReadRanged(*v, "stretch", [](double x) { return x >= 1.0; }, "stretch >= 1");
+    auto r = ReadRanged(
+        *v, "stretch", [](double x) { return x >= 1.0; }, "stretch >= 1");
     if (!r) return MakeError(r.error());
     out.stretch = r.value();
   }
   if (const Json* v = Field(request, "max_turn_deg")) {
-    auto r = ReadRanged(*v, "max_turn_deg", [](double x) { return x > 0.0 && x <= 180.0; },
-                        "0 < max_turn_deg <= 180");
+    auto r = ReadRanged(
+        *v, "max_turn_deg", [](double x) { return x > 0.0 && x <= 180.0; },
+        "0 < max_turn_deg <= 180");
     if (!r) return MakeError(r.error());
     out.max_turn = static_cast<float>(r.value() * std::numbers::pi / 180.0);
   }
   if (const Json* v = Field(request, "stiffness")) {
     const std::size_t n = out.chain.joints.size();
     if (!v->is_array() || v->size() != n) {
-      return MakeError("stiffness must be an array of one number in 0..1 per joint (" +
-                       std::to_string(n) + "), got " +
-                       (v->is_array() ? std::to_string(v->size()) + " entries"
-                                      : std::string(v->type_name())));
+      return MakeError(
+          "stiffness must be an array of one number in 0..1 per joint (" + std::to_string(n) +
+          "), got " +
+          (v->is_array() ? std::to_string(v->size()) + " entries" : std::string(v->type_name())));
     }
     for (std::size_t i = 0; i < n; ++i) {
       auto s = ReadRanged((*v)[i], "stiffness[" + std::to_string(i) + "]",
@@ -87,17 +89,20 @@ Result<Ok> ReadToolFields(const Json& request, ToolRequest& out) {
       out.stiffness.push_back(s.value());
     }
     if (out.two_bone || out.chain.solver != SolverKind::kFabrik || out.chain.accelerate) {
-      return MakeError("stiffness runs textbook fabrik passes: it takes no other solver and no "
-                       "accelerate");
+      return MakeError(
+          "stiffness runs textbook fabrik passes: it takes no other solver and no "
+          "accelerate");
     }
   }
   if (out.stretch && out.soften < 1.0f) {
-    return MakeError("soften and stretch cannot be combined (one keeps the effector short of "
-                     "the reach, the other goes beyond it)");
+    return MakeError(
+        "soften and stretch cannot be combined (one keeps the effector short of "
+        "the reach, the other goes beyond it)");
   }
   if (out.stretch && !out.stiffness.empty()) {
-    return MakeError("stretch needs the chain laid straight beyond its reach, which stiffness "
-                     "forbids: they cannot be combined");
+    return MakeError(
+        "stretch needs the chain laid straight beyond its reach, which stiffness "
+        "forbids: they cannot be combined");
   }
   return Ok{};
 }
@@ -112,8 +117,9 @@ Result<ToolRequest> ReadToolRequest(const Json& request) {
   }
   if (const Json* free_root = Field(request, "free_root");
       free_root && free_root->is_boolean() && free_root->get<bool>()) {
-    return MakeError("free_root cannot be combined with two_bone, soften, stretch, max_turn_deg "
-                     "or stiffness");
+    return MakeError(
+        "free_root cannot be combined with two_bone, soften, stretch, max_turn_deg "
+        "or stiffness");
   }
   ToolRequest out;
   out.two_bone = IsTwoBone(request);
@@ -148,6 +154,7 @@ bool IsToolRequest(const Json& request) {
 }
 
 Json HandleToolRequest(const Json& request, const RequestId& id) {
+  if (Field(request, "curve") != nullptr) return HandleCurveRequest(request, id);
   Result<ToolRequest> parsed = ReadToolRequest(request);
   if (!parsed) return ErrorResponse(parsed.error(), id);
   const ToolRequest& r = parsed.value();
@@ -158,10 +165,9 @@ Json HandleToolRequest(const Json& request, const RequestId& id) {
 
   // Soften is applied to the target before solving, so every solver gets the same smooth
   // approach; two-bone softens itself with the same function.
-  const glm::vec3 aim =
-      r.soften < 1.0f
-          ? SoftenTarget(local.chain.root(), local.target, local.chain.total_length(), r.soften)
-          : local.target;
+  const glm::vec3 aim = r.soften < 1.0f ? SoftenTarget(local.chain.root(), local.target,
+                                                       local.chain.total_length(), r.soften)
+                                        : local.target;
   const std::vector<glm::vec3> start(local.chain.joints().begin(), local.chain.joints().end());
   std::vector<glm::vec3> stretched(r.stretch ? n : 0);
   double factor = 1.0;

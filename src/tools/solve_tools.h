@@ -16,6 +16,21 @@
 //   "max_turn_deg": A      0 < A <= 180 (ik/turn_limit.h): no segment's direction turns more
 //                          than A degrees from the request's pose. Any solver.
 //   "stiffness": [s, ...]  one number in 0..1 per joint (ik/stiffness.h); textbook fabrik only.
+//   "curve": [[x,y,z], ...] spline IK (ik/spline_ik.h): the chain is laid along the centripetal
+//                          Catmull-Rom curve through these points (2 to 10,000; consecutive
+//                          points at least 1e-5 of the chain's length apart, all within 1e6
+//                          chain lengths of the root) from its first point - the root moves
+//                          there - every joint on the curve, lengths kept; with "fit":
+//                          "stretch" every length is scaled by one factor so the chain covers
+//                          the whole curve ("fit": "none", the default, keeps them). At most
+//                          kMaxCurveJoints joints. No other field of this list, nor "solver",
+//                          "pole", "accelerate", "free_root" or the extended fields, may come
+//                          with it; "target", "tolerance" and "max_iterations" are not needed
+//                          and not used. The answer: "ok", "joints", "solver": "spline_ik",
+//                          "on_curve" (joints on the curve; a chain longer than the curve
+//                          continues straight past its end), "covered" (arc length to the last
+//                          joint on the curve), "curve_length", "fit_scale" (with fit
+//                          stretch), "solve_us".
 // Order: soften the target, solve (two_bone, stiffness or the named solver), limit the turn,
 // stretch. These are plain-chain tools: "constraints", "base", "nodes" and "free_root": true
 // are refused with them, and "pole" is taken by two_bone only. Errors name the field and the
@@ -34,5 +49,11 @@ bool IsToolRequest(const Json& request);
 
 // The response for such a request.
 Json HandleToolRequest(const Json& request, const RequestId& id);
+
+// Most joints a "curve" request may have (each is placed by a few curve look-ups, several
+// dozen times over with fit stretch).
+inline constexpr std::size_t kMaxCurveJoints = 10'000;
+// The response for a request with "curve" (solve_curve.cpp).
+Json HandleCurveRequest(const Json& request, const RequestId& id);
 
 }  // namespace fabrik::tools

@@ -162,6 +162,74 @@ class Stiffness(unittest.TestCase):
         self.assertGreater(abs(bend(free["joints"], 1) - bend(bent, 1)), 0.5)  # it would move
 
 
+def catmull_points(curve, n=4000):
+    """Dense points of the centripetal Catmull-Rom curve through `curve` (open, end points
+    reflected), computed here independently of the solver: Barry and Goldman's pyramid."""
+    pts = [list(map(float, p)) for p in curve]
+    ext = [[2 * a - b for a, b in zip(pts[0], pts[1])]] + pts + \
+          [[2 * a - b for a, b in zip(pts[-1], pts[-2])]]
+    out = []
+    per = max(1, n // (len(pts) - 1))
+    for i in range(len(pts) - 1):
+        p0, p1, p2, p3 = ext[i], ext[i + 1], ext[i + 2], ext[i + 3]
+        t0 = 0.0
+        t1 = t0 + math.sqrt(dist(p0, p1))
+        t2 = t1 + math.sqrt(dist(p1, p2))
+        t3 = t2 + math.sqrt(dist(p2, p3))
+
+        def lerp(a, b, ta, tb, t):
+            return [((tb - t) * x + (t - ta) * y) / (tb - ta) for x, y in zip(a, b)]
+        for k in range(per + 1):
+            t = t1 + (t2 - t1) * k / per
+            a1, a2, a3 = lerp(p0, p1, t0, t1, t), lerp(p1, p2, t1, t2, t), lerp(p2, p3, t2, t3, t)
+            b1, b2 = lerp(a1, a2, t0, t2, t), lerp(a2, a3, t1, t3, t)
+            out.append(lerp(b1, b2, t1, t2, t))
+    return out
+
+
+def distance_to(points, p):
+    return min(dist(p, q) for q in points)
+
+
+SNAKE = [[float(i), 0.0, 0.0] for i in range(6)]  # five unit segments along +X
+PATH = [[0, 0, 0], [2, 1, 0], [4, -1, 1], [6, 0, 2], [8, 1, 1]]
+
+
+class SplineIk(unittest.TestCase):
+    def test_every_joint_on_the_curve_from_its_start_with_lengths_kept(self):
+        (r,) = solve({"joints": SNAKE, "curve": PATH, "id": "s"})
+        self.assertTrue(r["ok"], r)
+        self.assertEqual(r["solver"], "spline_ik")
+        self.assertEqual(r["id"], "s")
+        self.assertEqual(r["on_curve"], 6)
+        j = r["joints"]
+        self.assertEqual(j[0], PATH[0])
+        for a, b in zip(j, j[1:]):
+            self.assertAlmostEqual(dist(a, b), 1.0, places=5)
+        dense = catmull_points(PATH)
+        for p in j:
+            self.assertLess(distance_to(dense, p), 5e-3)  # the sampling's own spacing
+        self.assertLess(r["covered"], r["curve_length"])
+        self.assertNotIn("fit_scale", r)
+
+    def test_fit_stretch_covers_the_whole_curve(self):
+        (r,) = solve({"joints": SNAKE, "curve": PATH, "fit": "stretch"})
+        self.assertTrue(r["ok"], r)
+        scale = r["fit_scale"]
+        self.assertGreater(scale, 1.5)
+        j = r["joints"]
+        self.assertLess(dist(j[-1], PATH[-1]), 1e-4)
+        for a, b in zip(j, j[1:]):
+            self.assertAlmostEqual(dist(a, b), scale, places=4)
+
+    def test_a_chain_longer_than_the_curve_goes_straight_on(self):
+        (r,) = solve({"joints": SNAKE, "curve": [[0, 0, 0], [1, 1, 0], [2, 0, 0]]})
+        self.assertTrue(r["ok"], r)
+        self.assertLess(r["on_curve"], 6)
+        for a, b in zip(r["joints"], r["joints"][1:]):
+            self.assertAlmostEqual(dist(a, b), 1.0, places=5)
+
+
 class Refusals(unittest.TestCase):
     def test_bad_values_are_refused_with_a_reason(self):
         cases = [
@@ -190,6 +258,15 @@ class Refusals(unittest.TestCase):
             (request(stiffness=[0, 1, 0], solver="ccd"), "no other solver"),
             (request(stiffness=[0, 1, 0], stretch=2), "cannot be combined"),
             (request(max_turn_deg=5, nodes=[]), "\"nodes\""),
+            (request(curve=[[0, 0, 0]]), "at least 2 points, got 1"),
+            (request(curve=[]), "at least 2 points, got 0"),
+            (request(curve=[[0, 0, 0], [1, 0, 0], [1, 0, 0]]), "curve[2] coincides with curve[1]"),
+            (request(curve=[[0, 0, 0], [1, 0, "x"]]), "curve[1][2]"),
+            (request(curve="x"), "must be an array"),
+            (request(curve=[[0, 0, 0], [1e30, 0, 0]]), "too far"),
+            (request(curve=[[0, 0, 0], [1, 0, 0]], fit="squash"), "fit must be"),
+            (request(curve=[[0, 0, 0], [1, 0, 0]], soften=0.5), "\"soften\" cannot be combined"),
+            (request(curve=[[0, 0, 0], [1, 0, 0]], solver="two_bone"), "\"solver\""),
         ]
         answers = solve(*[c[0] for c in cases] + [request(solver="two_bone")])
         for (req, expected), answer in zip(cases, answers):

@@ -4,8 +4,8 @@
 // every other line exactly one answer that is one line of valid JSON with "ok"; an error has
 // a non-empty "error" and no pose; an answer has only finite numbers (a NaN would be written
 // as null), as many points as the request had, and keeps every segment's length to 1e-5 of
-// the total length (times the reported factor for a stretched chain). The peers' tools
-// (docs/tools.md: two_bone, soften, stretch, max_turn_deg, stiffness) are reached through
+// the total length (times the reported factor for a stretched chain or a fitted curve). The peers' tools
+// (docs/tools.md: two_bone, soften, stretch, max_turn_deg, stiffness, curve) are reached through
 // the seeds in the corpus.
 #include <cmath>
 #include <cstdint>
@@ -96,6 +96,11 @@ void CheckAnswer(const std::string& line, const std::string& response) {
       factor = answer["stretch"].get<double>();
       Check(factor >= 1.0 && factor <= request["stretch"].get<double>() * (1.0 + 1e-6),
             "stretch factor outside 1..stretch", line);
+    }
+    // Spline IK with fit stretch scales every segment by its reported factor.
+    if (answer.contains("fit_scale")) {
+      factor = answer["fit_scale"].get<double>();
+      Check(factor > 0.0, "fit_scale not positive", line);
     }
     CheckLengths(joints, answer["joints"], parents, line, factor);
   } else {

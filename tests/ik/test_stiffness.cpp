@@ -34,7 +34,8 @@ TEST(Stiffness, StiffJointsKeepTheirAngleAndFreeJointsStillReach) {
     stiffness[stiff_a] = 1.0f;
     if (trial % 3 == 0) stiffness[1 + (stiff_a % (segments - 1))] = 1.0f;
     std::vector<float> start(chain.joint_count());
-    for (std::size_t i = 1; i + 1 < chain.joint_count(); ++i) start[i] = BendAngle(chain.joints(), i);
+    for (std::size_t i = 1; i + 1 < chain.joint_count(); ++i)
+      start[i] = BendAngle(chain.joints(), i);
     // Targets within half the reach: the free joints can get there.
     const glm::vec3 target = RandomUnit(rng) * chain.total_length() * Uniform(rng, 0.2f, 0.5f);
     SolveSettings settings;
@@ -63,13 +64,14 @@ TEST(Stiffness, PartialStiffnessBoundsTheChangeAndZeroIsFree) {
     const float s = Uniform(rng, 0.0f, 1.0f);
     std::vector<float> stiffness(chain.joint_count(), s);
     std::vector<float> start(chain.joint_count());
-    for (std::size_t i = 1; i + 1 < chain.joint_count(); ++i) start[i] = BendAngle(chain.joints(), i);
+    for (std::size_t i = 1; i + 1 < chain.joint_count(); ++i)
+      start[i] = BendAngle(chain.joints(), i);
     const glm::vec3 first = glm::normalize(chain.joints()[1] - chain.root());
     SolveSettings settings;
     settings.max_iterations = 50;
     StiffSolver solver;
-    ASSERT_TRUE(solver.Solve(chain, RandomUnit(rng) * Uniform(rng, 0.5f, 6.0f), settings,
-                             stiffness).ok);
+    ASSERT_TRUE(
+        solver.Solve(chain, RandomUnit(rng) * Uniform(rng, 0.5f, 6.0f), settings, stiffness).ok);
     const double room = (1.0 - s) * std::numbers::pi + 1e-5;
     for (std::size_t i = 1; i + 1 < chain.joint_count(); ++i) {
       EXPECT_LE(std::fabs(BendAngle(chain.joints(), i) - start[i]), room) << trial;

@@ -35,8 +35,8 @@ SolveSettings Tight() {
 
 double MaxCoordinate(std::span<const glm::vec3> joints, const glm::vec3& target) {
   double m = std::fabs(target.x) + std::fabs(target.y) + std::fabs(target.z);
-  for (const glm::vec3& p : joints) m = std::max({m, double(std::fabs(p.x)),
-                                                 double(std::fabs(p.y)), double(std::fabs(p.z))});
+  for (const glm::vec3& p : joints)
+    m = std::max({m, double(std::fabs(p.x)), double(std::fabs(p.y)), double(std::fabs(p.z))});
   return m;
 }
 
@@ -108,7 +108,8 @@ TEST(TwoBone, WithoutAPoleTheCurrentBendPlaneAndSenseAreKept) {
     ASSERT_TRUE(SolveTwoBone(arm, target, Tight()).ok);
     EXPECT_LE(DistanceD(arm.effector(), target), 1e-6);
     for (const glm::vec3& p : arm.joints()) EXPECT_NEAR(p.z, 0.0, 1e-6);
-    const glm::vec3 bend = glm::cross(arm.joints()[1] - arm.root(), arm.effector() - arm.joints()[1]);
+    const glm::vec3 bend =
+        glm::cross(arm.joints()[1] - arm.root(), arm.effector() - arm.joints()[1]);
     EXPECT_LT(bend.z, 0.0f) << target.x << " " << target.y;
   }
 }
