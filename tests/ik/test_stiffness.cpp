@@ -10,7 +10,7 @@
 
 #include "fabrik_test_util.h"
 #include "ik/stiffness.h"
-#include "support/alloc_counter.h"
+#include "no_alloc_util.h"
 
 namespace fabrik {
 namespace {
@@ -103,12 +103,10 @@ TEST(Stiffness, SolvingNeverAllocatesOnceWarm) {
   StiffSolver solver;
   SolveSettings settings;
   ASSERT_TRUE(solver.Solve(chain, {1, 1, 1}, settings, stiffness).ok);  // warms the buffers
-  std::vector<glm::vec3> targets;
-  for (int i = 0; i < 300; ++i) targets.push_back(RandomUnit(rng) * Uniform(rng, 0.0f, 5.0f));
-  int ok = 0;
-  testing::AllocationWindow window;
-  for (const glm::vec3& t : targets) ok += solver.Solve(chain, t, settings, stiffness).ok ? 1 : 0;
-  EXPECT_EQ(window.Close(), 0);
+  const std::vector<glm::vec3> targets = testing::RandomTargets(rng, 300, 5.0f);
+  const auto [allocations, ok] = testing::CountAllocations(
+      targets, [&](const glm::vec3& t) { return solver.Solve(chain, t, settings, stiffness).ok; });
+  EXPECT_EQ(allocations, 0);
   EXPECT_EQ(ok, 300);
 }
 

@@ -8,7 +8,7 @@
 
 #include "fabrik_test_util.h"
 #include "ik/stretch.h"
-#include "support/alloc_counter.h"
+#include "no_alloc_util.h"
 
 namespace fabrik {
 namespace {
@@ -82,15 +82,12 @@ TEST(Stretch, SolvingNeverAllocates) {
   std::mt19937 rng(2);
   Chain chain = RandomChain(rng, {0, 0, 0}, {1.0f, 0.5f, 0.8f, 1.1f});
   std::vector<glm::vec3> out(chain.joint_count());
-  std::vector<glm::vec3> targets;
-  for (int i = 0; i < 300; ++i) targets.push_back(RandomUnit(rng) * Uniform(rng, 0.0f, 10.0f));
-  SolveSettings settings;
-  int ok = 0;
-  testing::AllocationWindow window;
-  for (const glm::vec3& t : targets) {
-    ok += SolveStretched(SolverKind::kFabrik, chain, t, settings, 2.0f, out).base.ok ? 1 : 0;
-  }
-  EXPECT_EQ(window.Close(), 0);
+  const std::vector<glm::vec3> targets = testing::RandomTargets(rng, 300, 10.0f);
+  const SolveSettings settings;
+  const auto [allocations, ok] = testing::CountAllocations(targets, [&](const glm::vec3& t) {
+    return SolveStretched(SolverKind::kFabrik, chain, t, settings, 2.0f, out).base.ok;
+  });
+  EXPECT_EQ(allocations, 0);
   EXPECT_EQ(ok, 300);
 }
 

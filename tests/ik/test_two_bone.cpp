@@ -12,7 +12,7 @@
 #include "fabrik_test_util.h"
 #include "ik/soften.h"
 #include "ik/two_bone.h"
-#include "support/alloc_counter.h"
+#include "no_alloc_util.h"
 
 namespace fabrik {
 namespace {
@@ -223,12 +223,11 @@ TEST(TwoBone, SolvingNeverAllocates) {
   TwoBoneOptions options;
   options.soften = 0.9f;
   options.pole = glm::vec3(0, 0, 5);
-  std::vector<glm::vec3> targets;
-  for (int i = 0; i < 500; ++i) targets.push_back(RandomUnit(rng) * Uniform(rng, 0.0f, 3.0f));
-  int solved = 0;
-  testing::AllocationWindow window;
-  for (const glm::vec3& t : targets) solved += SolveTwoBone(arm, t, Tight(), options).ok ? 1 : 0;
-  EXPECT_EQ(window.Close(), 0);
+  const std::vector<glm::vec3> targets = testing::RandomTargets(rng, 500, 3.0f);
+  const SolveSettings settings = Tight();
+  const auto [allocations, solved] = testing::CountAllocations(
+      targets, [&](const glm::vec3& t) { return SolveTwoBone(arm, t, settings, options).ok; });
+  EXPECT_EQ(allocations, 0);
   EXPECT_EQ(solved, 500);
 }
 
