@@ -1,5 +1,6 @@
 #include "ik/aim.h"
 
+#include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <numbers>
@@ -59,6 +60,7 @@ AimResult AimSolver::Solve(Chain& chain, const AimTarget& target) {
   }
   const std::size_t n = chain.joint_count();
   if (rotations_.size() != n - 1) rotations_.resize(n - 1);
+  if (tail_.size() < n) tail_.resize(n);
   const glm::vec3 axis = glm::normalize(target.axis);
   const int k = target.joints;
   std::span<glm::vec3> p = chain.pose_for_solver();
@@ -88,14 +90,24 @@ AimResult AimSolver::Solve(Chain& chain, const AimTarget& target) {
       if (!(angle > 0.0)) continue;
       turn_axis = turn_length > 1e-12 ? turn_axis / turn_length
                                       : glm::dvec3(AnyPerpendicular(glm::vec3(a)));
-      const glm::dquat q = glm::angleAxis(angle, turn_axis);
+      // The pose's own frame after the turn is not q * a: rotations.h rebuilds a bone's twist
+      // by parallel transport from its parent, which a rigid turn of the tail does not keep.
+      // So the turn is kept only if the measured error shrank; else it is undone and tried at
+      // half the angle (a backtracking line search), so no turn makes the aim worse.
+      const float before = AxisError(p, axis, target.at, nullptr);
+      std::copy(p.begin() + static_cast<std::ptrdiff_t>(pivot), p.end(), tail_.begin());
       const glm::dvec3 origin(p[pivot]);
-      for (std::size_t j = pivot + 1; j < n; ++j) {
-        p[j] = glm::vec3(origin + q * (glm::dvec3(p[j]) - origin));
+      double step = angle;
+      for (int halving = 0; halving < 6; ++halving, step *= 0.5) {
+        const glm::dquat q = glm::angleAxis(step, turn_axis);
+        for (std::size_t j = pivot + 1; j < n; ++j) {
+          p[j] = glm::vec3(origin + q * (glm::dvec3(tail_[j - pivot]) - origin));
+        }
+        if (AxisError(p, axis, target.at, &world_axis) < before) break;
+        std::copy(tail_.begin(), tail_.begin() + static_cast<std::ptrdiff_t>(n - pivot),
+                  p.begin() + static_cast<std::ptrdiff_t>(pivot));
+        AxisError(p, axis, target.at, &world_axis);
       }
-      // The pose's own frame, not q * a: rotations.h rebuilds a bone's twist by parallel
-      // transport from its parent, which a rigid turn of the tail does not keep.
-      AxisError(p, axis, target.at, &world_axis);
       a = glm::dvec3(world_axis);
     }
     result.passes = pass;

@@ -16,7 +16,7 @@ namespace {
 // silently meaningless: refused.
 constexpr const char* kNotWithCurve[] = {"solver",    "soften",    "stretch",     "max_turn_deg",
                                          "stiffness", "pole",      "constraints", "base",
-                                         "nodes",     "free_root", "accelerate"};
+                                         "nodes",     "free_root", "accelerate",  "aim"};
 
 Result<CurveFit> ReadFit(const Json& request) {
   const Json* fit = Field(request, "fit");

@@ -18,7 +18,8 @@
 namespace fabrik::tools {
 namespace {
 
-constexpr const char* kToolFields[] = {"soften", "stretch", "max_turn_deg", "stiffness", "curve"};
+constexpr const char* kToolFields[] = {"soften",    "stretch", "max_turn_deg",
+                                       "stiffness", "curve",   "aim"};
 
 bool IsTwoBone(const Json& request) {
   const Json* solver = Field(request, "solver");
@@ -155,6 +156,7 @@ bool IsToolRequest(const Json& request) {
 
 Json HandleToolRequest(const Json& request, const RequestId& id) {
   if (Field(request, "curve") != nullptr) return HandleCurveRequest(request, id);
+  if (Field(request, "aim") != nullptr) return HandleAimRequest(request, id);
   Result<ToolRequest> parsed = ReadToolRequest(request);
   if (!parsed) return ErrorResponse(parsed.error(), id);
   const ToolRequest& r = parsed.value();

@@ -31,6 +31,16 @@
 //                          continues straight past its end), "covered" (arc length to the last
 //                          joint on the curve), "curve_length", "fit_scale" (with fit
 //                          stretch), "solve_us".
+//   "aim": {"axis": [x, y, z], "at": [x, y, z], "joints": k, "weights": [...]}
+//                          look-at (ik/aim.h): the last k joints (1 to the segments, at most
+//                          kMaxAimJoints; default 1; chains of at most kMaxCurveJoints) turn
+//                          so the axis of the effector's frame (rotations.h; +Y along the last
+//                          bone) points at `at`, shared by the weights (k numbers >= 0, not all
+//                          0; default equal). Like "curve" it comes alone: no other field of
+//                          this list, "solver", "pole", "accelerate", "free_root" or extended
+//                          fields; "target", "tolerance", "max_iterations" are not used. The
+//                          answer: "ok", "joints", "solver": "aim", "aim_error_deg",
+//                          "reached" (within 0.5 degrees), "passes", "solve_us".
 // Order: soften the target, solve (two_bone, stiffness or the named solver), limit the turn,
 // stretch. These are plain-chain tools: "constraints", "base", "nodes" and "free_root": true
 // are refused with them, and "pole" is taken by two_bone only. Errors name the field and the
@@ -50,10 +60,14 @@ bool IsToolRequest(const Json& request);
 // The response for such a request.
 Json HandleToolRequest(const Json& request, const RequestId& id);
 
-// Most joints a "curve" request may have (each is placed by a few curve look-ups, several
-// dozen times over with fit stretch).
+// Most joints a "curve" (or "aim") request may have (each is placed by a few curve look-ups,
+// several dozen times over with fit stretch).
 inline constexpr std::size_t kMaxCurveJoints = 10'000;
 // The response for a request with "curve" (solve_curve.cpp).
 Json HandleCurveRequest(const Json& request, const RequestId& id);
+// Most joints that may share an aim ("aim.joints"); the chain itself at most kMaxCurveJoints.
+inline constexpr long long kMaxAimJoints = 32;
+// The response for a request with "aim" (solve_aim.cpp).
+Json HandleAimRequest(const Json& request, const RequestId& id);
 
 }  // namespace fabrik::tools

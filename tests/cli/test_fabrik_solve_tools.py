@@ -230,6 +230,29 @@ class SplineIk(unittest.TestCase):
             self.assertAlmostEqual(dist(a, b), 1.0, places=5)
 
 
+class Aim(unittest.TestCase):
+    def test_the_last_bone_points_at_the_point_shared_by_three_joints(self):
+        joints = [[0.0, float(i), 0.0] for i in range(4)]
+        at = [10.0, 5.0, 3.0]
+        (r,) = solve({"joints": joints, "aim": {"axis": [0, 1, 0], "at": at, "joints": 3,
+                                                 "weights": [0.2, 0.3, 0.5]}, "id": 3})
+        self.assertTrue(r["ok"] and r["reached"], r)
+        self.assertEqual(r["solver"], "aim")
+        self.assertLessEqual(r["aim_error_deg"], 0.5)
+        j = r["joints"]
+        self.assertEqual(j[0], joints[0])
+        # Measured here: the last bone's direction against the direction to the point.
+        self.assertLess(turn(j[2], j[3], j[3], at), 0.5)
+        for a, b in zip(j, j[1:]):
+            self.assertAlmostEqual(dist(a, b), 1.0, places=5)
+
+    def test_a_side_axis_with_two_joints(self):
+        joints = [[0.0, float(i), 0.0] for i in range(4)]
+        (r,) = solve({"joints": joints, "aim": {"axis": [1, 0, 0], "at": [-10, 5, 3], "joints": 3}})
+        self.assertTrue(r["ok"] and r["reached"], r)
+        self.assertEqual(r["joints"][:1], joints[:1])
+
+
 class Refusals(unittest.TestCase):
     def test_bad_values_are_refused_with_a_reason(self):
         cases = [
@@ -267,6 +290,15 @@ class Refusals(unittest.TestCase):
             (request(curve=[[0, 0, 0], [1, 0, 0]], fit="squash"), "fit must be"),
             (request(curve=[[0, 0, 0], [1, 0, 0]], soften=0.5), "\"soften\" cannot be combined"),
             (request(curve=[[0, 0, 0], [1, 0, 0]], solver="two_bone"), "\"solver\""),
+            (request(aim={"axis": [0, 0, 0], "at": [1, 1, 1]}), "aim.axis must be non-zero"),
+            (request(aim={"axis": [0, 1, 0]}), "needs \"axis\" and \"at\""),
+            (request(aim={"axis": [0, 1, 0], "at": [1, 1, 1], "joints": 3}), "aim.joints = 3 is out of range"),
+            (request(aim={"axis": [0, 1, 0], "at": [1, 1, 1], "joints": 2, "weights": [0, 0]}),
+             "must not all be 0"),
+            (request(aim={"axis": [0, 1, 0], "at": [1, 1, 1], "joints": 2, "weights": [1, -1]}),
+             "aim.weights[1] must be >= 0"),
+            (request(aim=[1, 2]), "must be an object"),
+            (request(aim={"axis": [0, 1, 0], "at": [1, 1, 1]}, soften=0.5), "\"soften\" cannot be combined"),
         ]
         answers = solve(*[c[0] for c in cases] + [request(solver="two_bone")])
         for (req, expected), answer in zip(cases, answers):
