@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "targets/catmull_rom.h"
+#include "ik/catmull_rom.h"
 
 namespace {
 

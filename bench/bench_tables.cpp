@@ -33,7 +33,7 @@
 
 #include "ik/chain.h"
 #include "ik/solver.h"
-#include "targets/catmull_rom.h"
+#include "ik/catmull_rom.h"
 #include "targets/spline_file.h"
 
 namespace fabrik {

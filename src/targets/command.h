@@ -50,7 +50,7 @@
 #include <vector>
 
 #include "ik/result.h"
-#include "targets/catmull_rom.h"
+#include "ik/catmull_rom.h"
 #include "targets/spline_follower.h"
 
 namespace fabrik {

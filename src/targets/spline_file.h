@@ -24,7 +24,7 @@
 #include <string_view>
 
 #include "ik/result.h"
-#include "targets/catmull_rom.h"
+#include "ik/catmull_rom.h"
 
 namespace fabrik {
 

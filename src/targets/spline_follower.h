@@ -18,7 +18,7 @@
 #include <glm/vec3.hpp>
 
 #include "ik/result.h"
-#include "targets/catmull_rom.h"
+#include "ik/catmull_rom.h"
 
 namespace fabrik {
 

@@ -15,6 +15,7 @@
 #include "tools/json_line.h"
 #include "tools/line_reader.h"
 #include "tools/solve_extended.h"
+#include "tools/solve_tools.h"
 
 namespace fabrik::tools {
 namespace {
@@ -28,7 +29,7 @@ std::string KnownSolvers() {
     if (!names.empty()) names += ", ";
     names += SolverName(kind);
   }
-  return names;
+  return names + ", two_bone (3-joint chains)";
 }
 
 }  // namespace
@@ -150,8 +151,8 @@ int WorkCap(std::size_t count, int max_iterations) {
   return static_cast<int>(std::max(1.0, std::min(static_cast<double>(max_iterations), cap)));
 }
 
-Result<SolveRequest> ReadChainRequest(const Json& request) {
-  SolveRequest out;
+Result<std::vector<glm::dvec3>> ReadJoints(const Json& request) {
+  std::vector<glm::dvec3> out;
   const Json* joints = Field(request, "joints");
   if (joints == nullptr) return MakeError("missing field \"joints\"");
   if (!joints->is_array()) {
@@ -162,15 +163,23 @@ Result<SolveRequest> ReadChainRequest(const Json& request) {
     return MakeError("a chain may have at most " + std::to_string(kMaxJoints) + " joints, got " +
                      std::to_string(joints->size()) + " (docs/fabrik-solve.md: Limits)");
   }
-  out.joints.reserve(joints->size());
+  out.reserve(joints->size());
   for (std::size_t i = 0; i < joints->size(); ++i) {
     Result<glm::dvec3> p = ReadPosition((*joints)[i], "joints[" + std::to_string(i) + "]");
     if (!p.ok()) return MakeError(p.error());
-    out.joints.push_back(p.value());
+    out.push_back(p.value());
   }
-  if (out.joints.size() < 2) {
-    return MakeError("a chain needs at least 2 joints, got " + std::to_string(out.joints.size()));
+  if (out.size() < 2) {
+    return MakeError("a chain needs at least 2 joints, got " + std::to_string(out.size()));
   }
+  return out;
+}
+
+Result<SolveRequest> ReadChainRequest(const Json& request) {
+  SolveRequest out;
+  auto joints = ReadJoints(request);
+  if (!joints) return MakeError(joints.error());
+  out.joints = std::move(joints).value();
 
   const Json* target = Field(request, "target");
   if (target == nullptr) return MakeError("missing field \"target\"");
@@ -241,10 +250,12 @@ Result<LocalChain> SetUpChain(const SolveRequest& request) {
   return out;
 }
 
-Json ChainAnswer(const LocalChain& local, const SolveRequest& request, int iterations) {
+Json ChainAnswer(const LocalChain& local, const SolveRequest& request, int iterations,
+                 std::span<const glm::vec3> pose) {
+  if (pose.size() != local.chain.joint_count()) pose = local.chain.joints();
   Json joints = Json::array();
-  for (const glm::vec3& p : local.chain.joints()) joints.push_back(local.frame.PointJson(p));
-  const double distance = glm::length(local.frame.ToWorld(local.chain.effector()) - request.target);
+  for (const glm::vec3& p : pose) joints.push_back(local.frame.PointJson(p));
+  const double distance = glm::length(local.frame.ToWorld(pose.back()) - request.target);
   const bool reached = distance <= request.tolerance;
   const bool reachable = glm::length(request.target - request.joints.front()) <= local.total_length;
   Json answer = {{"ok", true},
@@ -321,6 +332,9 @@ std::optional<std::string> HandleLine(std::string_view line) {
     return SafeDump(ErrorResponse(
         std::string("a request must be a JSON object, got ") + request.type_name(), id));
   }
+  // The peers' everyday tools (two_bone, soften, ...): solve_tools.cpp, which refuses the
+  // extended fields with them.
+  if (IsToolRequest(request)) return SafeDump(HandleToolRequest(request, id));
   // A free root is a plain chain's option: refused with the extended fields, not ignored.
   if (const Json* free_root = Field(request, "free_root");
       free_root && free_root->is_boolean() && free_root->get<bool>()) {

@@ -42,6 +42,7 @@
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,6 +76,9 @@ struct SolveRequest {
   bool free_root = false;   // PullChain (ik/free_root.h): the root follows the head
 };
 
+// Reads a request's "joints" (2 to kMaxJoints points); the error names the first problem.
+Result<std::vector<glm::dvec3>> ReadJoints(const Json& request);
+
 // Reads the plain chain fields (joints, target, tolerance, max_iterations, solver) of a
 // request object. The error names the first problem found.
 Result<SolveRequest> ReadChainRequest(const Json& request);
@@ -107,8 +111,10 @@ struct LocalChain {
 };
 Result<LocalChain> SetUpChain(const SolveRequest& request);
 // The fields every chain answer has: ok, joints, iterations, distance, reached, reachable
-// (and work_limited when the work bound stopped the solve).
-Json ChainAnswer(const LocalChain& local, const SolveRequest& request, int iterations);
+// (and work_limited when the work bound stopped the solve). `pose` (local, joint_count()
+// points) replaces the chain's own pose when given (a stretched pose, say).
+Json ChainAnswer(const LocalChain& local, const SolveRequest& request, int iterations,
+                 std::span<const glm::vec3> pose = {});
 
 // The shortest decimal that reads back as `f` (0.1f is written 0.1).
 double Shortest(float f);

@@ -4,7 +4,9 @@
 // every other line exactly one answer that is one line of valid JSON with "ok"; an error has
 // a non-empty "error" and no pose; an answer has only finite numbers (a NaN would be written
 // as null), as many points as the request had, and keeps every segment's length to 1e-5 of
-// the total length.
+// the total length (times the reported factor for a stretched chain or a fitted curve). The peers' tools
+// (docs/tools.md: two_bone, soften, stretch, max_turn_deg, stiffness, curve) are reached through
+// the seeds in the corpus.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -48,9 +50,10 @@ double Distance(const Json& a, const Json& b) {
   return std::sqrt(s);
 }
 
-// Segment lengths of the answer against the request's (parents[i] = i - 1 for a chain).
+// Segment lengths of the answer against the request's (parents[i] = i - 1 for a chain),
+// each multiplied by `factor` (a stretched chain's "stretch").
 void CheckLengths(const Json& in, const Json& out, const std::vector<long long>& parents,
-                  const std::string& line) {
+                  const std::string& line, double factor = 1.0) {
   Check(in.size() == out.size(), "answer has a different number of points", line);
   double total = 0.0;
   for (std::size_t i = 1; i < in.size(); ++i) {
@@ -58,9 +61,9 @@ void CheckLengths(const Json& in, const Json& out, const std::vector<long long>&
   }
   for (std::size_t i = 1; i < in.size(); ++i) {
     const auto p = static_cast<std::size_t>(parents[i]);
-    const double want = Distance(in[i], in[p]);
+    const double want = Distance(in[i], in[p]) * factor;
     const double got = Distance(out[i], out[p]);
-    Check(std::fabs(got - want) <= 1e-5 * total, "a segment length was not kept", line);
+    Check(std::fabs(got - want) <= 1e-5 * total * factor, "a segment length was not kept", line);
   }
 }
 
@@ -86,7 +89,20 @@ void CheckAnswer(const std::string& line, const std::string& response) {
     const Json& joints = request["joints"];
     std::vector<long long> parents(joints.size());
     for (std::size_t i = 0; i < parents.size(); ++i) parents[i] = static_cast<long long>(i) - 1;
-    CheckLengths(joints, answer["joints"], parents, line);
+    // A stretched chain (docs/tools.md) scales every segment by the reported factor, which
+    // lies between 1 and the requested maximum.
+    double factor = 1.0;
+    if (answer.contains("stretch")) {
+      factor = answer["stretch"].get<double>();
+      Check(factor >= 1.0 && factor <= request["stretch"].get<double>() * (1.0 + 1e-6),
+            "stretch factor outside 1..stretch", line);
+    }
+    // Spline IK with fit stretch scales every segment by its reported factor.
+    if (answer.contains("fit_scale")) {
+      factor = answer["fit_scale"].get<double>();
+      Check(factor > 0.0, "fit_scale not positive", line);
+    }
+    CheckLengths(joints, answer["joints"], parents, line, factor);
   } else {
     Check(answer.contains("positions"), "answer without a pose", line);
     Json nodes = Json::array();

@@ -1,4 +1,4 @@
-// Tests for the centripetal Catmull-Rom spline (src/targets/catmull_rom.h).
+// Tests for the centripetal Catmull-Rom spline (src/ik/catmull_rom.h).
 //
 // The reference curve below is computed independently of the library: the library uses the
 // Barry-Goldman pyramid, the reference uses the equivalent non-uniform cubic Hermite form
@@ -12,7 +12,7 @@
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
-#include "targets/catmull_rom.h"
+#include "ik/catmull_rom.h"
 #include "targets/spline_file.h"
 
 namespace fabrik {

@@ -1,4 +1,4 @@
-#include "targets/catmull_rom.h"
+#include "ik/catmull_rom.h"
 
 #include <algorithm>
 #include <cmath>
