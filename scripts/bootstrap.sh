@@ -16,7 +16,7 @@ packages=(
   build-essential cmake pkg-config python3 clang libclang-rt-14-dev
   libglfw3-dev libglm-dev libimgui-dev libstb-dev python3-glad
   libgtest-dev libgmock-dev libpng-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-  libhwy-dev libtbb-dev
+  libhwy-dev libtbb-dev libassimp-dev assimp-testmodels
   xvfb xauth xdotool x11-utils libgl1-mesa-dri python3-pil fonts-dejavu-core
 )
 

@@ -1,0 +1,127 @@
+// clip_guard.cpp - see clip_guard.h.
+#include "mocap/clip_guard.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "mocap/clip.h"
+
+namespace fabrik::mocap {
+namespace {
+
+// Splits text into words as Assimp's BVH importer does: white space separates words, and a
+// word that is exactly "{" or "}" ends there (so "{" followed by a name is two words).
+class WordReader {
+ public:
+  explicit WordReader(std::string_view text) : text_(text) {}
+
+  // The next word, or an empty view at the end of the text.
+  std::string_view Next() {
+    while (pos_ < text_.size() && IsSpace(text_[pos_])) ++pos_;
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && !IsSpace(text_[pos_])) {
+      ++pos_;
+      const std::string_view word = text_.substr(start, pos_ - start);
+      if (word == "{" || word == "}") break;
+    }
+    return text_.substr(start, pos_ - start);
+  }
+  std::size_t remaining() const { return text_.size() - pos_; }
+
+ private:
+  static bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+// A decimal number (strtod syntax) filling the whole word; false for anything else,
+// including inf and nan.
+bool ParseNumber(std::string_view word, double& out) {
+  if (word.empty() || word.size() > 64) return false;
+  const std::string s(word);
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && std::isfinite(out);
+}
+
+std::string Quote(std::string_view word) {
+  constexpr std::size_t kShown = 40;
+  if (word.empty()) return "end of file";
+  return "\"" + std::string(word.substr(0, kShown)) + (word.size() > kShown ? "...\"" : "\"");
+}
+
+}  // namespace
+
+Result<BvhClaims> GuardBvhText(std::string_view text) {
+  WordReader words(text);
+  BvhClaims claims;
+  if (words.Next() != "HIERARCHY") return MakeError("not a BVH file: it does not start with HIERARCHY");
+  std::string_view word = words.Next();
+  if (word != "ROOT") return MakeError("no skeleton: expected ROOT after HIERARCHY, found " + Quote(word));
+  claims.joints = 1;
+  for (;;) {
+    word = words.Next();
+    if (word.empty()) return MakeError("no frames: the file has no MOTION section");
+    if (word == "MOTION") break;
+    if (word == "JOINT" || word == "End") {
+      if (++claims.joints > kMaxJoints) {
+        return MakeError("skeleton has more than " + std::to_string(kMaxJoints) +
+                         " joints (End Sites included), the limit");
+      }
+    } else if (word == "CHANNELS") {
+      const std::string_view count_word = words.Next();
+      double count = 0.0;
+      if (!ParseNumber(count_word, count) || count < 0.0 || count > 6.0) {
+        return MakeError("joint " + std::to_string(claims.joints - 1) +
+                         " declares a channel count of " + Quote(count_word) +
+                         " (0 to 6 accepted)");
+      }
+      claims.channels += static_cast<int>(count);
+    }
+  }
+  word = words.Next();
+  if (word != "Frames:") return MakeError("expected \"Frames:\" after MOTION, found " + Quote(word));
+  const std::string_view frames_word = words.Next();
+  double frames = 0.0;
+  if (!ParseNumber(frames_word, frames) || frames < 0.0) {
+    return MakeError("frame count " + Quote(frames_word) + " is not a number of frames");
+  }
+  if (frames < 1.0) return MakeError("no frames: the file claims 0 frames");
+  if (frames > kMaxFrames) {
+    return MakeError("the file claims " + std::string(frames_word) + " frames; the limit is " +
+                     std::to_string(kMaxFrames));
+  }
+  claims.frames = static_cast<int>(frames);
+  const std::size_t samples = static_cast<std::size_t>(claims.frames) * claims.joints;
+  if (samples > kMaxSamples) {
+    return MakeError(std::to_string(claims.frames) + " frames of " +
+                     std::to_string(claims.joints) + " joints exceed the limit of " +
+                     std::to_string(kMaxSamples) + " joint samples");
+  }
+  if (words.Next() != "Frame" || words.Next() != "Time:") {
+    return MakeError("expected \"Frame Time:\" after the frame count");
+  }
+  const std::string_view time_word = words.Next();
+  double frame_time = 0.0;
+  if (!ParseNumber(time_word, frame_time) || !(frame_time >= kMinFrameTime) ||
+      !(frame_time <= kMaxFrameTime)) {
+    return MakeError("frame time " + Quote(time_word) + " is outside [" +
+                     std::to_string(kMinFrameTime) + ", " + std::to_string(kMaxFrameTime) +
+                     "] seconds");
+  }
+  claims.frame_time = static_cast<float>(frame_time);
+  claims.motion_bytes = words.remaining();
+  // Every value is at least one character followed by a separator (the last one may end the
+  // file), so a file this short cannot hold what it claims.
+  const std::size_t values = static_cast<std::size_t>(claims.frames) * claims.channels;
+  if (values > 0 && 2 * values > claims.motion_bytes + 2) {
+    return MakeError("truncated: the file claims " + std::to_string(claims.frames) +
+                     " frames of " + std::to_string(claims.channels) + " values, but only " +
+                     std::to_string(claims.motion_bytes) + " bytes of motion data follow");
+  }
+  return claims;
+}
+
+}  // namespace fabrik::mocap
