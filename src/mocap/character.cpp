@@ -16,6 +16,10 @@ constexpr glm::vec3 kUp(0.0f, 1.0f, 0.0f);
 constexpr float kMaxTargetCoordinate = 1e4f;
 // A time step longer than this (or backwards) is a jump: pins and smoothing start afresh.
 constexpr float kJumpSeconds = 0.25f;
+// The pelvis keeps each hip within this share of its leg's length from the foot's target:
+// FABRIK converges slowly on a nearly straight chain, and a grounded leg looks locked if
+// straight.
+constexpr float kLegReach = 0.95f;
 
 float Smoothstep(float b) { return b * b * (3.0f - 2.0f * b); }
 
@@ -241,7 +245,7 @@ void Character::UpdateFeet(float time, float dt, bool jumped) {
       // farther than the leg is long) is let go rather than dragged.
       const glm::vec3 hip = animated_.positions[leg.chain[0]];
       const glm::vec2 horizontal(foot.pin.x - hip.x, foot.pin.z - hip.z);
-      if (glm::length(horizontal) > 0.98f * leg_length_[side]) release();
+      if (glm::length(horizontal) > kLegReach * leg_length_[side]) release();
     }
     glm::vec3 target = free_target;
     if (foot.pinned) {
@@ -272,7 +276,7 @@ void Character::SolvePelvis(float dt, bool jumped) {
   for (int side : {kLeft, kRight}) {
     // Highest hip height from which the leg still reaches (leaving it a little bent).
     const glm::vec3 v = feet_[side].target - animated_.positions[limbs.legs[side].chain[0]];
-    const float reach = 0.999f * leg_length_[side];
+    const float reach = kLegReach * leg_length_[side];
     const float horizontal2 = v.x * v.x + v.z * v.z;
     if (horizontal2 < reach * reach) d = std::min(d, v.y + std::sqrt(reach * reach - horizontal2));
   }
@@ -331,22 +335,23 @@ void Character::ApplyLimb(const Limb& limb, std::span<glm::vec3> solved, const g
 void Character::KeepToeAboveGround(Side side) {
   const Limb& leg = rig_->limbs.legs[side];
   const int a = leg.end(), tip = leg.tip;
-  if (tip == a) return;
+  if (tip == a || !(weight_ > 0.0f)) return;
   const glm::vec3 ankle = final_.positions[a];
-  const glm::vec3 f = final_.positions[tip] - ankle;
-  const float floor =
-      Ground(final_.positions[tip].x, final_.positions[tip].z) + rig_->contacts.tip_low[side];
-  const float length = glm::length(f);
-  const glm::vec2 horizontal(f.x, f.z);
-  if (final_.positions[tip].y >= floor || length < 1e-6f || glm::length(horizontal) < 1e-6f) {
-    return;
-  }
   // Pitch the foot about the ankle until the tip is back at its least clip height above the
-  // ground there (or as high as the foot's length allows).
-  const float s = std::clamp((floor - ankle.y) / length, -1.0f, 1.0f);
-  const glm::vec2 dir = glm::normalize(horizontal) * (std::sqrt(1.0f - s * s) * length);
-  const glm::quat q = ShortestArc(f, glm::vec3(dir.x, s * length, dir.y));
-  RotateJoints(final_, a, rig_->clip.subtree_end(a), ScaleRotation(q, weight_), ankle);
+  // ground (or as high as the foot's length allows). Pitching moves the tip along the slope,
+  // where the ground has another height: a few rounds settle it.
+  for (int round = 0; round < 4; ++round) {
+    const glm::vec3 t = final_.positions[tip];
+    const float floor = Ground(t.x, t.z) + rig_->contacts.tip_low[side];
+    const glm::vec3 f = t - ankle;
+    const float length = glm::length(f);
+    const glm::vec2 horizontal(f.x, f.z);
+    if (t.y >= floor || length < 1e-6f || glm::length(horizontal) < 1e-6f) return;
+    const float s = std::clamp((floor - ankle.y) / length, -1.0f, 1.0f);
+    const glm::vec2 dir = glm::normalize(horizontal) * (std::sqrt(1.0f - s * s) * length);
+    const glm::quat q = ShortestArc(f, glm::vec3(dir.x, s * length, dir.y));
+    RotateJoints(final_, a, rig_->clip.subtree_end(a), ScaleRotation(q, weight_), ankle);
+  }
 }
 
 void Character::SolveArm(Side side) {

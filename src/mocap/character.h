@@ -66,7 +66,7 @@ struct Placement {
 
 struct CharacterSettings {
   float tolerance = 0.001f;        // metres: legs and hands reach within this
-  int max_iterations = 20;         // FABRIK iterations per limb
+  int max_iterations = 30;         // FABRIK iterations per limb
   float pelvis_smoothing = 0.06f;  // seconds
   float pelvis_limit = 0.4f;       // x leg length: largest |pelvis offset|
   float release_time = 0.15f;      // seconds
