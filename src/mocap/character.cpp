@@ -88,7 +88,6 @@ Character::Character(std::shared_ptr<const Rig> rig, const CharacterSettings& se
   solve_.tolerance = settings.tolerance;
   solve_.max_iterations = settings.max_iterations;
   const Clip& clip = rig_->clip;
-  clip_pose_.Resize(clip.joint_count());
   animated_.Resize(clip.joint_count());
   final_.Resize(clip.joint_count());
   std::size_t arm_joints = 0;
@@ -170,27 +169,36 @@ void Character::Update(float time, float dt) {
 }
 
 void Character::BeginFrame(float time, float dt) {
+  SamplePose(time);
+  PrepareLegs(dt);
+}
+
+void Character::SamplePose(float time) {
+  const Clip& clip = rig_->clip;
+  time = std::isfinite(time) ? std::clamp(time, 0.0f, clip.duration()) : 0.0f;
+  jumped_ = first_frame_ || time < last_time_ || time - last_time_ > kJumpSeconds;
+  time_ = time;
+  // The clip placed in one pass: turned by the heading about the clip's floor point under
+  // its first root position, moved onto (x, z), its floor on the ground under the root.
+  const glm::vec3 root = Place(SampleRootTranslation(clip, time));
+  ground_ = Ground(root.x, root.z);
+  const glm::vec3 shift =
+      glm::vec3(placement_.x, ground_, placement_.z) - heading_ * origin_;
+  SampleClipPlaced(clip, time, heading_, shift, animated_);
+}
+
+void Character::PrepareLegs(float dt) {
   const Clip& clip = rig_->clip;
   if (!std::isfinite(dt) || dt < 0.0f) dt = 0.0f;
-  time = std::isfinite(time) ? std::clamp(time, 0.0f, clip.duration()) : 0.0f;
-  const bool jumped = first_frame_ || time < last_time_ || time - last_time_ > kJumpSeconds;
-  SampleClip(clip, time, clip_pose_);
   const auto start = std::chrono::steady_clock::now();
-
-  const glm::vec3 root = Place(clip_pose_.positions[0]);
-  const float ground = Ground(root.x, root.z);
-  for (int j = 0; j < clip.joint_count(); ++j) {
-    animated_.positions[j] = Place(clip_pose_.positions[j]) + glm::vec3(0.0f, ground, 0.0f);
-    animated_.rotations[j] = heading_ * clip_pose_.rotations[j];
-  }
   // Reach and gaze blends move towards on (1) or off (0) at 1 / reach_blend_time per second.
   const float step = dt / settings_.reach_blend_time;
   for (int side : {kLeft, kRight}) {
     reach_blend_[side] = std::clamp(reach_blend_[side] + (reach_[side] ? step : -step), 0.0f, 1.0f);
   }
   gaze_blend_ = std::clamp(gaze_blend_ + (look_ ? step : -step), 0.0f, 1.0f);
-  UpdateFeet(time, dt, jumped);
-  SolvePelvis(dt, jumped);
+  UpdateFeet(time_, dt, jumped_);
+  SolvePelvis(dt, jumped_);
 
   const glm::vec3 lift(0.0f, pelvis_applied_, 0.0f);
   for (int j = 0; j < clip.joint_count(); ++j) {
@@ -208,7 +216,7 @@ void Character::BeginFrame(float time, float dt) {
     leg_target_local_[side] = ankle + (feet_[side].target - hip - ankle) * weight_;
     leg_pole_[side] = leg_local_[side][leg.middle];
   }
-  last_time_ = time;
+  last_time_ = time_;
   first_frame_ = false;
   last_ik_seconds_ =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -220,7 +228,7 @@ void Character::UpdateFeet(float time, float dt, bool jumped) {
     const Limb& leg = rig.limbs.legs[side];
     FootState& foot = feet_[side];
     const glm::vec3 a = animated_.positions[leg.end()];
-    const float h = clip_pose_.positions[leg.end()].y - rig.contacts.floor;
+    const float h = a.y - ground_;  // the clip's height above its floor
     ankle_height_[side] = h;
     // Where the clip puts the foot, carried onto the terrain under it.
     const glm::vec3 free_target(a.x, Ground(a.x, a.z) + h, a.z);

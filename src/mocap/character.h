@@ -124,8 +124,13 @@ class Character {
   const std::shared_ptr<const Rig>& shared_rig() const { return rig_; }
 
   // --- The stages of Update, for solving many characters' legs together (crowd.h). ---
-  // Samples, places, finds pins and pelvis, and sets up both legs' problems.
+  // Samples, places, finds pins and pelvis, and sets up both legs' problems: SamplePose then
+  // PrepareLegs.
   void BeginFrame(float time, float dt);
+  // The clip at `time` placed in the world (the animated pose).
+  void SamplePose(float time);
+  // Blends, pins, pelvis and the legs' problems, `dt` seconds after the last frame.
+  void PrepareLegs(float dt);
   // Leg `side`'s chain in hip-relative coordinates (joint 0 at the origin) and its target,
   // valid between BeginFrame and EndFrame; leg_active false when the leg is not solved.
   std::span<const glm::vec3> leg_local(Side side) const { return leg_local_[side]; }
@@ -157,7 +162,10 @@ class Character {
   glm::vec3 origin_{0.0f};  // the clip point placed at (x, ground, z)
   float weight_ = 1.0f;
 
-  Pose clip_pose_, animated_, final_;
+  Pose animated_, final_;
+  float time_ = 0.0f;    // this frame's clip time
+  float ground_ = 0.0f;  // this frame's ground height under the root
+  bool jumped_ = true;   // this frame's time jumped (see UpdateFeet)
   std::array<FootState, 2> feet_;
   std::array<float, 2> ankle_height_{};  // this frame's clip height above the floor
   std::array<glm::vec3, 2> release_offset_{};

@@ -15,7 +15,22 @@ glm::quat Nlerp(const glm::quat& a, const glm::quat& b, float t) {
   return glm::normalize(a * (1.0f - t) + b * (sign * t));
 }
 
-void Blend(const Clip& clip, int f0, int f1, float alpha, Pose& out) {
+// The frames around `time` and the blend between them.
+struct Span {
+  int f0 = 0, f1 = 0;
+  float alpha = 0.0f;
+};
+Span FindSpan(const Clip& clip, float time) {
+  if (!std::isfinite(time) || time <= 0.0f || clip.frame_count() < 2) return {};
+  const float position = time / clip.frame_time();
+  const int last = clip.frame_count() - 1;
+  if (position >= static_cast<float>(last)) return {last, last, 0.0f};
+  const int f0 = static_cast<int>(position);
+  return {f0, std::min(f0 + 1, last), position - static_cast<float>(f0)};
+}
+
+void Blend(const Clip& clip, int f0, int f1, float alpha, Pose& out,
+           const glm::quat& turn = glm::quat(1, 0, 0, 0), const glm::vec3& shift = glm::vec3(0)) {
   const int joints = clip.joint_count();
   const auto parents = clip.parents();
   for (int j = 0; j < joints; ++j) {
@@ -27,8 +42,8 @@ void Blend(const Clip& clip, int f0, int f1, float alpha, Pose& out) {
     }
     const int p = parents[j];
     if (p < 0) {
-      out.positions[j] = t;
-      out.rotations[j] = r;
+      out.positions[j] = turn * t + shift;
+      out.rotations[j] = turn * r;
     } else {
       out.positions[j] = out.positions[p] + out.rotations[p] * t;
       out.rotations[j] = out.rotations[p] * r;
@@ -44,18 +59,20 @@ void Pose::Resize(int joints) {
 }
 
 void SampleClip(const Clip& clip, float time, Pose& out) {
-  if (!std::isfinite(time) || time <= 0.0f || clip.frame_count() < 2) {
-    Blend(clip, 0, 0, 0.0f, out);
-    return;
-  }
-  const float position = time / clip.frame_time();
-  const int last = clip.frame_count() - 1;
-  if (position >= static_cast<float>(last)) {
-    Blend(clip, last, last, 0.0f, out);
-    return;
-  }
-  const int f0 = static_cast<int>(position);
-  Blend(clip, f0, std::min(f0 + 1, last), position - static_cast<float>(f0), out);
+  const Span s = FindSpan(clip, time);
+  Blend(clip, s.f0, s.f1, s.alpha, out);
+}
+
+void SampleClipPlaced(const Clip& clip, float time, const glm::quat& turn, const glm::vec3& shift,
+                      Pose& out) {
+  const Span s = FindSpan(clip, time);
+  Blend(clip, s.f0, s.f1, s.alpha, out, turn, shift);
+}
+
+glm::vec3 SampleRootTranslation(const Clip& clip, float time) {
+  const Span s = FindSpan(clip, time);
+  const glm::vec3 t = clip.translation(s.f0, 0);
+  return t + (clip.translation(s.f1, 0) - t) * s.alpha;
 }
 
 void SampleFrame(const Clip& clip, int frame, Pose& out) {

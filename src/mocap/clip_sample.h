@@ -27,6 +27,14 @@ struct Pose {
 // samples frame 0.
 void SampleClip(const Clip& clip, float time, Pose& out);
 
+// The same pose moved rigidly into the world: every position p becomes turn x p + shift and
+// every rotation r becomes turn x r (one pass: the move is applied at the root).
+void SampleClipPlaced(const Clip& clip, float time, const glm::quat& turn, const glm::vec3& shift,
+                      Pose& out);
+
+// The root's local translation at `time` (clamped like SampleClip), without the rest.
+glm::vec3 SampleRootTranslation(const Clip& clip, float time);
+
 // The pose of frame f exactly (f clamped into the clip).
 void SampleFrame(const Clip& clip, int frame, Pose& out);
 

@@ -83,7 +83,12 @@ void Crowd::Update(float dt) {
   ForEach(characters_.size(), threads_, [&](std::size_t i) {
     Character& c = characters_[i];
     times_[i] = WrapClipTime(c.rig().clip, times_[i] + dt);
-    c.BeginFrame(times_[i], dt);
+    c.SamplePose(times_[i]);
+  });
+  const auto ik_start = Clock::now();
+  ForEach(characters_.size(), threads_, [&](std::size_t i) {
+    Character& c = characters_[i];
+    c.PrepareLegs(dt);
     for (int side : {kLeft, kRight}) {
       const std::size_t chain = 2 * i + side;
       const auto local = c.leg_local(static_cast<Side>(side));
@@ -105,7 +110,10 @@ void Crowd::Update(float dt) {
     batch_.CopyPose(2 * i + 1, right);
     characters_[i].EndFrame(left, right);
   });
-  timing_.frame_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const auto end = Clock::now();
+  timing_.frame_seconds = std::chrono::duration<double>(end - start).count();
+  timing_.sample_seconds = std::chrono::duration<double>(ik_start - start).count();
+  timing_.ik_seconds = std::chrono::duration<double>(end - ik_start).count();
   timing_.solve_seconds = std::chrono::duration<double>(solve_end - solve_start).count();
 }
 

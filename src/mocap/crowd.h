@@ -2,8 +2,9 @@
 //
 // Each member is a Character (character.h) with its own placement and clip time. Update(dt)
 // advances every member's clip time by dt (looping), then per frame:
-//   1. every character samples its clip, places it, finds its pins and pelvis and sets up its
-//      two leg problems (Character::BeginFrame), in parallel over characters;
+//   1. every character samples its clip and places it (Character::SamplePose), in parallel
+//      over characters; then finds its pins and pelvis and sets up its two leg problems
+//      (Character::PrepareLegs), in parallel;
 //   2. all 2N leg chains are solved in one SolveFabrikBatch (ik/batch_fabrik.h): the same
 //      result per leg as SolveFabrik, SIMD lanes across legs, blocks across cores;
 //   3. every character applies its legs, hands and gaze (Character::EndFrame), in parallel.
@@ -26,9 +27,12 @@ struct CrowdMember {
   float time = 0.0f;  // the clip time the member starts at, seconds
 };
 
+// Wall times of the last Update, seconds.
 struct CrowdTiming {
-  double frame_seconds = 0.0;  // the whole Update: sampling, IK, write-back
-  double solve_seconds = 0.0;  // the batched leg solve alone
+  double frame_seconds = 0.0;   // the whole Update
+  double sample_seconds = 0.0;  // stage 1's sampling: the animation, before any IK
+  double ik_seconds = 0.0;      // everything after sampling: grounding, solve, write-back
+  double solve_seconds = 0.0;   // the batched leg solve alone (part of ik_seconds)
 };
 
 class Crowd {
