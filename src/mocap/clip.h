@@ -43,10 +43,10 @@
 namespace fabrik::mocap {
 
 // Limits of an accepted clip (documented in docs/mocap.md).
-inline constexpr std::size_t kMaxFileBytes = 256u << 20;  // 256 MiB
+inline constexpr std::size_t kMaxFileBytes = 128u << 20;  // 128 MiB
 inline constexpr int kMaxJoints = 1000;                   // End Sites included
 inline constexpr int kMaxFrames = 1000000;
-inline constexpr std::size_t kMaxSamples = 8000000;  // frames x joints (~224 MB stored)
+inline constexpr std::size_t kMaxSamples = 4000000;  // frames x joints (<= 112 MB stored)
 inline constexpr float kMinFrameTime = 1e-4f;        // seconds (10 kHz)
 inline constexpr float kMaxFrameTime = 10.0f;        // seconds
 inline constexpr float kMinScale = 1e-6f;            // metres per file unit

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+
 #include "mocap/clip.h"
 
 namespace fabrik::mocap {
@@ -36,14 +37,39 @@ class WordReader {
   std::size_t pos_ = 0;
 };
 
-// A decimal number (strtod syntax) filling the whole word; false for anything else,
-// including inf and nan.
+// A plain decimal number filling the whole word: [+-]digits[.[digits]][e[+-]digits] or
+// [+-].digits[e[+-]digits] (the CMU files write ".0083333"), a subset
+// of what the importer's number reader takes (no inf, nan or hexadecimal), so that a word
+// passed here is never one the importer refuses. The value must be finite.
 bool ParseNumber(std::string_view word, double& out) {
   if (word.empty() || word.size() > 64) return false;
-  const std::string s(word);
-  char* end = nullptr;
-  out = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && std::isfinite(out);
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t from = i;
+    while (i < word.size() && std::isdigit(static_cast<unsigned char>(word[i]))) ++i;
+    return i > from;
+  };
+  if (word[i] == '+' || word[i] == '-') ++i;
+  const bool whole = digits();
+  if (i < word.size() && word[i] == '.') {
+    ++i;
+    if (!digits() && !whole) return false;
+  } else if (!whole) {
+    return false;
+  }
+  if (i < word.size() && (word[i] == 'e' || word[i] == 'E')) {
+    ++i;
+    if (i < word.size() && (word[i] == '+' || word[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  if (i != word.size()) return false;
+  out = std::strtod(std::string(word).c_str(), nullptr);
+  return std::isfinite(out);
+}
+
+bool IsChannelName(std::string_view w) {
+  return w == "Xposition" || w == "Yposition" || w == "Zposition" || w == "Xrotation" ||
+         w == "Yrotation" || w == "Zrotation";
 }
 
 std::string Quote(std::string_view word) {
@@ -60,26 +86,72 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
   if (words.Next() != "HIERARCHY") return MakeError("not a BVH file: it does not start with HIERARCHY");
   std::string_view word = words.Next();
   if (word != "ROOT") return MakeError("no skeleton: expected ROOT after HIERARCHY, found " + Quote(word));
+  // The hierarchy's grammar, checked in full: the importer leaks the part of the skeleton
+  // it has built when it refuses a hierarchy, so a file reaching it must not fail there.
+  const auto name_then_brace = [&](const char* what) -> Status {
+    const std::string_view name = words.Next();
+    if (name.empty() || name == "{") return MakeError(std::string("expected a ") + what + " name, found " + Quote(name));
+    const std::string_view brace = words.Next();
+    if (brace != "{") return MakeError("expected \"{\" after " + Quote(name) + ", found " + Quote(brace));
+    return Ok{};
+  };
+  const auto offset = [&]() -> Status {
+    for (int k = 0; k < 3; ++k) {
+      const std::string_view v = words.Next();
+      double unused = 0.0;
+      if (!ParseNumber(v, unused)) return MakeError("OFFSET value " + Quote(v) + " is not a number");
+    }
+    return Ok{};
+  };
+  const auto too_many = [] {
+    return MakeError("skeleton has more than " + std::to_string(kMaxJoints) +
+                     " joints (End Sites included), the limit");
+  };
+  if (Status s = name_then_brace("ROOT"); !s) return MakeError(s.error());
   claims.joints = 1;
-  for (;;) {
+  int depth = 1;
+  while (depth > 0) {
     word = words.Next();
-    if (word.empty()) return MakeError("no frames: the file has no MOTION section");
-    if (word == "MOTION") break;
-    if (word == "JOINT" || word == "End") {
-      if (++claims.joints > kMaxJoints) {
-        return MakeError("skeleton has more than " + std::to_string(kMaxJoints) +
-                         " joints (End Sites included), the limit");
-      }
+    if (word == "OFFSET") {
+      if (Status s = offset(); !s) return MakeError(s.error());
     } else if (word == "CHANNELS") {
       const std::string_view count_word = words.Next();
       double count = 0.0;
-      if (!ParseNumber(count_word, count) || count < 0.0 || count > 6.0) {
+      if (!ParseNumber(count_word, count) || count < 0.0 || count > 6.0 ||
+          count != std::floor(count)) {
         return MakeError("joint " + std::to_string(claims.joints - 1) +
                          " declares a channel count of " + Quote(count_word) +
                          " (0 to 6 accepted)");
       }
+      for (int c = 0; c < static_cast<int>(count); ++c) {
+        const std::string_view channel = words.Next();
+        if (!IsChannelName(channel)) return MakeError("unknown channel " + Quote(channel));
+      }
       claims.channels += static_cast<int>(count);
+    } else if (word == "JOINT") {
+      if (++claims.joints > kMaxJoints) return too_many();
+      if (Status s = name_then_brace("JOINT"); !s) return MakeError(s.error());
+      ++depth;
+    } else if (word == "End") {
+      if (++claims.joints > kMaxJoints) return too_many();
+      if (words.Next() != "Site" || words.Next() != "{") return MakeError("expected \"End Site {\"");
+      for (;;) {
+        const std::string_view inner = words.Next();
+        if (inner == "}") break;
+        if (inner != "OFFSET") return MakeError("expected OFFSET or \"}\" in an End Site, found " + Quote(inner));
+        if (Status s = offset(); !s) return MakeError(s.error());
+      }
+    } else if (word == "}") {
+      --depth;
+    } else if (word.empty()) {
+      return MakeError("no frames: the file ends inside the hierarchy, before MOTION");
+    } else {
+      return MakeError("unexpected word " + Quote(word) + " in the hierarchy");
     }
+  }
+  word = words.Next();
+  if (word != "MOTION") {
+    return MakeError("no frames: expected MOTION after the hierarchy, found " + Quote(word));
   }
   word = words.Next();
   if (word != "Frames:") return MakeError("expected \"Frames:\" after MOTION, found " + Quote(word));

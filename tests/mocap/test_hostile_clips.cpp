@@ -31,7 +31,7 @@ TEST(HostileClips, TruncatedFile) {
   // Far too short for its claim: refused before Assimp.
   ExpectError(LoadClipFile(dir.Write("tenth.bvh", full.substr(0, full.size() / 10))), "truncated");
   // Cut inside the hierarchy.
-  ExpectError(LoadClipFile(dir.Write("head.bvh", full.substr(0, 900))), "MOTION");
+  ExpectError(LoadClipFile(dir.Write("head.bvh", full.substr(0, full.rfind('\n', 900)))), "MOTION");
 }
 
 TEST(HostileClips, AMillionFramesClaimed) {
@@ -108,11 +108,21 @@ TEST(HostileClips, NoSkeletonNoFramesBadFrameTime) {
   ExpectError(LoadClipFile(dir.Write("channels.bvh", channels)), "channel count");
 }
 
-TEST(HostileClips, AssimpErrorsArePassedOn) {
+TEST(HostileClips, BadHierarchyWordsAndAssimpErrors) {
   TempDir dir;
   std::string text = Small(2);
   text.replace(text.find("Xrotation"), 9, "Qrotation");
-  ExpectError(LoadClipFile(dir.Write("q.bvh", text)), "Assimp");
+  ExpectError(LoadClipFile(dir.Write("q.bvh", text)), "unknown channel");
+  text = Small(2);
+  text.replace(text.find("OFFSET"), 6, "OFF");
+  ExpectError(LoadClipFile(dir.Write("off.bvh", text)), "unexpected word \"OFF\"");
+  text = Small(2);
+  text.replace(text.find("OFFSET ") + 7, 1, "x");
+  ExpectError(LoadClipFile(dir.Write("offx.bvh", text)), "not a number");
+  // Errors in the motion data are Assimp's, passed on.
+  text = Small(2);
+  text.insert(text.rfind('\n', text.size() - 2) + 1, "x1 ");
+  ExpectError(LoadClipFile(dir.Write("motion.bvh", text)), "Assimp cannot read it");
 }
 
 }  // namespace
