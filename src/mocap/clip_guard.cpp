@@ -44,9 +44,13 @@ class WordReader {
 bool ParseNumber(std::string_view word, double& out) {
   if (word.empty() || word.size() > 64) return false;
   std::size_t i = 0;
+  // At most 18 digits in a run: the importer reads a run into a 64-bit integer and refuses
+  // longer ones.
+  bool too_long = false;
   const auto digits = [&] {
     const std::size_t from = i;
     while (i < word.size() && std::isdigit(static_cast<unsigned char>(word[i]))) ++i;
+    too_long = too_long || i - from > 18;
     return i > from;
   };
   if (word[i] == '+' || word[i] == '-') ++i;
@@ -62,7 +66,7 @@ bool ParseNumber(std::string_view word, double& out) {
     if (i < word.size() && (word[i] == '+' || word[i] == '-')) ++i;
     if (!digits()) return false;
   }
-  if (i != word.size()) return false;
+  if (i != word.size() || too_long) return false;
   out = std::strtod(std::string(word).c_str(), nullptr);
   return std::isfinite(out);
 }

@@ -119,6 +119,9 @@ TEST(HostileClips, BadHierarchyWordsAndAssimpErrors) {
   text = Small(2);
   text.replace(text.find("OFFSET ") + 7, 1, "x");
   ExpectError(LoadClipFile(dir.Write("offx.bvh", text)), "not a number");
+  text = Small(2);
+  text.replace(text.find("OFFSET ") + 7, 1, std::string(40, '8'));
+  ExpectError(LoadClipFile(dir.Write("long.bvh", text)), "not a number");
   // Errors in the motion data are Assimp's, passed on.
   text = Small(2);
   text.insert(text.rfind('\n', text.size() - 2) + 1, "x1 ");
