@@ -25,7 +25,9 @@ glm::quat ShortestArc(const glm::vec3& from, const glm::vec3& to) {
 void RotateJoints(Pose& pose, int first, int end, const glm::quat& q, const glm::vec3& pivot) {
   for (int j = first; j < end; ++j) {
     pose.positions[j] = pivot + q * (pose.positions[j] - pivot);
-    pose.rotations[j] = glm::normalize(q * pose.rotations[j]);
+    // Unit times unit: no renormalising (a frame's pose is rebuilt from the clip each frame,
+    // so rounding cannot build up over time).
+    pose.rotations[j] = q * pose.rotations[j];
   }
 }
 
