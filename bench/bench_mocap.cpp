@@ -16,8 +16,8 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <random>
 #include <string>
 
@@ -91,8 +91,8 @@ void RunCrowd(benchmark::State& state, fabrik::BatchThreads threads) {
       offset(0.0f, 30.0f);
   std::vector<CrowdMember> members;
   for (int i = 0; i < n; ++i) {
-    members.push_back({i % 2 ? Rig0103() : Rig0101(), Placement{place(rng), place(rng), turn(rng)},
-                       offset(rng)});
+    members.push_back(
+        {i % 2 ? Rig0103() : Rig0101(), Placement{place(rng), place(rng), turn(rng)}, offset(rng)});
   }
   auto made = Crowd::Create(members, &Hills(), {}, threads);
   if (!made) {
@@ -131,10 +131,15 @@ void RunCrowd(benchmark::State& state, fabrik::BatchThreads threads) {
 
 void BM_Crowd(benchmark::State& state) { RunCrowd(state, fabrik::BatchThreads::kAll); }
 void BM_CrowdOneThread(benchmark::State& state) { RunCrowd(state, fabrik::BatchThreads::kOne); }
-BENCHMARK(BM_Crowd)->Name("crowd")->Arg(100)->Arg(1000)->Arg(5000)->UseManualTime()
+BENCHMARK(BM_Crowd)->Name("crowd")->Arg(100)->Arg(1000)->Arg(5000)->UseManualTime()->Unit(
+    benchmark::kMillisecond);
+BENCHMARK(BM_CrowdOneThread)
+    ->Name("crowd_one_thread")
+    ->Arg(100)
+    ->Arg(1000)
+    ->Arg(5000)
+    ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_CrowdOneThread)->Name("crowd_one_thread")->Arg(100)->Arg(1000)->Arg(5000)
-    ->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

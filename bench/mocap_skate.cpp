@@ -92,8 +92,8 @@ int main(int argc, char** argv) {
   if (clips.empty()) {
     clips = {"/usr/share/assimp/models/BVH/01_01.bvh", "/usr/share/assimp/models/BVH/01_03.bvh"};
   }
-  auto hills = fabrik::LoadHeightmapPng(std::string(FABRIK_SOURCE_DIR) + "/assets/terrain/hills.png",
-                                        40.0f, 3.0f);
+  auto hills = fabrik::LoadHeightmapPng(
+      std::string(FABRIK_SOURCE_DIR) + "/assets/terrain/hills.png", 40.0f, 3.0f);
   if (!hills) {
     std::fprintf(stderr, "mocap_skate: %s\n", hills.error().c_str());
     return 1;
@@ -115,7 +115,8 @@ int main(int argc, char** argv) {
     const Rig& r = *rig.value();
     std::string name = path.substr(path.find_last_of('/') + 1);
     name = name.substr(0, name.find('.'));
-    for (const Heightmap* ground : {static_cast<const Heightmap*>(nullptr), static_cast<const Heightmap*>(&hills.value())}) {
+    for (const Heightmap* ground :
+         {static_cast<const Heightmap*>(nullptr), static_cast<const Heightmap*>(&hills.value())}) {
       auto character = Character::Create(rig.value());
       if (!character) {
         std::fprintf(stderr, "mocap_skate: %s\n", character.error().c_str());
@@ -144,9 +145,9 @@ int main(int argc, char** argv) {
   std::sort(ik_us.begin(), ik_us.end());
   double sum = 0.0;
   for (double v : ik_us) sum += v;
-  std::printf("\nIK time per frame, one character (%zu frames): mean %.2f us, median %.2f us, "
-              "99th percentile %.2f us\n",
-              ik_us.size(), sum / ik_us.size(), ik_us[ik_us.size() / 2],
-              ik_us[ik_us.size() * 99 / 100]);
+  std::printf(
+      "\nIK time per frame, one character (%zu frames): mean %.2f us, median %.2f us, "
+      "99th percentile %.2f us\n",
+      ik_us.size(), sum / ik_us.size(), ik_us[ik_us.size() / 2], ik_us[ik_us.size() * 99 / 100]);
   return 0;
 }

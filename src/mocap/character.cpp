@@ -182,8 +182,7 @@ void Character::SamplePose(float time) {
   // its first root position, moved onto (x, z), its floor on the ground under the root.
   const glm::vec3 root = Place(SampleRootTranslation(clip, time));
   ground_ = Ground(root.x, root.z);
-  const glm::vec3 shift =
-      glm::vec3(placement_.x, ground_, placement_.z) - heading_ * origin_;
+  const glm::vec3 shift = glm::vec3(placement_.x, ground_, placement_.z) - heading_ * origin_;
   SampleClipPlaced(clip, time, heading_, shift, animated_);
 }
 
@@ -271,14 +270,14 @@ void Character::SolvePelvis(float dt, bool jumped) {
   const Limbs& limbs = rig_->limbs;
   float desired = 1e30f;
   for (int side : {kLeft, kRight}) {
-    desired = std::min(desired,
-                       feet_[side].target.y - animated_.positions[limbs.legs[side].end()].y);
+    desired =
+        std::min(desired, feet_[side].target.y - animated_.positions[limbs.legs[side].end()].y);
   }
   if (jumped || settings_.pelvis_smoothing <= 0.0f) {
     pelvis_smoothed_ = desired;
   } else {
-    pelvis_smoothed_ += (desired - pelvis_smoothed_) *
-                        (1.0f - std::exp(-dt / settings_.pelvis_smoothing));
+    pelvis_smoothed_ +=
+        (desired - pelvis_smoothed_) * (1.0f - std::exp(-dt / settings_.pelvis_smoothing));
   }
   float d = pelvis_smoothed_;
   for (int side : {kLeft, kRight}) {

@@ -65,12 +65,12 @@ struct Placement {
 };
 
 struct CharacterSettings {
-  float tolerance = 0.001f;        // metres: legs and hands reach within this
-  int max_iterations = 30;         // FABRIK iterations per limb
-  float pelvis_smoothing = 0.06f;  // seconds
-  float pelvis_limit = 0.4f;       // x leg length: largest |pelvis offset|
-  float release_time = 0.15f;      // seconds
-  float reach_blend_time = 0.3f;   // seconds
+  float tolerance = 0.001f;           // metres: legs and hands reach within this
+  int max_iterations = 30;            // FABRIK iterations per limb
+  float pelvis_smoothing = 0.06f;     // seconds
+  float pelvis_limit = 0.4f;          // x leg length: largest |pelvis offset|
+  float release_time = 0.15f;         // seconds
+  float reach_blend_time = 0.3f;      // seconds
   float max_gaze_angle = 1.2217305f;  // radians (70 degrees)
   float neck_share = 0.4f;
 };
@@ -79,7 +79,7 @@ struct FootState {
   int joint = -1;  // the ankle: the joint grounding puts on the ground
   bool contact = false;
   bool pinned = false;
-  glm::vec3 pin{0.0f};  // valid when pinned
+  glm::vec3 pin{0.0f};     // valid when pinned
   glm::vec3 target{0.0f};  // where the ankle was aimed this frame (world)
 };
 
@@ -87,7 +87,7 @@ class Character {
  public:
   // Fails on a rig whose legs cannot form chains, or invalid settings.
   static Result<Character> Create(std::shared_ptr<const Rig> rig,
-                                   const CharacterSettings& settings = {});
+                                  const CharacterSettings& settings = {});
 
   // The ground; null is flat ground at y = 0. Not owned: it must outlive its use here.
   void SetTerrain(const Heightmap* terrain) { terrain_ = terrain; }

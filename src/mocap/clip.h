@@ -64,8 +64,14 @@ struct ClipLoadOptions {
 };
 
 // How the scale was chosen.
-enum class ScaleSource : std::uint8_t { kGiven, kUnitMetres, kUnitCentimetres,
-                                        kUnitMillimetres, kUnitInches, kHeightNormalised };
+enum class ScaleSource : std::uint8_t {
+  kGiven,
+  kUnitMetres,
+  kUnitCentimetres,
+  kUnitMillimetres,
+  kUnitInches,
+  kHeightNormalised
+};
 
 class Clip {
  public:
@@ -102,8 +108,7 @@ class Clip {
   // channels when it has them (the root's usually), otherwise its rest offset.
   glm::vec3 translation(int f, int j) const {
     const int k = translation_track_[j];
-    return k < 0 ? offsets_[j]
-                 : translations_[static_cast<std::size_t>(f) * track_count_ + k];
+    return k < 0 ? offsets_[j] : translations_[static_cast<std::size_t>(f) * track_count_ + k];
   }
   // True when joint j has position channels.
   bool has_translation(int j) const { return translation_track_[j] >= 0; }

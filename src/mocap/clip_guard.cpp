@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <string>
 
-
 #include "mocap/clip.h"
 
 namespace fabrik::mocap {
@@ -79,7 +78,10 @@ bool IsChannelName(std::string_view w) {
 std::string Quote(std::string_view word) {
   constexpr std::size_t kShown = 40;
   if (word.empty()) return "end of file";
-  return "\"" + std::string(word.substr(0, kShown)) + (word.size() > kShown ? "...\"" : "\"");
+  std::string quoted(1, '"');
+  quoted.append(word.substr(0, kShown));
+  quoted.append(word.size() > kShown ? "...\"" : "\"");
+  return quoted;
 }
 
 }  // namespace
@@ -87,23 +89,28 @@ std::string Quote(std::string_view word) {
 Result<BvhClaims> GuardBvhText(std::string_view text) {
   WordReader words(text);
   BvhClaims claims;
-  if (words.Next() != "HIERARCHY") return MakeError("not a BVH file: it does not start with HIERARCHY");
+  if (words.Next() != "HIERARCHY")
+    return MakeError("not a BVH file: it does not start with HIERARCHY");
   std::string_view word = words.Next();
-  if (word != "ROOT") return MakeError("no skeleton: expected ROOT after HIERARCHY, found " + Quote(word));
+  if (word != "ROOT")
+    return MakeError("no skeleton: expected ROOT after HIERARCHY, found " + Quote(word));
   // The hierarchy's grammar, checked in full: the importer leaks the part of the skeleton
   // it has built when it refuses a hierarchy, so a file reaching it must not fail there.
   const auto name_then_brace = [&](const char* what) -> Status {
     const std::string_view name = words.Next();
-    if (name.empty() || name == "{") return MakeError(std::string("expected a ") + what + " name, found " + Quote(name));
+    if (name.empty() || name == "{")
+      return MakeError(std::string("expected a ") + what + " name, found " + Quote(name));
     const std::string_view brace = words.Next();
-    if (brace != "{") return MakeError("expected \"{\" after " + Quote(name) + ", found " + Quote(brace));
+    if (brace != "{")
+      return MakeError("expected \"{\" after " + Quote(name) + ", found " + Quote(brace));
     return Ok{};
   };
   const auto offset = [&]() -> Status {
     for (int k = 0; k < 3; ++k) {
       const std::string_view v = words.Next();
       double unused = 0.0;
-      if (!ParseNumber(v, unused)) return MakeError("OFFSET value " + Quote(v) + " is not a number");
+      if (!ParseNumber(v, unused))
+        return MakeError("OFFSET value " + Quote(v) + " is not a number");
     }
     return Ok{};
   };
@@ -138,11 +145,13 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
       ++depth;
     } else if (word == "End") {
       if (++claims.joints > kMaxJoints) return too_many();
-      if (words.Next() != "Site" || words.Next() != "{") return MakeError("expected \"End Site {\"");
+      if (words.Next() != "Site" || words.Next() != "{")
+        return MakeError("expected \"End Site {\"");
       for (;;) {
         const std::string_view inner = words.Next();
         if (inner == "}") break;
-        if (inner != "OFFSET") return MakeError("expected OFFSET or \"}\" in an End Site, found " + Quote(inner));
+        if (inner != "OFFSET")
+          return MakeError("expected OFFSET or \"}\" in an End Site, found " + Quote(inner));
         if (Status s = offset(); !s) return MakeError(s.error());
       }
     } else if (word == "}") {
@@ -158,7 +167,8 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
     return MakeError("no frames: expected MOTION after the hierarchy, found " + Quote(word));
   }
   word = words.Next();
-  if (word != "Frames:") return MakeError("expected \"Frames:\" after MOTION, found " + Quote(word));
+  if (word != "Frames:")
+    return MakeError("expected \"Frames:\" after MOTION, found " + Quote(word));
   const std::string_view frames_word = words.Next();
   double frames = 0.0;
   if (!ParseNumber(frames_word, frames) || frames < 0.0) {
@@ -172,9 +182,9 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
   claims.frames = static_cast<int>(frames);
   const std::size_t samples = static_cast<std::size_t>(claims.frames) * claims.joints;
   if (samples > kMaxSamples) {
-    return MakeError(std::to_string(claims.frames) + " frames of " +
-                     std::to_string(claims.joints) + " joints exceed the limit of " +
-                     std::to_string(kMaxSamples) + " joint samples");
+    return MakeError(std::to_string(claims.frames) + " frames of " + std::to_string(claims.joints) +
+                     " joints exceed the limit of " + std::to_string(kMaxSamples) +
+                     " joint samples");
   }
   if (words.Next() != "Frame" || words.Next() != "Time:") {
     return MakeError("expected \"Frame Time:\" after the frame count");
@@ -193,8 +203,8 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
   // file), so a file this short cannot hold what it claims.
   const std::size_t values = static_cast<std::size_t>(claims.frames) * claims.channels;
   if (values > 0 && 2 * values > claims.motion_bytes + 2) {
-    return MakeError("truncated: the file claims " + std::to_string(claims.frames) +
-                     " frames of " + std::to_string(claims.channels) + " values, but only " +
+    return MakeError("truncated: the file claims " + std::to_string(claims.frames) + " frames of " +
+                     std::to_string(claims.channels) + " values, but only " +
                      std::to_string(claims.motion_bytes) + " bytes of motion data follow");
   }
   return claims;

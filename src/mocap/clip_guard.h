@@ -18,17 +18,17 @@
 namespace fabrik::mocap {
 
 struct BvhClaims {
-  int joints = 0;              // ROOT, JOINT and End Site entries
-  int channels = 0;            // channel values per frame
-  int frames = 0;              // the "Frames:" claim
-  float frame_time = 0.0f;     // the "Frame Time:" claim, seconds
+  int joints = 0;                // ROOT, JOINT and End Site entries
+  int channels = 0;              // channel values per frame
+  int frames = 0;                // the "Frames:" claim
+  float frame_time = 0.0f;       // the "Frame Time:" claim, seconds
   std::size_t motion_bytes = 0;  // bytes after the frame time
 };
 
 // Fails, naming the problem, on: no HIERARCHY / ROOT, more than kMaxJoints joints, a
 // CHANNELS count outside [0, 6] or an unknown channel, an unexpected word or a number that
-// is not a plain decimal in the hierarchy, no MOTION section, a frame count that is not a number, zero,
-// above kMaxFrames or (with the joints) above kMaxSamples, more values claimed than the bytes
+// is not a plain decimal in the hierarchy, no MOTION section, a frame count that is not a number,
+// zero, above kMaxFrames or (with the joints) above kMaxSamples, more values claimed than the bytes
 // that follow could hold, or a frame time outside [kMinFrameTime, kMaxFrameTime].
 Result<BvhClaims> GuardBvhText(std::string_view text);
 

@@ -1,11 +1,11 @@
 // clip_load.cpp - BVH through Assimp into a Clip (clip.h).
-#include <assimp/Importer.hpp>
 #include <assimp/MemoryIOWrapper.h>
 #include <assimp/anim.h>
 #include <assimp/config.h>
 #include <assimp/scene.h>
 
 #include <algorithm>
+#include <assimp/Importer.hpp>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -135,7 +135,8 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
   clip.rest_positions_.resize(joints);
   for (int j = 0; j < joints; ++j) {
     const int p = clip.parents_[j];
-    clip.rest_positions_[j] = (p < 0 ? glm::vec3(0.0f) : clip.rest_positions_[p]) + clip.offsets_[j];
+    clip.rest_positions_[j] =
+        (p < 0 ? glm::vec3(0.0f) : clip.rest_positions_[p]) + clip.offsets_[j];
   }
   float low = clip.rest_positions_[0].y, high = low;
   for (const glm::vec3& r : clip.rest_positions_) {
@@ -153,7 +154,8 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
     clip.scale_source_ = ScaleSource::kGiven;
   } else {
     if (!(height_units > 0.0f) || !std::isfinite(height_units)) {
-      return MakeError(source + ": the rest pose has no height to choose a scale from; give "
+      return MakeError(source +
+                       ": the rest pose has no height to choose a scale from; give "
                        "the metres per file unit");
     }
     ChooseScale(height_units, clip.scale_, clip.scale_source_);
@@ -204,8 +206,8 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
         const aiVector3D& t = ch->mPositionKeys[f].mValue;
         const glm::vec3 v = glm::vec3(t.x, t.y, t.z) * clip.scale_;
         if (!in_range(v)) {
-          return MakeError(source + ": frame " + std::to_string(f) + ", joint " +
-                           clip.names_[j] + ": a position channel is not finite or beyond " +
+          return MakeError(source + ": frame " + std::to_string(f) + ", joint " + clip.names_[j] +
+                           ": a position channel is not finite or beyond " +
                            std::to_string(kMaxMetres) + " m");
         }
         clip.translations_[static_cast<std::size_t>(f) * clip.track_count_ + track] = v;
@@ -246,7 +248,8 @@ Result<Clip> LoadClipFile(const std::string& path, const ClipLoadOptions& option
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) return MakeError(path + ": no such file");
-  if (std::filesystem::is_directory(status)) return MakeError(path + ": is a directory, not a BVH file");
+  if (std::filesystem::is_directory(status))
+    return MakeError(path + ": is a directory, not a BVH file");
   if (!std::filesystem::is_regular_file(status)) return MakeError(path + ": not a regular file");
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) return MakeError(path + ": cannot read its size: " + ec.message());
@@ -266,12 +269,18 @@ Result<Clip> LoadClipFile(const std::string& path, const ClipLoadOptions& option
 
 const char* ScaleSourceName(ScaleSource source) {
   switch (source) {
-    case ScaleSource::kGiven: return "given";
-    case ScaleSource::kUnitMetres: return "metres";
-    case ScaleSource::kUnitCentimetres: return "centimetres";
-    case ScaleSource::kUnitMillimetres: return "millimetres";
-    case ScaleSource::kUnitInches: return "inches";
-    case ScaleSource::kHeightNormalised: return "height 1.7 m";
+    case ScaleSource::kGiven:
+      return "given";
+    case ScaleSource::kUnitMetres:
+      return "metres";
+    case ScaleSource::kUnitCentimetres:
+      return "centimetres";
+    case ScaleSource::kUnitMillimetres:
+      return "millimetres";
+    case ScaleSource::kUnitInches:
+      return "inches";
+    case ScaleSource::kHeightNormalised:
+      return "height 1.7 m";
   }
   return "?";
 }

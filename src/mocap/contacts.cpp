@@ -34,8 +34,7 @@ bool ContactTrack::At(int foot, float time, float frame_time) const {
   return flags[std::clamp<long>(f, 0, static_cast<long>(flags.size()) - 1)] != 0;
 }
 
-ContactTrack DetectContacts(const Clip& clip, const Limbs& limbs,
-                            const ContactSettings& settings) {
+ContactTrack DetectContacts(const Clip& clip, const Limbs& limbs, const ContactSettings& settings) {
   const int frames = clip.frame_count();
   ContactTrack track;
   std::array<std::vector<glm::vec3>, 2> ankle;

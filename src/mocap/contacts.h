@@ -28,9 +28,9 @@ struct ContactSettings {
 
 struct ContactTrack {
   std::array<std::vector<std::uint8_t>, 2> contact;  // [foot][frame], 1 in contact
-  float floor = 0.0f;                    // the clip's floor height, metres (clip frame)
-  std::array<float, 2> ankle_low{};      // each ankle's lowest height above the floor
-  std::array<float, 2> tip_low{};        // each leg's tip (toe end): its lowest height
+  float floor = 0.0f;                                // the clip's floor height, metres (clip frame)
+  std::array<float, 2> ankle_low{};                  // each ankle's lowest height above the floor
+  std::array<float, 2> tip_low{};                    // each leg's tip (toe end): its lowest height
   // Contact of `foot` at clip time `time` (the nearest frame; clamped into the clip).
   bool At(int foot, float time, float frame_time) const;
 };

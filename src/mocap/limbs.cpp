@@ -18,7 +18,10 @@ struct Skeleton {
   bool InSubtree(int j, int root) const { return j >= root && j < clip.subtree_end(root); }
   int CommonAncestor(int a, int b) const {
     while (a != b) {
-      if (a > b) a = parents[a]; else b = parents[b];  // parents have smaller indices
+      if (a > b)
+        a = parents[a];
+      else
+        b = parents[b];  // parents have smaller indices
     }
     return a;
   }
@@ -64,14 +67,20 @@ Result<Limb> BuildLeg(const Skeleton& s, int pelvis, int leaf) {
   for (std::size_t k = 1; k < ankle; ++k) {
     const glm::vec3 v = s.rest[path[k]] - a;
     const float off = glm::length(v - axis * glm::dot(v, axis));
-    if (off > best) { best = off; knee = k; }
+    if (off > best) {
+      best = off;
+      knee = k;
+    }
   }
   if (best < 0.01f * drop) {  // straight rest leg: the joint nearest half way down
     float nearest = 1e30f;
     const float half = 0.5f * glm::distance(a, b);
     for (std::size_t k = 1; k < ankle; ++k) {
       const float d = std::fabs(glm::distance(a, s.rest[path[k]]) - half);
-      if (d < nearest) { nearest = d; knee = k; }
+      if (d < nearest) {
+        nearest = d;
+        knee = k;
+      }
     }
   }
   Limb limb;
@@ -95,7 +104,8 @@ bool BuildArm(const Skeleton& s, int branch, int leaf, Limb& arm) {
   const auto nearest = [&](std::size_t from, std::size_t to, float fraction) {
     std::size_t best = from;
     for (std::size_t k = from; k < to; ++k) {
-      if (std::fabs(along[k] / total - fraction) < std::fabs(along[best] / total - fraction)) best = k;
+      if (std::fabs(along[k] / total - fraction) < std::fabs(along[best] / total - fraction))
+        best = k;
     }
     return best;
   };

@@ -36,9 +36,9 @@ enum Side : int { kLeft = 0, kRight = 1 };
 // A limb's IK chain: joints from the hip (shoulder) down to the ankle (wrist), each a
 // descendant of the one before, none coinciding with the one before in the rest pose.
 struct Limb {
-  std::vector<int> chain;  // at least 3 joints
-  int middle = 1;          // index into chain of the knee (elbow)
-  int tip = -1;            // the leaf the limb was found from (toe or finger end)
+  std::vector<int> chain;                   // at least 3 joints
+  int middle = 1;                           // index into chain of the knee (elbow)
+  int tip = -1;                             // the leaf the limb was found from (toe or finger end)
   int end() const { return chain.back(); }  // ankle (wrist) joint
 };
 

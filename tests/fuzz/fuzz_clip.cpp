@@ -8,10 +8,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <glm/geometric.hpp>
 #include <string>
 #include <string_view>
-
-#include <glm/geometric.hpp>
 
 #include "mocap/clip.h"
 #include "mocap/clip_sample.h"
@@ -42,8 +41,12 @@ void CheckClip(const fabrik::mocap::Clip& clip) {
   }
   Pose pose;
   pose.Resize(joints);
-  const float times[] = {0.0f, 0.5f * clip.frame_time(), 0.37f * clip.duration(),
-                         clip.duration(), 2.0f * clip.duration() + 1.0f, -1.0f};
+  const float times[] = {0.0f,
+                         0.5f * clip.frame_time(),
+                         0.37f * clip.duration(),
+                         clip.duration(),
+                         2.0f * clip.duration() + 1.0f,
+                         -1.0f};
   for (float t : times) {
     SampleClip(clip, WrapClipTime(clip, t), pose);
     for (int j = 0; j < joints; ++j) {

@@ -56,7 +56,7 @@ inline std::string ReadText(const std::string& path) {
 struct TestJoint {
   std::string name;
   int parent;
-  glm::vec3 offset;      // metres
+  glm::vec3 offset;       // metres
   bool end_site = false;  // an End Site (no channels, no children)
 };
 
@@ -124,8 +124,10 @@ inline std::string MakeBvh(const std::vector<TestJoint>& joints, float unit, int
     const TestJoint& j = joints[i];
     const glm::vec3 o = j.offset / unit;
     if (j.end_site) {
-      out << pad << "End Site\n" << pad << "{\n" << pad << "\tOFFSET " << o.x << ' ' << o.y << ' '
-          << o.z << '\n' << pad << "}\n";
+      out << pad << "End Site\n"
+          << pad << "{\n"
+          << pad << "\tOFFSET " << o.x << ' ' << o.y << ' ' << o.z << '\n'
+          << pad << "}\n";
       return;
     }
     out << pad << (j.parent < 0 ? "ROOT " : "JOINT ") << j.name << '\n' << pad << "{\n";

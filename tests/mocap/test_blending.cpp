@@ -107,7 +107,8 @@ TEST(Blending, GazeTurnsTheHeadWithinItsLimit) {
   const glm::vec3 p = c.pose().positions[head];
   const auto angle_to = [&](const glm::vec3& point) {
     const glm::vec3 f = c.pose().rotations[head] * glm::vec3(0, 0, 1);
-    return std::acos(std::clamp(glm::dot(glm::normalize(f), glm::normalize(point - p)), -1.0f, 1.0f));
+    return std::acos(
+        std::clamp(glm::dot(glm::normalize(f), glm::normalize(point - p)), -1.0f, 1.0f));
   };
   // A point 40 degrees to the side: the head ends looking at it.
   const glm::vec3 forward = c.pose().rotations[head] * glm::vec3(0, 0, 1);

@@ -37,9 +37,12 @@ TEST(ClipLoad, EveryChannelOrderComposesInFileOrder) {
     const auto joints = Humanoid();
     const float a[3] = {30.0f, -50.0f, 70.0f};
     const int slot = AngleSlot(joints, "LeftLeg");
-    const std::string text = MakeBvh(joints, 1.0f, 1, [&](int, std::vector<float>& v) {
-      for (int k = 0; k < 3; ++k) v[slot + k] = a[k];
-    }, channels);
+    const std::string text = MakeBvh(
+        joints, 1.0f, 1,
+        [&](int, std::vector<float>& v) {
+          for (int k = 0; k < 3; ++k) v[slot + k] = a[k];
+        },
+        channels);
     auto clip = LoadClipFile(dir.Write(std::string(order) + ".bvh", text));
     ASSERT_TRUE(clip.ok()) << clip.error();
     const glm::quat expected = Axis(order[0], a[0]) * Axis(order[1], a[1]) * Axis(order[2], a[2]);
@@ -99,7 +102,8 @@ TEST(ClipLoad, UnitsAreDetectedFromHeight) {
     EXPECT_NEAR(clip.value().translation(0, 0).y, 1.0f, 1e-4f);
   }
   // No common unit fits (a 0.05 m unit makes the skeleton 35.6 units): normalised to 1.7 m.
-  auto odd = LoadClipFile(dir.Write("odd.bvh", MakeBvh(Humanoid(), 0.05f, 2, [](int, std::vector<float>&) {})));
+  auto odd = LoadClipFile(
+      dir.Write("odd.bvh", MakeBvh(Humanoid(), 0.05f, 2, [](int, std::vector<float>&) {})));
   ASSERT_TRUE(odd.ok()) << odd.error();
   EXPECT_EQ(odd.value().scale_source(), ScaleSource::kHeightNormalised);
   EXPECT_NEAR(odd.value().rest_height(), kDefaultHeight, 1e-4f);
@@ -118,7 +122,8 @@ TEST(ClipLoad, OddNamesAreKept) {
   joints[1].name = "Left-Up.Leg_001";
   joints[2].name = "\xC3\xA9paule";  // UTF-8
   joints[3].name = "j3[knee]";
-  auto clip = LoadClipFile(dir.Write("names.bvh", MakeBvh(joints, 1.0f, 1, [](int, std::vector<float>&) {})));
+  auto clip = LoadClipFile(
+      dir.Write("names.bvh", MakeBvh(joints, 1.0f, 1, [](int, std::vector<float>&) {})));
   ASSERT_TRUE(clip.ok()) << clip.error();
   EXPECT_EQ(clip.value().name(1), "Left-Up.Leg_001");
   EXPECT_EQ(clip.value().name(2), "\xC3\xA9paule");

@@ -17,8 +17,8 @@ using testing::TempDir;
 
 // Hills with enough slope: the packaged heightmap made steeper (40 m square, 6 m high).
 Heightmap Hills() {
-  auto map = LoadHeightmapPng(std::string(FABRIK_SOURCE_DIR) + "/assets/terrain/hills.png",
-                              40.0f, 6.0f);
+  auto map =
+      LoadHeightmapPng(std::string(FABRIK_SOURCE_DIR) + "/assets/terrain/hills.png", 40.0f, 6.0f);
   EXPECT_TRUE(map.ok()) << map.error();
   return std::move(map.value());
 }
@@ -44,7 +44,8 @@ Stats Play(const std::shared_ptr<const Rig>& rig, const Heightmap* ground, Place
   std::array<bool, 2> was_pinned{};
   std::array<glm::vec3, 2> first_pin{};
   float leg = 1e30f;
-  for (int side : {kLeft, kRight}) leg = std::min(leg, c.leg_chain(static_cast<Side>(side)).total_length());
+  for (int side : {kLeft, kRight})
+    leg = std::min(leg, c.leg_chain(static_cast<Side>(side)).total_length());
   const float dt = clip.frame_time();
   for (int f = 0; f < std::min(frames, clip.frame_count()); ++f) {
     c.Update(f * dt, dt);
@@ -68,7 +69,8 @@ Stats Play(const std::shared_ptr<const Rig>& rig, const Heightmap* ground, Place
     for (int j = 1; j < clip.joint_count(); ++j) {
       if (clip.has_translation(j)) continue;
       const float bone = glm::distance(p.positions[j], p.positions[clip.parents()[j]]);
-      s.worst_bone_error = std::max(s.worst_bone_error, std::fabs(bone - glm::length(clip.offsets()[j])));
+      s.worst_bone_error =
+          std::max(s.worst_bone_error, std::fabs(bone - glm::length(clip.offsets()[j])));
     }
     s.worst_pelvis = std::max(s.worst_pelvis, std::fabs(c.pelvis_offset()) / leg);
     for (const glm::vec3& v : p.positions) {
@@ -88,10 +90,10 @@ TEST(Grounding, PackagedClipsFlatAndOnHills) {
       const Stats s = Play(rig, ground, place, 100000);
       SCOPED_TRACE(std::string(path) + (ground ? " hills" : " flat"));
       EXPECT_GT(s.pinned_frames, 500);
-      EXPECT_LE(s.worst_penetration, 0.002f);     // 2 mm: FABRIK's 1 mm tolerance and rounding
-      EXPECT_EQ(s.worst_pin_drift, 0.0f);         // a pin never moves while held
-      EXPECT_LE(s.worst_pin_error, 0.0015f);      // the ankle is on its pin, within tolerance
-      EXPECT_LE(s.worst_bone_error, 1e-4f);       // every bone keeps the clip's length
+      EXPECT_LE(s.worst_penetration, 0.002f);  // 2 mm: FABRIK's 1 mm tolerance and rounding
+      EXPECT_EQ(s.worst_pin_drift, 0.0f);      // a pin never moves while held
+      EXPECT_LE(s.worst_pin_error, 0.0015f);   // the ankle is on its pin, within tolerance
+      EXPECT_LE(s.worst_bone_error, 1e-4f);    // every bone keeps the clip's length
       EXPECT_LE(s.worst_pelvis, CharacterSettings{}.pelvis_limit + 1e-5f);
     }
   }
@@ -139,8 +141,12 @@ TEST(Contacts, SyntheticStep) {
   const ContactTrack& t = rig.value()->contacts;
   for (int f = 0; f < 90; ++f) {
     EXPECT_EQ(t.contact[kRight][f], 1) << f;
-    if (f < 28 || f >= 62) EXPECT_EQ(t.contact[kLeft][f], 1) << f;
-    if (f >= 33 && f < 57) EXPECT_EQ(t.contact[kLeft][f], 0) << f;
+    if (f < 28 || f >= 62) {
+      EXPECT_EQ(t.contact[kLeft][f], 1) << f;
+    }
+    if (f >= 33 && f < 57) {
+      EXPECT_EQ(t.contact[kLeft][f], 0) << f;
+    }
   }
   // The standing toe tips are at 0.02; the lifted foot's toe dips a little lower.
   EXPECT_LE(t.floor, 0.02f + 1e-5f);

@@ -40,9 +40,10 @@ TEST(HostileClips, AMillionFramesClaimed) {
   text.replace(text.find("Frames: 2"), 9, "Frames: 1000000");
   ExpectError(LoadClipFile(dir.Write("million.bvh", text)), "1000000 frames");
   // A one-joint skeleton passes the sample limit: the file is too short for the claim.
-  const std::string one = "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation "
-                          "Zrotation\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 1000000\n"
-                          "Frame Time: 0.01\n0 0 0\n0 0 0\n";
+  const std::string one =
+      "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation "
+      "Zrotation\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 1000000\n"
+      "Frame Time: 0.01\n0 0 0\n0 0 0\n";
   ExpectError(LoadClipFile(dir.Write("million1.bvh", one)), "truncated");
   text.replace(text.find("Frames: 1000000"), 15, "Frames: 4000000000");
   ExpectError(LoadClipFile(dir.Write("billions.bvh", text)), "limit");
@@ -51,15 +52,18 @@ TEST(HostileClips, AMillionFramesClaimed) {
 TEST(HostileClips, AHundredThousandJoints) {
   TempDir dir;
   // Nested (Assimp would recurse once per level) and flat.
-  std::string nested = "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n";
+  std::string nested =
+      "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n";
   std::string closing;
   for (int i = 0; i < 100000; ++i) {
-    nested += "JOINT j" + std::to_string(i) + "\n{\nOFFSET 0 1 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n";
+    nested += "JOINT j" + std::to_string(i) +
+              "\n{\nOFFSET 0 1 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n";
     closing += "}\n";
   }
   nested += closing + "}\nMOTION\nFrames: 1\nFrame Time: 0.01\n0 0 0\n";
   ExpectError(LoadClipFile(dir.Write("nested.bvh", nested)), "more than 1000 joints");
-  std::string flat = "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n";
+  std::string flat =
+      "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n";
   for (int i = 0; i < 100000; ++i) flat += "JOINT j" + std::to_string(i) + "\n{\nOFFSET 0 1 0\n}\n";
   flat += "}\nMOTION\nFrames: 1\nFrame Time: 0.01\n0 0 0\n";
   ExpectError(LoadClipFile(dir.Write("flat.bvh", flat)), "more than 1000 joints");
@@ -93,7 +97,8 @@ TEST(HostileClips, ADirectoryAMissingFileAndEmptyOnes) {
 
 TEST(HostileClips, NoSkeletonNoFramesBadFrameTime) {
   TempDir dir;
-  ExpectError(LoadClipFile(dir.Write("noroot.bvh", "HIERARCHY\nMOTION\nFrames: 1\n")), "no skeleton");
+  ExpectError(LoadClipFile(dir.Write("noroot.bvh", "HIERARCHY\nMOTION\nFrames: 1\n")),
+              "no skeleton");
   std::string zero = Small(2);
   zero.replace(zero.find("Frames: 2"), 9, "Frames: 0");
   ExpectError(LoadClipFile(dir.Write("zero.bvh", zero)), "no frames");

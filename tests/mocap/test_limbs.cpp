@@ -24,7 +24,7 @@ std::string RenamedRescaled(const std::string& path, float factor) {
   while (std::getline(in, line)) {
     std::smatch m;
     if (std::regex_search(line, m, std::regex(R"(^(\s*)(ROOT|JOINT)\s+\S+)"))) {
-      char name[8];
+      char name[16];
       std::snprintf(name, sizeof name, "j%02d", n++);
       out += m[1].str() + m[2].str() + " " + name + "\n";
     } else if (std::regex_search(line, m, std::regex(R"(^(\s*)OFFSET\s+(\S+)\s+(\S+)\s+(\S+))"))) {
@@ -32,7 +32,8 @@ std::string RenamedRescaled(const std::string& path, float factor) {
              std::to_string(std::stof(m[3]) * factor) + " " +
              std::to_string(std::stof(m[4]) * factor) + "\n";
     } else {
-      if (std::regex_search(line, m, std::regex(R"(CHANNELS\s+(\d+))"))) channels += std::stoi(m[1]);
+      if (std::regex_search(line, m, std::regex(R"(CHANNELS\s+(\d+))")))
+        channels += std::stoi(m[1]);
       out += line + "\n";
     }
   }
@@ -71,8 +72,8 @@ TEST(Limbs, CmuSkeleton) {
   auto limbs = FindLimbs(clip.value());
   ASSERT_TRUE(limbs.ok()) << limbs.error();
   ExpectLimbs(clip.value(), limbs.value(),
-              {"LeftUpLeg", "LeftLeg", "LeftFoot", "EndSite_LeftToeBase", "LeftArm",
-               "LeftForeArm", "LeftHand", "Head", "Neck1"},
+              {"LeftUpLeg", "LeftLeg", "LeftFoot", "EndSite_LeftToeBase", "LeftArm", "LeftForeArm",
+               "LeftHand", "Head", "Neck1"},
               {"RightUpLeg", "RightLeg", "RightFoot", "EndSite_RightToeBase", "RightArm",
                "RightForeArm", "RightHand", "Head", "Neck1"});
   EXPECT_EQ(clip.value().name(limbs.value().pelvis), "Hips");
@@ -104,7 +105,8 @@ TEST(Limbs, TestHumanoidNumberedAndMirrored) {
   TempDir dir;
   for (bool numbered : {false, true}) {
     auto joints = testing::Humanoid(numbered);
-    auto clip = LoadClipFile(dir.Write("h.bvh", testing::MakeBvh(joints, 0.01f, 1, [](int, std::vector<float>&) {})));
+    auto clip = LoadClipFile(
+        dir.Write("h.bvh", testing::MakeBvh(joints, 0.01f, 1, [](int, std::vector<float>&) {})));
     ASSERT_TRUE(clip.ok()) << clip.error();
     auto limbs = FindLimbs(clip.value());
     ASSERT_TRUE(limbs.ok()) << limbs.error();
@@ -124,7 +126,8 @@ TEST(Limbs, TestHumanoidNumberedAndMirrored) {
   // Mirrored (every x negated, names kept): the joint named Left is now on the right.
   auto joints = testing::Humanoid();
   for (auto& j : joints) j.offset.x = -j.offset.x;
-  auto clip = LoadClipFile(dir.Write("m.bvh", testing::MakeBvh(joints, 1.0f, 1, [](int, std::vector<float>&) {})));
+  auto clip = LoadClipFile(
+      dir.Write("m.bvh", testing::MakeBvh(joints, 1.0f, 1, [](int, std::vector<float>&) {})));
   ASSERT_TRUE(clip.ok());
   auto limbs = FindLimbs(clip.value());
   ASSERT_TRUE(limbs.ok()) << limbs.error();
@@ -134,10 +137,10 @@ TEST(Limbs, TestHumanoidNumberedAndMirrored) {
 TEST(Limbs, NoLegsIsAnError) {
   TempDir dir;
   // Only a spine and head.
-  std::vector<testing::TestJoint> joints = {{"a", -1, {0, 1, 0}},
-                                            {"b", 0, {0, 0.5f, 0}},
-                                            {"", 1, {0, 0.3f, 0}, true}};
-  auto clip = LoadClipFile(dir.Write("s.bvh", testing::MakeBvh(joints, 1.0f, 1, [](int, std::vector<float>&) {})));
+  std::vector<testing::TestJoint> joints = {
+      {"a", -1, {0, 1, 0}}, {"b", 0, {0, 0.5f, 0}}, {"", 1, {0, 0.3f, 0}, true}};
+  auto clip = LoadClipFile(
+      dir.Write("s.bvh", testing::MakeBvh(joints, 1.0f, 1, [](int, std::vector<float>&) {})));
   ASSERT_TRUE(clip.ok()) << clip.error();
   auto limbs = FindLimbs(clip.value());
   ASSERT_FALSE(limbs.ok());
