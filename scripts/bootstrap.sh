@@ -17,7 +17,7 @@ packages=(
   build-essential cmake pkg-config python3 clang libclang-rt-14-dev
   libglfw3-dev libglm-dev libimgui-dev libstb-dev python3-glad
   libgtest-dev libgmock-dev libpng-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-  libhwy-dev libtbb-dev liborocos-kdl-dev libeigen3-dev
+  libhwy-dev libtbb-dev liborocos-kdl-dev libeigen3-dev libassimp-dev assimp-testmodels
   python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib dpkg-dev
   xvfb xauth xdotool x11-utils libgl1-mesa-dri python3-pil fonts-dejavu-core
 )

@@ -1,0 +1,213 @@
+// clip_guard.cpp - see clip_guard.h.
+#include "mocap/clip_guard.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "mocap/clip.h"
+
+namespace fabrik::mocap {
+namespace {
+
+// Splits text into words as Assimp's BVH importer does: white space separates words, and a
+// word that is exactly "{" or "}" ends there (so "{" followed by a name is two words).
+class WordReader {
+ public:
+  explicit WordReader(std::string_view text) : text_(text) {}
+
+  // The next word, or an empty view at the end of the text.
+  std::string_view Next() {
+    while (pos_ < text_.size() && IsSpace(text_[pos_])) ++pos_;
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && !IsSpace(text_[pos_])) {
+      ++pos_;
+      const std::string_view word = text_.substr(start, pos_ - start);
+      if (word == "{" || word == "}") break;
+    }
+    return text_.substr(start, pos_ - start);
+  }
+  std::size_t remaining() const { return text_.size() - pos_; }
+
+ private:
+  static bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+// A plain decimal number filling the whole word: [+-]digits[.[digits]][e[+-]digits] or
+// [+-].digits[e[+-]digits] (the CMU files write ".0083333"), a subset
+// of what the importer's number reader takes (no inf, nan or hexadecimal), so that a word
+// passed here is never one the importer refuses. The value must be finite.
+bool ParseNumber(std::string_view word, double& out) {
+  if (word.empty() || word.size() > 64) return false;
+  std::size_t i = 0;
+  // At most 18 digits in a run: the importer reads a run into a 64-bit integer and refuses
+  // longer ones.
+  bool too_long = false;
+  const auto digits = [&] {
+    const std::size_t from = i;
+    while (i < word.size() && std::isdigit(static_cast<unsigned char>(word[i]))) ++i;
+    too_long = too_long || i - from > 18;
+    return i > from;
+  };
+  if (word[i] == '+' || word[i] == '-') ++i;
+  const bool whole = digits();
+  if (i < word.size() && word[i] == '.') {
+    ++i;
+    if (!digits() && !whole) return false;
+  } else if (!whole) {
+    return false;
+  }
+  if (i < word.size() && (word[i] == 'e' || word[i] == 'E')) {
+    ++i;
+    if (i < word.size() && (word[i] == '+' || word[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  if (i != word.size() || too_long) return false;
+  out = std::strtod(std::string(word).c_str(), nullptr);
+  return std::isfinite(out);
+}
+
+bool IsChannelName(std::string_view w) {
+  return w == "Xposition" || w == "Yposition" || w == "Zposition" || w == "Xrotation" ||
+         w == "Yrotation" || w == "Zrotation";
+}
+
+std::string Quote(std::string_view word) {
+  constexpr std::size_t kShown = 40;
+  if (word.empty()) return "end of file";
+  std::string quoted(1, '"');
+  quoted.append(word.substr(0, kShown));
+  quoted.append(word.size() > kShown ? "...\"" : "\"");
+  return quoted;
+}
+
+}  // namespace
+
+Result<BvhClaims> GuardBvhText(std::string_view text) {
+  WordReader words(text);
+  BvhClaims claims;
+  if (words.Next() != "HIERARCHY")
+    return MakeError("not a BVH file: it does not start with HIERARCHY");
+  std::string_view word = words.Next();
+  if (word != "ROOT")
+    return MakeError("no skeleton: expected ROOT after HIERARCHY, found " + Quote(word));
+  // The hierarchy's grammar, checked in full: the importer leaks the part of the skeleton
+  // it has built when it refuses a hierarchy, so a file reaching it must not fail there.
+  const auto name_then_brace = [&](const char* what) -> Status {
+    const std::string_view name = words.Next();
+    if (name.empty() || name == "{")
+      return MakeError(std::string("expected a ") + what + " name, found " + Quote(name));
+    const std::string_view brace = words.Next();
+    if (brace != "{")
+      return MakeError("expected \"{\" after " + Quote(name) + ", found " + Quote(brace));
+    return Ok{};
+  };
+  const auto offset = [&]() -> Status {
+    for (int k = 0; k < 3; ++k) {
+      const std::string_view v = words.Next();
+      double unused = 0.0;
+      if (!ParseNumber(v, unused))
+        return MakeError("OFFSET value " + Quote(v) + " is not a number");
+    }
+    return Ok{};
+  };
+  const auto too_many = [] {
+    return MakeError("skeleton has more than " + std::to_string(kMaxJoints) +
+                     " joints (End Sites included), the limit");
+  };
+  if (Status s = name_then_brace("ROOT"); !s) return MakeError(s.error());
+  claims.joints = 1;
+  int depth = 1;
+  while (depth > 0) {
+    word = words.Next();
+    if (word == "OFFSET") {
+      if (Status s = offset(); !s) return MakeError(s.error());
+    } else if (word == "CHANNELS") {
+      const std::string_view count_word = words.Next();
+      double count = 0.0;
+      if (!ParseNumber(count_word, count) || count < 0.0 || count > 6.0 ||
+          count != std::floor(count)) {
+        return MakeError("joint " + std::to_string(claims.joints - 1) +
+                         " declares a channel count of " + Quote(count_word) +
+                         " (0 to 6 accepted)");
+      }
+      for (int c = 0; c < static_cast<int>(count); ++c) {
+        const std::string_view channel = words.Next();
+        if (!IsChannelName(channel)) return MakeError("unknown channel " + Quote(channel));
+      }
+      claims.channels += static_cast<int>(count);
+    } else if (word == "JOINT") {
+      if (++claims.joints > kMaxJoints) return too_many();
+      if (Status s = name_then_brace("JOINT"); !s) return MakeError(s.error());
+      ++depth;
+    } else if (word == "End") {
+      if (++claims.joints > kMaxJoints) return too_many();
+      if (words.Next() != "Site" || words.Next() != "{")
+        return MakeError("expected \"End Site {\"");
+      for (;;) {
+        const std::string_view inner = words.Next();
+        if (inner == "}") break;
+        if (inner != "OFFSET")
+          return MakeError("expected OFFSET or \"}\" in an End Site, found " + Quote(inner));
+        if (Status s = offset(); !s) return MakeError(s.error());
+      }
+    } else if (word == "}") {
+      --depth;
+    } else if (word.empty()) {
+      return MakeError("no frames: the file ends inside the hierarchy, before MOTION");
+    } else {
+      return MakeError("unexpected word " + Quote(word) + " in the hierarchy");
+    }
+  }
+  word = words.Next();
+  if (word != "MOTION") {
+    return MakeError("no frames: expected MOTION after the hierarchy, found " + Quote(word));
+  }
+  word = words.Next();
+  if (word != "Frames:")
+    return MakeError("expected \"Frames:\" after MOTION, found " + Quote(word));
+  const std::string_view frames_word = words.Next();
+  double frames = 0.0;
+  if (!ParseNumber(frames_word, frames) || frames < 0.0) {
+    return MakeError("frame count " + Quote(frames_word) + " is not a number of frames");
+  }
+  if (frames < 1.0) return MakeError("no frames: the file claims 0 frames");
+  if (frames > kMaxFrames) {
+    return MakeError("the file claims " + std::string(frames_word) + " frames; the limit is " +
+                     std::to_string(kMaxFrames));
+  }
+  claims.frames = static_cast<int>(frames);
+  const std::size_t samples = static_cast<std::size_t>(claims.frames) * claims.joints;
+  if (samples > kMaxSamples) {
+    return MakeError(std::to_string(claims.frames) + " frames of " + std::to_string(claims.joints) +
+                     " joints exceed the limit of " + std::to_string(kMaxSamples) +
+                     " joint samples");
+  }
+  if (words.Next() != "Frame" || words.Next() != "Time:") {
+    return MakeError("expected \"Frame Time:\" after the frame count");
+  }
+  const std::string_view time_word = words.Next();
+  double frame_time = 0.0;
+  if (!ParseNumber(time_word, frame_time) || !(frame_time >= kMinFrameTime) ||
+      !(frame_time <= kMaxFrameTime)) {
+    return MakeError("frame time " + Quote(time_word) + " is outside [" +
+                     std::to_string(kMinFrameTime) + ", " + std::to_string(kMaxFrameTime) +
+                     "] seconds");
+  }
+  claims.frame_time = static_cast<float>(frame_time);
+  claims.motion_bytes = words.remaining();
+  // Every value is at least one character followed by a separator (the last one may end the
+  // file), so a file this short cannot hold what it claims.
+  const std::size_t values = static_cast<std::size_t>(claims.frames) * claims.channels;
+  if (values > 0 && 2 * values > claims.motion_bytes + 2) {
+    return MakeError("truncated: the file claims " + std::to_string(claims.frames) + " frames of " +
+                     std::to_string(claims.channels) + " values, but only " +
+                     std::to_string(claims.motion_bytes) + " bytes of motion data follow");
+  }
+  return claims;
+}
+
+}  // namespace fabrik::mocap

@@ -1,0 +1,288 @@
+// clip_load.cpp - BVH through Assimp into a Clip (clip.h).
+#include <assimp/MemoryIOWrapper.h>
+#include <assimp/anim.h>
+#include <assimp/config.h>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <assimp/Importer.hpp>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <glm/geometric.hpp>
+#include <iterator>
+#include <system_error>
+
+#include "mocap/clip.h"
+#include "mocap/clip_guard.h"
+
+namespace fabrik::mocap {
+
+struct ClipBuilder {
+  static Result<Clip> Build(const aiScene& scene, const BvhClaims& claims,
+                            const std::string& source, const ClipLoadOptions& options);
+};
+
+namespace {
+
+bool Finite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+// The scale rule of clip.h: the first common unit giving a plausible adult height, else the
+// height normalised to kDefaultHeight.
+void ChooseScale(float height_units, float& scale, ScaleSource& source) {
+  struct Unit {
+    float metres;
+    ScaleSource source;
+  };
+  constexpr Unit kUnits[] = {{1.0f, ScaleSource::kUnitMetres},
+                             {0.01f, ScaleSource::kUnitCentimetres},
+                             {0.001f, ScaleSource::kUnitMillimetres},
+                             {0.0254f, ScaleSource::kUnitInches}};
+  for (const Unit& u : kUnits) {
+    const float h = height_units * u.metres;
+    if (h >= kMinPlausibleHeight && h <= kMaxPlausibleHeight) {
+      scale = u.metres;
+      source = u.source;
+      return;
+    }
+  }
+  scale = kDefaultHeight / height_units;
+  source = ScaleSource::kHeightNormalised;
+}
+
+}  // namespace
+
+Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
+                                const std::string& source, const ClipLoadOptions& options) {
+  if (scene.mRootNode == nullptr) return MakeError(source + ": no skeleton");
+  if (scene.mNumAnimations < 1 || scene.mAnimations[0]->mNumChannels < 1) {
+    return MakeError(source + ": no frames (no animation)");
+  }
+  const aiAnimation& anim = *scene.mAnimations[0];
+  const int frames = static_cast<int>(anim.mChannels[0]->mNumRotationKeys);
+  if (frames < 1) return MakeError(source + ": no frames");
+  if (frames != claims.frames) {
+    return MakeError(source + ": Assimp read " + std::to_string(frames) +
+                     " frames where the file claims " + std::to_string(claims.frames));
+  }
+
+  Clip clip;
+  clip.source_ = source;
+  clip.frame_count_ = frames;
+  clip.frame_time_ = claims.frame_time;
+
+  // Depth-first walk (explicit stack): joints get indices in pre-order, parents first. Each
+  // node with an animation channel is a joint with channels; Assimp creates the channels in
+  // the same pre-order, skipping End Sites, which is how they are matched.
+  struct Pending {
+    const aiNode* node;
+    int parent;
+  };
+  std::vector<Pending> stack{{scene.mRootNode, -1}};
+  std::vector<const aiNodeAnim*> channel_of;
+  unsigned next_channel = 0;
+  while (!stack.empty()) {
+    const Pending p = stack.back();
+    stack.pop_back();
+    if (clip.names_.size() >= static_cast<std::size_t>(kMaxJoints)) {
+      return MakeError(source + ": more than " + std::to_string(kMaxJoints) + " joints");
+    }
+    const aiMatrix4x4& m = p.node->mTransformation;
+    const glm::vec3 offset(m.a4, m.b4, m.c4);
+    if (!Finite(offset)) {
+      return MakeError(source + ": joint " + p.node->mName.C_Str() + " has a non-finite offset");
+    }
+    const aiNodeAnim* channel = nullptr;
+    if (next_channel < anim.mNumChannels &&
+        anim.mChannels[next_channel]->mNodeName == p.node->mName) {
+      channel = anim.mChannels[next_channel++];
+    } else if (p.node->mNumChildren > 0) {
+      return MakeError(source + ": joint " + p.node->mName.C_Str() + " has no motion channel");
+    }
+    clip.names_.emplace_back(p.node->mName.C_Str());
+    clip.parents_.push_back(p.parent);
+    clip.offsets_.push_back(offset);
+    channel_of.push_back(channel);
+    const int self = static_cast<int>(clip.names_.size()) - 1;
+    for (unsigned c = p.node->mNumChildren; c-- > 0;) {
+      stack.push_back({p.node->mChildren[c], self});
+    }
+  }
+  if (next_channel != anim.mNumChannels) {
+    return MakeError(source + ": " + std::to_string(anim.mNumChannels - next_channel) +
+                     " motion channels match no joint");
+  }
+  const int joints = clip.joint_count();
+  if (static_cast<std::size_t>(frames) * joints > kMaxSamples) {
+    return MakeError(source + ": frames x joints exceed the limit of " +
+                     std::to_string(kMaxSamples));
+  }
+
+  // Subtree ranges: in pre-order a subtree ends where the next joint with a parent outside it
+  // begins; walking backwards, each joint's end is the largest end among its children.
+  clip.subtree_end_.resize(joints);
+  for (int j = joints - 1; j >= 0; --j) clip.subtree_end_[j] = j + 1;
+  for (int j = joints - 1; j > 0; --j) {
+    int& parent_end = clip.subtree_end_[clip.parents_[j]];
+    parent_end = std::max(parent_end, clip.subtree_end_[j]);
+  }
+
+  // Rest pose and scale (file units until scaled below).
+  clip.rest_positions_.resize(joints);
+  for (int j = 0; j < joints; ++j) {
+    const int p = clip.parents_[j];
+    clip.rest_positions_[j] =
+        (p < 0 ? glm::vec3(0.0f) : clip.rest_positions_[p]) + clip.offsets_[j];
+  }
+  float low = clip.rest_positions_[0].y, high = low;
+  for (const glm::vec3& r : clip.rest_positions_) {
+    low = std::min(low, r.y);
+    high = std::max(high, r.y);
+  }
+  const float height_units = high - low;
+  if (options.metres_per_unit != 0.0f) {
+    if (!(options.metres_per_unit >= kMinScale && options.metres_per_unit <= kMaxScale)) {
+      return MakeError("scale " + std::to_string(options.metres_per_unit) +
+                       " metres per unit is outside [" + std::to_string(kMinScale) + ", " +
+                       std::to_string(kMaxScale) + "]");
+    }
+    clip.scale_ = options.metres_per_unit;
+    clip.scale_source_ = ScaleSource::kGiven;
+  } else {
+    if (!(height_units > 0.0f) || !std::isfinite(height_units)) {
+      return MakeError(source +
+                       ": the rest pose has no height to choose a scale from; give "
+                       "the metres per file unit");
+    }
+    ChooseScale(height_units, clip.scale_, clip.scale_source_);
+  }
+  clip.rest_height_ = height_units * clip.scale_;
+  const auto in_range = [](const glm::vec3& v) {
+    return Finite(v) && std::fabs(v.x) <= kMaxMetres && std::fabs(v.y) <= kMaxMetres &&
+           std::fabs(v.z) <= kMaxMetres;
+  };
+  for (int j = 0; j < joints; ++j) {
+    clip.offsets_[j] *= clip.scale_;
+    clip.rest_positions_[j] *= clip.scale_;
+    if (!in_range(clip.rest_positions_[j])) {
+      return MakeError(source + ": joint " + clip.names_[j] + " lies beyond " +
+                       std::to_string(kMaxMetres) + " m in the rest pose");
+    }
+  }
+
+  // Channels: a joint whose position keys cover every frame gets a translation track.
+  clip.translation_track_.assign(joints, -1);
+  for (int j = 0; j < joints; ++j) {
+    const aiNodeAnim* ch = channel_of[j];
+    if (ch != nullptr && ch->mNumPositionKeys == static_cast<unsigned>(frames)) {
+      clip.translation_track_[j] = clip.track_count_++;
+    }
+    if (ch != nullptr && ch->mNumRotationKeys != static_cast<unsigned>(frames)) {
+      return MakeError(source + ": joint " + clip.names_[j] + " has " +
+                       std::to_string(ch->mNumRotationKeys) + " rotation keys for " +
+                       std::to_string(frames) + " frames");
+    }
+  }
+  clip.rotations_.assign(static_cast<std::size_t>(frames) * joints, glm::quat(1, 0, 0, 0));
+  clip.translations_.resize(static_cast<std::size_t>(frames) * clip.track_count_);
+  for (int j = 0; j < joints; ++j) {
+    const aiNodeAnim* ch = channel_of[j];
+    if (ch == nullptr) continue;
+    const int track = clip.translation_track_[j];
+    for (int f = 0; f < frames; ++f) {
+      const aiQuaternion& q = ch->mRotationKeys[f].mValue;
+      glm::quat r(q.w, q.x, q.y, q.z);
+      const float len = glm::length(r);
+      if (!std::isfinite(len) || !(len > 0.5f)) {
+        return MakeError(source + ": frame " + std::to_string(f) + ", joint " + clip.names_[j] +
+                         ": a rotation channel is not finite");
+      }
+      clip.rotations_[static_cast<std::size_t>(f) * joints + j] = r / len;
+      if (track >= 0) {
+        const aiVector3D& t = ch->mPositionKeys[f].mValue;
+        const glm::vec3 v = glm::vec3(t.x, t.y, t.z) * clip.scale_;
+        if (!in_range(v)) {
+          return MakeError(source + ": frame " + std::to_string(f) + ", joint " + clip.names_[j] +
+                           ": a position channel is not finite or beyond " +
+                           std::to_string(kMaxMetres) + " m");
+        }
+        clip.translations_[static_cast<std::size_t>(f) * clip.track_count_ + track] = v;
+      }
+    }
+  }
+  return clip;
+}
+
+Result<Clip> LoadClipFromMemory(std::string_view bytes, const std::string& source,
+                                const ClipLoadOptions& options) {
+  if (bytes.empty()) return MakeError(source + ": the file is empty");
+  if (bytes.size() > kMaxFileBytes) {
+    return MakeError(source + ": larger than the limit of " + std::to_string(kMaxFileBytes >> 20) +
+                     " MiB");
+  }
+  Result<BvhClaims> claims = GuardBvhText(bytes);
+  if (!claims) return MakeError(source + ": " + claims.error());
+  try {
+    Assimp::Importer importer;
+    importer.SetPropertyInteger(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, 1);
+    // The "bvh" hint sends the bytes to the BVH importer whatever they look like.
+    const aiScene* scene = importer.ReadFileFromMemory(bytes.data(), bytes.size(), 0, "bvh");
+    if (scene == nullptr) {
+      // Assimp names the bytes by an internal file name; say "line" instead.
+      std::string why = importer.GetErrorString();
+      const std::string internal = std::string(AI_MEMORYIO_MAGIC_FILENAME) + ".bvh:";
+      if (why.rfind(internal, 0) == 0) why = "line " + why.substr(internal.size());
+      return MakeError(source + ": Assimp cannot read it: " + why);
+    }
+    return ClipBuilder::Build(*scene, claims.value(), source, options);
+  } catch (const std::exception& e) {
+    return MakeError(source + ": reading failed: " + e.what());
+  }
+}
+
+Result<Clip> LoadClipFile(const std::string& path, const ClipLoadOptions& options) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return MakeError(path + ": no such file");
+  if (std::filesystem::is_directory(status))
+    return MakeError(path + ": is a directory, not a BVH file");
+  if (!std::filesystem::is_regular_file(status)) return MakeError(path + ": not a regular file");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return MakeError(path + ": cannot read its size: " + ec.message());
+  if (size > kMaxFileBytes) {
+    return MakeError(path + ": " + std::to_string(size) + " bytes, larger than the limit of " +
+                     std::to_string(kMaxFileBytes >> 20) + " MiB");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return MakeError(path + ": cannot open it for reading");
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (static_cast<std::size_t>(in.gcount()) != bytes.size()) {
+    return MakeError(path + ": read failed");
+  }
+  return LoadClipFromMemory(bytes, path, options);
+}
+
+const char* ScaleSourceName(ScaleSource source) {
+  switch (source) {
+    case ScaleSource::kGiven:
+      return "given";
+    case ScaleSource::kUnitMetres:
+      return "metres";
+    case ScaleSource::kUnitCentimetres:
+      return "centimetres";
+    case ScaleSource::kUnitMillimetres:
+      return "millimetres";
+    case ScaleSource::kUnitInches:
+      return "inches";
+    case ScaleSource::kHeightNormalised:
+      return "height 1.7 m";
+  }
+  return "?";
+}
+
+}  // namespace fabrik::mocap

@@ -1,0 +1,137 @@
+// Hostile files: each gets one error naming the problem, nothing crashes or allocates wildly.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "mocap/clip.h"
+#include "mocap_test_util.h"
+
+namespace fabrik::mocap {
+namespace {
+
+using testing::Humanoid;
+using testing::MakeBvh;
+using testing::TempDir;
+
+std::string Small(int frames = 2) {
+  return MakeBvh(Humanoid(), 1.0f, frames, [](int, std::vector<float>&) {});
+}
+
+void ExpectError(const Result<Clip>& r, const std::string& words) {
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find(words), std::string::npos) << "message: " << r.error();
+}
+
+TEST(HostileClips, TruncatedFile) {
+  TempDir dir;
+  const std::string full = testing::ReadText(testing::kClip0101);
+  ExpectError(LoadClipFile(dir.Write("half.bvh", full.substr(0, full.size() / 2))),
+              "Unexpected end of file");
+  // Far too short for its claim: refused before Assimp.
+  ExpectError(LoadClipFile(dir.Write("tenth.bvh", full.substr(0, full.size() / 10))), "truncated");
+  // Cut inside the hierarchy.
+  ExpectError(LoadClipFile(dir.Write("head.bvh", full.substr(0, full.rfind('\n', 900)))), "MOTION");
+}
+
+TEST(HostileClips, AMillionFramesClaimed) {
+  TempDir dir;
+  std::string text = Small(2);
+  text.replace(text.find("Frames: 2"), 9, "Frames: 1000000");
+  ExpectError(LoadClipFile(dir.Write("million.bvh", text)), "1000000 frames");
+  // A one-joint skeleton passes the sample limit: the file is too short for the claim.
+  const std::string one =
+      "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation "
+      "Zrotation\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 1000000\n"
+      "Frame Time: 0.01\n0 0 0\n0 0 0\n";
+  ExpectError(LoadClipFile(dir.Write("million1.bvh", one)), "truncated");
+  text.replace(text.find("Frames: 1000000"), 15, "Frames: 4000000000");
+  ExpectError(LoadClipFile(dir.Write("billions.bvh", text)), "limit");
+}
+
+TEST(HostileClips, AHundredThousandJoints) {
+  TempDir dir;
+  // Nested (Assimp would recurse once per level) and flat.
+  std::string nested =
+      "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n";
+  std::string closing;
+  for (int i = 0; i < 100000; ++i) {
+    nested += "JOINT j" + std::to_string(i) +
+              "\n{\nOFFSET 0 1 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n";
+    closing += "}\n";
+  }
+  nested += closing + "}\nMOTION\nFrames: 1\nFrame Time: 0.01\n0 0 0\n";
+  ExpectError(LoadClipFile(dir.Write("nested.bvh", nested)), "more than 1000 joints");
+  std::string flat =
+      "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n";
+  for (int i = 0; i < 100000; ++i) flat += "JOINT j" + std::to_string(i) + "\n{\nOFFSET 0 1 0\n}\n";
+  flat += "}\nMOTION\nFrames: 1\nFrame Time: 0.01\n0 0 0\n";
+  ExpectError(LoadClipFile(dir.Write("flat.bvh", flat)), "more than 1000 joints");
+}
+
+TEST(HostileClips, NonFiniteChannels) {
+  TempDir dir;
+  for (const char* bad : {"nan", "inf", "-inf", "1e39"}) {
+    std::string text = Small(2);
+    const std::size_t last_line = text.rfind('\n', text.size() - 2) + 1;
+    const std::size_t angle = text.find(' ', text.find(' ', text.find(' ', last_line) + 1) + 1) + 1;
+    text.replace(angle, 1, bad);  // the root's first rotation value
+    auto r = LoadClipFile(dir.Write("nan.bvh", text));
+    ExpectError(r, "not finite");
+  }
+  // A NaN root position.
+  std::string text = Small(2);
+  const std::size_t last_line = text.rfind('\n', text.size() - 2) + 1;
+  text.replace(last_line, text.find(' ', last_line) - last_line, "nan");
+  ExpectError(LoadClipFile(dir.Write("nanpos.bvh", text)), "not finite");
+}
+
+TEST(HostileClips, ADirectoryAMissingFileAndEmptyOnes) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path("clip.bvh"));
+  ExpectError(LoadClipFile(dir.path("clip.bvh")), "directory");
+  ExpectError(LoadClipFile(dir.path("none.bvh")), "no such file");
+  ExpectError(LoadClipFile(dir.Write("empty.bvh", "")), "empty");
+  ExpectError(LoadClipFile(dir.Write("junk.bvh", "\x89PNG\r\n\x1a\n binary")), "HIERARCHY");
+}
+
+TEST(HostileClips, NoSkeletonNoFramesBadFrameTime) {
+  TempDir dir;
+  ExpectError(LoadClipFile(dir.Write("noroot.bvh", "HIERARCHY\nMOTION\nFrames: 1\n")),
+              "no skeleton");
+  std::string zero = Small(2);
+  zero.replace(zero.find("Frames: 2"), 9, "Frames: 0");
+  ExpectError(LoadClipFile(dir.Write("zero.bvh", zero)), "no frames");
+  std::string nomotion = Small(2);
+  nomotion.resize(nomotion.find("MOTION"));
+  ExpectError(LoadClipFile(dir.Write("nomotion.bvh", nomotion)), "no frames");
+  std::string time = Small(2);
+  time.replace(time.find("Frame Time: "), 12, "Frame Time: -");
+  ExpectError(LoadClipFile(dir.Write("time.bvh", time)), "frame time");
+  std::string channels = Small(2);
+  channels.replace(channels.find("CHANNELS 3"), 10, "CHANNELS 99999999");
+  ExpectError(LoadClipFile(dir.Write("channels.bvh", channels)), "channel count");
+}
+
+TEST(HostileClips, BadHierarchyWordsAndAssimpErrors) {
+  TempDir dir;
+  std::string text = Small(2);
+  text.replace(text.find("Xrotation"), 9, "Qrotation");
+  ExpectError(LoadClipFile(dir.Write("q.bvh", text)), "unknown channel");
+  text = Small(2);
+  text.replace(text.find("OFFSET"), 6, "OFF");
+  ExpectError(LoadClipFile(dir.Write("off.bvh", text)), "unexpected word \"OFF\"");
+  text = Small(2);
+  text.replace(text.find("OFFSET ") + 7, 1, "x");
+  ExpectError(LoadClipFile(dir.Write("offx.bvh", text)), "not a number");
+  text = Small(2);
+  text.replace(text.find("OFFSET ") + 7, 1, std::string(40, '8'));
+  ExpectError(LoadClipFile(dir.Write("long.bvh", text)), "not a number");
+  // Errors in the motion data are Assimp's, passed on.
+  text = Small(2);
+  text.insert(text.rfind('\n', text.size() - 2) + 1, "x1 ");
+  ExpectError(LoadClipFile(dir.Write("motion.bvh", text)), "Assimp cannot read it");
+}
+
+}  // namespace
+}  // namespace fabrik::mocap
