@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "app/data_dir.h"
+#include "app/imgui_ini.h"
 #include "app/key_deferral.h"
 #include "app/systems.h"
 #include "app/ui_state.h"
@@ -54,23 +55,13 @@ int Fail(int code, const std::string& message) {
 
 // `ini`: the settings folder's imgui.ini (kept alive by the caller until ImGui is destroyed),
 // or null (--no-settings): ImGui's layout is never read from or written to the working folder.
-void SetUpImGui(GLFWwindow* window, float content_scale, const std::string* ini) {
+void SetUpImGui(GLFWwindow* window, float content_scale, const std::string* ini, bool* save_ini) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = ini != nullptr ? ini->c_str() : nullptr;
-  std::error_code ec;
-  if (ini != nullptr && std::filesystem::exists(*ini, ec)) {
-    // ImGui reads the file whole, and a FIFO or device would block it: such a file is not
-    // read. One too large is replaced on exit; one that is not a regular file is left alone.
-    const bool regular = std::filesystem::is_regular_file(*ini, ec);
-    if (!regular || std::filesystem::file_size(*ini, ec) > kMaxSettingsBytes) {
-      std::fprintf(stderr, "fabrik-demo: settings: %s is %s; ignored it\n", ini->c_str(),
-                   regular ? "larger than 1 MiB" : "not a regular file");
-      ImGui::LoadIniSettingsFromMemory("");
-      if (!regular) io.IniFilename = nullptr;
-    }
-  }
+  // The layout file is read and written by the demo (imgui_ini.h), never by ImGui itself.
+  io.IniFilename = nullptr;
+  if (ini != nullptr && !LoadImGuiIni(*ini)) *save_ini = false;
   ImGui::StyleColorsDark();
   ImGuiStyle& style = ImGui::GetStyle();
   style.WindowRounding = 6.0f;
@@ -118,6 +109,13 @@ StartOptions ToStartOptions(const Options& o) {
 }  // namespace
 
 int RunApp(const Options& options) {
+  // First, so a stop at any time after start (during loading too) ends the loop after one
+  // frame and the settings are saved. SIGHUP: the terminal was closed. A file-size limit
+  // makes a write fail (and be reported) rather than end the process.
+  std::signal(SIGINT, OnStopSignal);
+  std::signal(SIGTERM, OnStopSignal);
+  std::signal(SIGHUP, OnStopSignal);
+  std::signal(SIGXFSZ, SIG_IGN);
   // Everything that can fail because of the user's input is checked before a window opens.
   const auto data_dir = FindDataDir();
   if (!data_dir) {
@@ -168,7 +166,8 @@ int RunApp(const Options& options) {
     std::error_code ec;  // ImGui writes imgui.ini on exit only if its folder exists
     std::filesystem::create_directories(*settings.folder, ec);
   }
-  SetUpImGui(window->handle(), content_scale, settings.folder ? &ini : nullptr);
+  bool save_ini = settings.folder.has_value();
+  SetUpImGui(window->handle(), content_scale, settings.folder ? &ini : nullptr, &save_ini);
   KeyDeferral keys(window->handle());
   const float panel_width = 340.0f * content_scale;
   // The first frame's view matrices, before any input is read.
@@ -176,8 +175,6 @@ int RunApp(const Options& options) {
                      app::Viewport{window->window_size(), window->framebuffer_size(), panel_width},
                      CommandSource::kQuiet);
 
-  std::signal(SIGINT, OnStopSignal);
-  std::signal(SIGTERM, OnStopSignal);
   SceneDrawer scene;
   auto last = std::chrono::steady_clock::now();
   bool first = true;
@@ -227,7 +224,10 @@ int RunApp(const Options& options) {
     }
     // 7. output
     ui.report.console_open = ui.console.open;
-    if (writer) writer->Write(state, ui.report);
+    if (writer) {
+      const Status streamed = writer->Write(state, ui.report);
+      if (!streamed) std::fprintf(stderr, "fabrik-demo: %s\n", streamed.error().c_str());
+    }
     EndFrame(state);
     const long frame = state.timing.frame;
     const bool last_frame = options.frames > 0 && frame >= options.frames;
@@ -249,6 +249,10 @@ int RunApp(const Options& options) {
   const auto [size, position] = WindowPlacement(*window);
   const std::string unsaved = SaveSettings(settings, state, size, position);
   if (!unsaved.empty()) std::fprintf(stderr, "fabrik-demo: %s\n", unsaved.c_str());
+  if (save_ini) {
+    const std::string layout = SaveImGuiIni(ini);
+    if (!layout.empty()) std::fprintf(stderr, "fabrik-demo: %s\n", layout.c_str());
+  }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

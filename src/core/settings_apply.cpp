@@ -114,8 +114,9 @@ std::vector<AppCommand> SettingsCommands(const Settings& s) {
   if (s.spline) line(QuotedAfter("spline load", *s.spline));
   if (s.script) {
     line(QuotedAfter("script run", *s.script));
-    // Loaded for the panel's picker, but only running when it was the saved mode.
-    if (s.mode && *s.mode != "script") line("script stop");
+    // Loaded for the panel's picker, and never running: a saved script may end in `quit`,
+    // which would end every later start. In script mode it waits, paused, for `script play`.
+    line(s.mode && *s.mode != "script" ? "script stop" : "script pause");
   }
   if (s.scene) line("scene " + *s.scene);
   if (s.mode) line("mode " + *s.mode);
