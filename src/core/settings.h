@@ -96,10 +96,11 @@ Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window
 void DropOverridden(Settings& settings, std::span<const std::string> given);
 
 // The commands that restore `settings`, in the order they must be applied: length, lengths,
-// solver, accelerate, moe, iterations, spline, script (stopped, or paused in script mode: never running),
-// scene, mode, camera. Console lines
-// (app::Line) wherever the language has the command, so they are checked as typed lines;
-// the camera as app::CameraPose.
+// solver, accelerate, moe, iterations, spline, script (stopped unless the mode is script),
+// scene, mode, `script pause` for a restored script in script mode (a saved script never
+// runs on its own: it may end in `quit`), camera. Console lines (app::Line) wherever the
+// language has the command, so they are checked as typed lines; the camera as
+// app::CameraPose.
 std::vector<AppCommand> SettingsCommands(const Settings& settings);
 
 // The start-up's use of the settings folder. With `enabled` false (--no-settings) nothing is

@@ -114,12 +114,15 @@ std::vector<AppCommand> SettingsCommands(const Settings& s) {
   if (s.spline) line(QuotedAfter("spline load", *s.spline));
   if (s.script) {
     line(QuotedAfter("script run", *s.script));
-    // Loaded for the panel's picker, and never running: a saved script may end in `quit`,
-    // which would end every later start. In script mode it waits, paused, for `script play`.
-    line(s.mode && *s.mode != "script" ? "script stop" : "script pause");
+    // Loaded for the panel's picker, but only running when it was the saved mode.
+    if (s.mode && *s.mode != "script") line("script stop");
   }
   if (s.scene) line("scene " + *s.scene);
   if (s.mode) line("mode " + *s.mode);
+  // Never running on its own: a saved script may end in `quit`, which would end every later
+  // start. In script mode it waits, paused, for `script play` (after the mode line, which
+  // plays it).
+  if (s.script && (!s.mode || *s.mode == "script")) line("script pause");
   if (s.camera) {
     out.emplace_back(
         app::CameraPose{s.camera->pivot, s.camera->yaw, s.camera->pitch, s.camera->distance});

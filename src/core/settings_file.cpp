@@ -261,7 +261,9 @@ static SettingsRead ReadWholeSettingsFile(const std::string& path) {
   // A FIFO or device would block the start or never end: only a regular file is read.
   if (!std::filesystem::is_regular_file(path, ec)) {
     // Never replaced either: the settings writer refuses what is not a regular file.
-    return {{}, "settings: " + path + " is not a regular file; ignored it, using the defaults"};
+    SettingsRead read;
+    read.problem = "settings: " + path + " is not a regular file; ignored it, using the defaults";
+    return read;
   }
   const auto size = std::filesystem::file_size(path, ec);
   if (!ec && size > kMaxSettingsBytes) {

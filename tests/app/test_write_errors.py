@@ -2,6 +2,7 @@
 """What the demo writes fails honestly (docs/limits.md, "Files the demo writes"): a FIFO is
 refused at the start instead of blocking it, a full disk is reported and leaves no half file,
 a symlinked settings file is written through, and SIGHUP saves the settings."""
+import json
 import os
 import resource
 import signal
@@ -72,7 +73,7 @@ class Settings(unittest.TestCase):
             self.assertEqual(code, 0, err)
             self.assertTrue(os.path.islink(link))
             with open(real) as f:
-                self.assertIn("0.0042", f.read())
+                self.assertAlmostEqual(json.load(f)["moe"], 0.0042, places=6)
 
     def test_sighup_saves_the_settings(self):
         with tempfile.TemporaryDirectory() as config:
@@ -96,7 +97,7 @@ class Settings(unittest.TestCase):
                     proc.wait()
                 err.close()
             with open(os.path.join(config, "fabrik-demo", "settings.json")) as f:
-                self.assertIn("0.0037", f.read())
+                self.assertAlmostEqual(json.load(f)["moe"], 0.0037, places=6)
 
 
 if __name__ == "__main__":
