@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <glm/common.hpp>
 
 #include "core/app_state.h"
 #include "core/settings.h"
@@ -68,8 +69,14 @@ Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window
   }
   const OrbitCamera& camera = state.view.camera;
   s.camera = SavedCamera{camera.pivot(), camera.yaw(), camera.pitch(), camera.distance()};
-  s.window_size = window_size;
-  s.window_position = window_position;
+  // Never saved as what the next start would refuse (docs/limits.md): the size within the
+  // --size range, the position within the range the reader takes.
+  if (window_size) {
+    s.window_size = glm::clamp(*window_size, glm::ivec2(200, 150), glm::ivec2(16384, 16384));
+  }
+  if (window_position) {
+    s.window_position = glm::clamp(*window_position, glm::ivec2(-100000), glm::ivec2(100000));
+  }
   return s;
 }
 

@@ -286,6 +286,18 @@ TEST(Settings, ASavedScriptThatQuitsIsRestoredPaused) {
   EXPECT_TRUE(second->state().quit_requested);
 }
 
+TEST(Settings, AWindowSizeOrPlaceTheNextStartWouldRefuseIsNeverSaved) {
+  Core core;
+  const std::string text = SettingsJson(
+      CaptureSettings(core.state(), glm::ivec2(20000, 100), glm::ivec2(-300000, 65536)));
+  const SettingsRead read = ParseSettings(text, "test");
+  EXPECT_EQ(read.problem, "");
+  ASSERT_TRUE(read.settings.window_size);
+  EXPECT_EQ(*read.settings.window_size, glm::ivec2(16384, 150));
+  ASSERT_TRUE(read.settings.window_position);
+  EXPECT_EQ(*read.settings.window_position, glm::ivec2(-100000, 65536));
+}
+
 TEST(Settings, AutosaveWritesOnceAPeriodAndOnlyWhatChanged) {
   const std::string dir = FreshFolder("autosave");
   SettingsSession session;
