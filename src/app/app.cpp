@@ -53,8 +53,9 @@ int Fail(int code, const std::string& message) {
   return code;
 }
 
-// `ini`: the settings folder's imgui.ini (kept alive by the caller until ImGui is destroyed),
-// or null (--no-settings): ImGui's layout is never read from or written to the working folder.
+// `ini`: the settings folder's imgui.ini, or null (--no-settings): ImGui's layout is never read
+// from or written to the working folder. *save_ini is set false when the file there must be
+// left alone (not a regular file).
 void SetUpImGui(GLFWwindow* window, float content_scale, const std::string* ini, bool* save_ini) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
