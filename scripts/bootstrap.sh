@@ -60,14 +60,6 @@ case "$cmd" in
     configure_build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFABRIK_SANITIZE=ON \
       -DFABRIK_BUILD_APP=OFF -DFABRIK_BUILD_BENCH=OFF
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs")
-    echo "== ThreadSanitizer build: the tests that run threads (batched solver, field scene)"
-    # Only the two suites that hold those tests are built. oneTBB's own library is not
-    # instrumented; tests/tsan.supp lists what TSan cannot see through it (empty while clean).
-    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFABRIK_SANITIZE_THREAD=ON \
-      -DFABRIK_BUILD_APP=OFF -DFABRIK_BUILD_BENCH=OFF >/dev/null
-    cmake --build build-tsan -j "$jobs" --target fabrik_ik_tests fabrik_app_tests
-    (cd build-tsan && TSAN_OPTIONS="halt_on_error=1 suppressions=$here/tests/tsan.supp" \
-      ctest --output-on-failure -j "$jobs" -R "\.(Batch|Field)")
     echo "== fuzzers (libFuzzer, clang), bounded time each"
     CC=clang CXX=clang++ configure_build build-fuzz -DFABRIK_FUZZ=ON
     (cd build-fuzz && ctest --output-on-failure -j "$jobs")
