@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "app/data_dir.h"
+#include "app/imgui_ini.h"
 #include "app/key_deferral.h"
 #include "app/systems.h"
 #include "app/ui_state.h"
@@ -33,8 +34,8 @@
 namespace fabrik {
 namespace {
 
-// SIGINT (Ctrl+C) and SIGTERM close the window like its close button, so the settings are
-// still saved (docs/settings.md).
+// SIGINT (Ctrl+C), SIGTERM and SIGHUP close the window like its close button, so the settings
+// are still saved (docs/settings.md).
 volatile std::sig_atomic_t g_stop_signal = 0;
 void OnStopSignal(int) { g_stop_signal = 1; }
 
@@ -53,25 +54,16 @@ int Fail(int code, const std::string& message) {
   return code;
 }
 
-// `ini`: the settings folder's imgui.ini (kept alive by the caller until ImGui is destroyed),
-// or null (--no-settings): ImGui's layout is never read from or written to the working folder.
-void SetUpImGui(GLFWwindow* window, float content_scale, const std::string* ini) {
+// `ini`: the settings folder's imgui.ini, or null (--no-settings): ImGui's layout is never read
+// from or written to the working folder. *save_ini is set false when the file there must be
+// left alone (not a regular file).
+void SetUpImGui(GLFWwindow* window, float content_scale, const std::string* ini, bool* save_ini) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = ini != nullptr ? ini->c_str() : nullptr;
-  std::error_code ec;
-  if (ini != nullptr && std::filesystem::exists(*ini, ec)) {
-    // ImGui reads the file whole, and a FIFO or device would block it: such a file is not
-    // read. One too large is replaced on exit; one that is not a regular file is left alone.
-    const bool regular = std::filesystem::is_regular_file(*ini, ec);
-    if (!regular || std::filesystem::file_size(*ini, ec) > kMaxSettingsBytes) {
-      std::fprintf(stderr, "fabrik-demo: settings: %s is %s; ignored it\n", ini->c_str(),
-                   regular ? "larger than 1 MiB" : "not a regular file");
-      ImGui::LoadIniSettingsFromMemory("");
-      if (!regular) io.IniFilename = nullptr;
-    }
-  }
+  // The layout file is read and written by the demo (imgui_ini.h), never by ImGui itself.
+  io.IniFilename = nullptr;
+  if (ini != nullptr && !LoadImGuiIni(*ini)) *save_ini = false;
   ImGui::StyleColorsDark();
   ImGuiStyle& style = ImGui::GetStyle();
   style.WindowRounding = 6.0f;
@@ -163,7 +155,10 @@ class WindowShell : public FrameShell {
       queue.Push(app::ScreenshotDone{state.screenshot_pending, written ? "" : written.error()});
     }
     ui_.report.console_open = ui_.console.open;
-    if (writer_ != nullptr) writer_->Write(state, ui_.report);
+    if (writer_ != nullptr) {
+      const Status streamed = writer_->Write(state, ui_.report);
+      if (!streamed) std::fprintf(stderr, "fabrik-demo: %s\n", streamed.error().c_str());
+    }
   }
 
  private:
@@ -179,6 +174,13 @@ class WindowShell : public FrameShell {
 }  // namespace
 
 int RunApp(const Options& options) {
+  // First, so a stop at any time after start (during loading too) ends the loop after one
+  // frame and the settings are saved. SIGHUP: the terminal was closed. A file-size limit
+  // makes a write fail (and be reported) rather than end the process.
+  std::signal(SIGINT, OnStopSignal);
+  std::signal(SIGTERM, OnStopSignal);
+  std::signal(SIGHUP, OnStopSignal);
+  std::signal(SIGXFSZ, SIG_IGN);
   // Everything that can fail because of the user's input is checked before a window opens.
   const auto data_dir = FindDataDir();
   if (!data_dir) {
@@ -230,15 +232,14 @@ int RunApp(const Options& options) {
     std::error_code ec;  // ImGui writes imgui.ini on exit only if its folder exists
     std::filesystem::create_directories(*settings.folder, ec);
   }
-  SetUpImGui(window->handle(), content_scale, settings.folder ? &ini : nullptr);
+  bool save_ini = settings.folder.has_value();
+  SetUpImGui(window->handle(), content_scale, settings.folder ? &ini : nullptr, &save_ini);
   KeyDeferral keys(window->handle());
   const float panel_width = 340.0f * content_scale;
   // The first frame's view matrices, before any input is read.
   (void)core.Apply(app::Viewport{window->window_size(), window->framebuffer_size(), panel_width},
                    CommandSource::kQuiet);
 
-  std::signal(SIGINT, OnStopSignal);
-  std::signal(SIGTERM, OnStopSignal);
   WindowShell shell(*window, keys, *renderer, ui, writer.get(), panel_width);
   auto last = std::chrono::steady_clock::now();
   bool first = true;
@@ -269,6 +270,10 @@ int RunApp(const Options& options) {
   const auto [size, position] = WindowPlacement(*window);
   const std::string unsaved = SaveSettings(settings, state, size, position);
   if (!unsaved.empty()) std::fprintf(stderr, "fabrik-demo: %s\n", unsaved.c_str());
+  if (save_ini) {
+    const std::string layout = SaveImGuiIni(ini);
+    if (!layout.empty()) std::fprintf(stderr, "fabrik-demo: %s\n", layout.c_str());
+  }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

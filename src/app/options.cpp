@@ -131,17 +131,19 @@ OptError ParseSize(const std::string& size, int& width, int& height) {
 
 // Whether the demo will be able to write `path` when it needs to (the state stream at start,
 // the screenshot at the end): checked now so a typo fails before any window opens. An
-// existing regular file is opened for writing without truncating it (FIFOs and devices are taken
-// as they are); for a new file the folder must
-// exist and be writable (nothing is created).
-OptError CheckWritable(const std::string& name, const std::string& path) {
+// existing regular file is opened for writing without truncating it; for a new file the folder
+// must exist and be writable (nothing is created). A FIFO or socket is refused (opening it
+// could block the start for ever); a character device (/dev/null) only where `device_ok`.
+OptError CheckWritable(const std::string& name, const std::string& path, bool device_ok) {
   if (path.empty()) return name + ": empty path";
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return name + ": " + Quote(path) + " is a directory";
-    // A FIFO or device (/dev/stdout, a co-process pipe) is taken as it is: opening it now
-    // could block or have effects.
-    if (!S_ISREG(st.st_mode)) return std::nullopt;
+    if (S_ISCHR(st.st_mode) && device_ok) return std::nullopt;
+    if (!S_ISREG(st.st_mode)) {
+      return name + ": " + Quote(path) + " is not a regular file" +
+             (device_ok ? " or a character device" : "");
+    }
     const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return name + ": cannot write " + Quote(path) + ": " + std::strerror(errno);
     ::close(fd);
@@ -195,7 +197,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   // Numbers are taken as text and read strictly here (ReadNumber): plain decimal only, and
   // range errors that print the limits as docs/options.md states them.
   std::string mode, size, lengths, solver, scene, joints, length, moe, iterations, fixed_dt, frames,
-      msaa;
+      msaa, chains, terrain_size, terrain_height;
   app.add_option("--mode", mode, "target mode at start: drag|spline|console|script");
   app.add_option("--spline", o.spline_path, "load this spline file at start");
   app.add_option("--script", o.script_path, "load this script file at start");
@@ -212,13 +214,11 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   app.add_option("--screenshot", o.screenshot_path, "write the last frame as PNG");
   app.add_option("--state-out", o.state_out_path, "write one JSON line per frame");
   app.add_option("--scene", scene, "scene at start: chain|arm|creature|field|walker");
-  app.add_option("--chains", o.chains, "chains in the field scene (1..100000, default 10000)")
-      ->check(CLI::Range(1, 100000));
+  app.add_option("--chains", chains, "chains in the field scene (1..100000, default 10000)");
   app.add_option("--terrain", o.terrain_path, "the walker's ground: an 8/16-bit gray PNG");
-  app.add_option("--terrain-size", o.terrain_size, "side S of the terrain square (0 < S <= 1e5)")
-      ->check(CLI::Range(1e-3f, 1e5f));
-  app.add_option("--terrain-height", o.terrain_height, "height H of white (0 <= H <= 1e4)")
-      ->check(CLI::Range(0.0f, 1e4f));
+  app.add_option("--terrain-size", terrain_size,
+                 "side S of the terrain square (0.001 <= S <= 1e5)");
+  app.add_option("--terrain-height", terrain_height, "height H of white (0 <= H <= 1e4)");
   app.add_option("--solver", solver, "solver at start: fabrik|ccd|jacobian_transpose|dls");
   app.add_option("--exec", o.exec, "run a console command at start (repeatable)")
       ->allow_extra_args(false);
@@ -255,6 +255,20 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   }
   if (!joints.empty()) {
     if (auto e = ReadNumber("--joints", joints, 2, 10000, o.joints)) return fail(*e);
+  }
+  // Strictly, like every number: "0x10", "+5", "nan" and "inf" are refused.
+  if (app.count("--chains")) {
+    if (auto e = ReadNumber("--chains", chains, 1, 100000, o.chains)) return fail(*e);
+  }
+  if (app.count("--terrain-size")) {
+    if (auto e = ReadNumber("--terrain-size", terrain_size, 1e-3f, 1e5f, o.terrain_size)) {
+      return fail(*e);
+    }
+  }
+  if (app.count("--terrain-height")) {
+    if (auto e = ReadNumber("--terrain-height", terrain_height, 0.0f, 1e4f, o.terrain_height)) {
+      return fail(*e);
+    }
   }
   if (app.count("--length")) {
     if (auto e = ReadNumber("--length", length, kMinLength, kMaxLength, o.length)) return fail(*e);
@@ -328,7 +342,8 @@ ParsedOptions ParseOptions(int argc, char** argv) {
         {"--state-out", &o.state_out_path}}) {
     if (app.count(name)) {
       if (auto e = NoControl(name, *path)) return fail(*e);
-      if (auto e = CheckWritable(name, *path)) return fail(*e);
+      const bool device_ok = path == &o.state_out_path;  // a stream; a PNG is renamed in place
+      if (auto e = CheckWritable(name, *path, device_ok)) return fail(*e);
     }
   }
   if (app.count("--screenshot-dir")) {

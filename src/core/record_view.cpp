@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "core/app_state.h"
+#include "core/commands.h"
 #include "core/frame.h"
 #include "core/step_view.h"
 #include "ik/free_root.h"
@@ -13,13 +14,11 @@ namespace fabrik {
 
 Status TargetRecording::Start(const std::string& path, double now) {
   if (path.empty()) return MakeError("record start: the path is empty");
-  // "w" creates or empties the file; when it fails nothing was created.
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (f == nullptr) {
-    return MakeError("record start: cannot write '" + path + "' (" + std::strerror(errno) + ")");
-  }
+  // Created or emptied; when it fails nothing was created.
+  auto opened = io::LineFile::Open(path);
+  if (!opened) return MakeError("record start: " + opened.error());
   (void)Stop();
-  file_.reset(f);
+  file_ = std::move(opened).value();
   path_ = path;
   start_time_ = now;
   begun_ = false;
@@ -27,15 +26,15 @@ Status TargetRecording::Start(const std::string& path, double now) {
   return Ok{};
 }
 
-void TargetRecording::Flush() {
-  if (!file_ || buffer_.empty()) return;
-  std::fwrite(buffer_.data(), 1, buffer_.size(), file_.get());
-  std::fflush(file_.get());
+Status TargetRecording::Flush() {
+  const Status written = file_.Write(buffer_);
   buffer_.clear();
+  if (!written) begun_ = false;  // the file is closed: the recording has stopped
+  return written;
 }
 
-void TargetRecording::Sample(double now, const glm::vec3& target) {
-  if (!file_) return;
+Status TargetRecording::Sample(double now, const glm::vec3& target) {
+  if (!file_.is_open()) return Ok{};
   if (!begun_) {
     char when[64] = "";
     const std::time_t t = std::time(nullptr);
@@ -53,17 +52,17 @@ void TargetRecording::Sample(double now, const glm::vec3& target) {
   } else {
     recorder_.Add(now - start_time_, target, buffer_);
   }
-  Flush();
+  return Flush();
 }
 
 Status TargetRecording::Stop() {
-  if (!file_) return Ok{};
+  if (!file_.is_open()) return Ok{};
   if (begun_) recorder_.Finish(buffer_);
-  Flush();
-  const bool failed = std::ferror(file_.get()) != 0;
-  file_.reset();  // closes
+  const Status flushed = Flush();
+  const Status closed = file_.Close();
   begun_ = false;
-  if (failed) return MakeError("record: writing '" + path_ + "' failed; the file is incomplete");
+  if (!flushed) return MakeError("record: " + flushed.error());
+  if (!closed) return MakeError("record: " + closed.error());
   return Ok{};
 }
 
@@ -116,7 +115,13 @@ bool StopRecording(AppState& state) {
 
 void RecordTargetSample(AppState& state) {
   if (!state.recording.active()) return;
-  state.recording.Sample(state.timing.time, state.target());
+  const Status sampled = state.recording.Sample(state.timing.time, state.target());
+  if (!sampled) {
+    // Reported once: the recording has stopped.
+    ConsolePrint(state, "record: " + sampled.error(), ConsoleLine::Kind::kError);
+    SetMessage(state, "record: " + sampled.error(), true);
+    return;
+  }
   // A script holds at most Script::kMaxLines timed lines: stop before the file could not be
   // replayed.
   if (state.recording.recorder().lines() + 1 >= Script::kMaxLines) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "ik/result.h"
+#include "io/line_file.h"
 #include "targets/path_recorder.h"
 
 namespace fabrik {
@@ -29,25 +30,25 @@ class TargetRecording {
 
   // Opens `path` for writing (created or emptied); the first Sample call is time 0 of the
   // recording (`now` is kept only until then). Fails, changing nothing and creating no
-  // file, when the path cannot be opened for writing ("cannot write 'x' (reason)").
+  // file, when the path cannot be opened for writing ("cannot write 'x': reason"); a FIFO,
+  // socket or folder is refused without blocking (io/line_file.h).
   Status Start(const std::string& path, double now);
-  // The target at simulated time `now`; writes the lines that became final.
-  void Sample(double now, const glm::vec3& target);
+  // The target at simulated time `now`; writes the lines that became final, whole lines
+  // only. The first failed write (full disk) stops the recording, leaves the file ending
+  // with its last complete line, and is returned; later calls do nothing.
+  Status Sample(double now, const glm::vec3& target);
   // Writes the last glide and closes the file. Returns an error if the file could not be
   // written completely; does nothing when not recording.
   Status Stop();
 
-  bool active() const { return file_ != nullptr; }
+  bool active() const { return file_.is_open(); }
   const std::string& path() const { return path_; }
   const PathRecorder& recorder() const { return recorder_; }
 
  private:
-  struct Closer {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  void Flush();
+  Status Flush();
 
-  std::unique_ptr<std::FILE, Closer> file_;
+  io::LineFile file_;
   std::string path_;
   PathRecorder recorder_;
   std::string buffer_;

@@ -21,6 +21,7 @@
 #include "core/app_command.h"
 #include "core/startup.h"
 #include "ik/result.h"
+#include "io/file_write.h"
 
 namespace fabrik {
 
@@ -63,9 +64,13 @@ std::optional<std::string> SettingsFolder();
 // A file that is not a regular file or cannot be read, is larger than kMaxSettingsBytes, is not
 // valid JSON, is nested deeper than a settings file is, or is not an object is ignored whole;
 // otherwise each field of the wrong type or out of range is ignored alone and the others are kept.
+// A file ignored whole is never replaced by a later save: `unread` identifies it, and the
+// save renames it to settings.json.bak first (the problem line says so).
 struct SettingsRead {
   Settings settings;
   std::string problem;
+  bool ignored_whole = false;
+  std::optional<io::FileId> unread;
 };
 SettingsRead ReadSettingsFile(const std::string& path);
 SettingsRead ParseSettings(std::string_view text, const std::string& name);
@@ -73,8 +78,11 @@ SettingsRead ParseSettings(std::string_view text, const std::string& name);
 // The settings as the file's JSON text (two-space indent, ending in a newline).
 std::string SettingsJson(const Settings& settings);
 // Writes the file (through a temporary file renamed over it, so a crash never leaves half a
-// file), creating its folder. Fails with one line naming the path and the reason.
-Status WriteSettingsFile(const std::string& path, const Settings& settings);
+// file; a symlink is written through), creating its folder. When the file there is still
+// `keep`, it is renamed to PATH.bak first. Fails with one line naming the path and the
+// reason, and leaves the file as it was.
+Status WriteSettingsFile(const std::string& path, const Settings& settings,
+                         std::optional<io::FileId> keep = std::nullopt);
 
 // The settings the state holds now; the window's size and position come from the shell.
 Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window_size,
@@ -89,9 +97,10 @@ void DropOverridden(Settings& settings, std::span<const std::string> given);
 
 // The commands that restore `settings`, in the order they must be applied: length, lengths,
 // solver, accelerate, moe, iterations, spline, script (stopped unless the mode is script),
-// scene, mode, camera. Console lines
-// (app::Line) wherever the language has the command, so they are checked as typed lines;
-// the camera as app::CameraPose.
+// scene, mode, `script pause` for a restored script in script mode (a saved script never
+// runs on its own: it may end in `quit`), camera. Console lines (app::Line) wherever the
+// language has the command, so they are checked as typed lines; the camera as
+// app::CameraPose.
 std::vector<AppCommand> SettingsCommands(const Settings& settings);
 
 // The start-up's use of the settings folder. With `enabled` false (--no-settings) nothing is
@@ -102,6 +111,7 @@ std::vector<AppCommand> SettingsCommands(const Settings& settings);
 struct SettingsSession {
   std::optional<std::string> folder;  // where imgui.ini and settings.json live
   std::optional<std::string> file;    // settings.json, or empty: do not save
+  std::optional<io::FileId> unread;   // the file there at start, ignored whole: kept as .bak
   std::optional<glm::ivec2> window_size;
   std::optional<glm::ivec2> window_position;
 };

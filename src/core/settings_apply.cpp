@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <glm/common.hpp>
 
 #include "core/app_state.h"
 #include "core/settings.h"
@@ -68,8 +69,14 @@ Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window
   }
   const OrbitCamera& camera = state.view.camera;
   s.camera = SavedCamera{camera.pivot(), camera.yaw(), camera.pitch(), camera.distance()};
-  s.window_size = window_size;
-  s.window_position = window_position;
+  // Never saved as what the next start would refuse (docs/limits.md): the size within the
+  // --size range, the position within the range the reader takes.
+  if (window_size) {
+    s.window_size = glm::clamp(*window_size, glm::ivec2(200, 150), glm::ivec2(16384, 16384));
+  }
+  if (window_position) {
+    s.window_position = glm::clamp(*window_position, glm::ivec2(-100000), glm::ivec2(100000));
+  }
   return s;
 }
 
@@ -119,6 +126,10 @@ std::vector<AppCommand> SettingsCommands(const Settings& s) {
   }
   if (s.scene) line("scene " + *s.scene);
   if (s.mode) line("mode " + *s.mode);
+  // Never running on its own: a saved script may end in `quit`, which would end every later
+  // start. In script mode it waits, paused, for `script play` (after the mode line, which
+  // plays it).
+  if (s.script && (!s.mode || *s.mode == "script")) line("script pause");
   if (s.camera) {
     out.emplace_back(
         app::CameraPose{s.camera->pivot, s.camera->yaw, s.camera->pitch, s.camera->distance});

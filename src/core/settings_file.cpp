@@ -14,6 +14,7 @@
 #include "core/scene_registry.h"
 #include "core/settings.h"
 #include "ik/solver.h"
+#include "io/file_write.h"
 #include "targets/command.h"
 
 namespace fabrik {
@@ -89,6 +90,13 @@ struct Checker {
     return glm::ivec2(static_cast<int>(a), static_cast<int>(b));
   }
 };
+
+SettingsRead Unread(std::string problem) {
+  SettingsRead read;
+  read.problem = std::move(problem);
+  read.ignored_whole = true;
+  return read;
+}
 
 bool IsScene(const std::string& name) {
   for (const SceneEntry& e : RegisteredScenes()) {
@@ -190,6 +198,7 @@ SettingsRead ParseSettings(std::string_view text, const std::string& name) {
   const std::string prefix = "settings: " + name + " ";
   if (text.size() > kMaxSettingsBytes) {
     read.problem = prefix + "is larger than 1 MiB; ignored it, using the defaults";
+    read.ignored_whole = true;
     return read;
   }
   bool too_deep = false;
@@ -202,10 +211,12 @@ SettingsRead ParseSettings(std::string_view text, const std::string& name) {
   json root = json::parse(text.begin(), text.end(), limit, /*allow_exceptions=*/false);
   if (root.is_discarded()) {
     read.problem = prefix + "is not valid JSON; ignored it, using the defaults";
+    read.ignored_whole = true;
     return read;
   }
   if (too_deep || !root.is_object()) {
     read.problem = prefix + "is not a settings object; ignored it, using the defaults";
+    read.ignored_whole = true;
     return read;
   }
   Checker check{root, {}};
@@ -244,16 +255,19 @@ SettingsRead ParseSettings(std::string_view text, const std::string& name) {
   return read;
 }
 
-SettingsRead ReadSettingsFile(const std::string& path) {
+static SettingsRead ReadWholeSettingsFile(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return {};
   // A FIFO or device would block the start or never end: only a regular file is read.
   if (!std::filesystem::is_regular_file(path, ec)) {
-    return {{}, "settings: " + path + " is not a regular file; ignored it, using the defaults"};
+    // Never replaced either: the settings writer refuses what is not a regular file.
+    SettingsRead read;
+    read.problem = "settings: " + path + " is not a regular file; ignored it, using the defaults";
+    return read;
   }
   const auto size = std::filesystem::file_size(path, ec);
   if (!ec && size > kMaxSettingsBytes) {
-    return {{}, "settings: " + path + " is larger than 1 MiB; ignored it, using the defaults"};
+    return Unread("settings: " + path + " is larger than 1 MiB; ignored it, using the defaults");
   }
   std::ifstream in(path, std::ios::binary);
   std::string text;
@@ -264,9 +278,20 @@ SettingsRead ReadSettingsFile(const std::string& path) {
     text.resize(static_cast<std::size_t>(in.gcount()));
   }
   if (!in && !in.eof()) {
-    return {{}, "settings: cannot read " + path + "; ignored it, using the defaults"};
+    return Unread("settings: cannot read " + path + "; ignored it, using the defaults");
   }
   return ParseSettings(text, path);
+}
+
+SettingsRead ReadSettingsFile(const std::string& path) {
+  SettingsRead read = ReadWholeSettingsFile(path);
+  // A file that was there but not used is never replaced by what this session saves: it is
+  // kept as settings.json.bak first (io/file_write.h, WriteOptions::back_up).
+  if (read.ignored_whole) {
+    read.unread = io::IdentifyFile(path);
+    if (read.unread) read.problem += " (it is kept as " + path + ".bak when settings are saved)";
+  }
+  return read;
 }
 
 std::string SettingsJson(const Settings& s) {
@@ -299,7 +324,8 @@ std::string SettingsJson(const Settings& s) {
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-Status WriteSettingsFile(const std::string& path, const Settings& settings) {
+Status WriteSettingsFile(const std::string& path, const Settings& settings,
+                         std::optional<io::FileId> keep) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path target(path);
@@ -307,21 +333,12 @@ Status WriteSettingsFile(const std::string& path, const Settings& settings) {
   if (ec)
     return MakeError("settings: cannot create " + target.parent_path().string() + ": " +
                      ec.message());
-  const std::string temp = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << SettingsJson(settings);
-    out.flush();
-    if (!out) {
-      fs::remove(temp, ec);
-      return MakeError("settings: cannot write " + temp);
-    }
-  }
-  fs::rename(temp, target, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    return MakeError("settings: cannot write " + path + ": " + ec.message());
-  }
+  // Through a temporary file renamed over the target (a symlink is written through); the
+  // file that could not be read is kept as a backup first.
+  io::WriteOptions options;
+  options.back_up = keep;
+  const Status written = io::WriteFileAtomic(path, SettingsJson(settings), options);
+  if (!written) return MakeError("settings: " + written.error());
   return Ok{};
 }
 

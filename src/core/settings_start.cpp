@@ -18,6 +18,7 @@ SettingsSession LoadStartSettings(bool enabled, std::span<const std::string> giv
   session.window_position = read.settings.window_position;
   start.saved = SettingsCommands(read.settings);
   start.settings_problem = std::move(read.problem);
+  session.unread = read.unread;
   return session;
 }
 
@@ -26,7 +27,8 @@ std::string SaveSettings(const SettingsSession& session, const AppState& state,
                          std::optional<glm::ivec2> window_position) {
   if (!session.file) return {};
   const Status written =
-      WriteSettingsFile(*session.file, CaptureSettings(state, window_size, window_position));
+      WriteSettingsFile(*session.file, CaptureSettings(state, window_size, window_position),
+                        session.unread);
   return written ? std::string() : written.error();
 }
 
@@ -45,7 +47,7 @@ std::string SettingsAutosave::Save(const SettingsSession& session, const AppStat
   const Settings settings = CaptureSettings(state, window_size, window_position);
   std::string text = SettingsJson(settings);
   if (text == written_) return {};
-  const Status status = WriteSettingsFile(*session.file, settings);
+  const Status status = WriteSettingsFile(*session.file, settings, session.unread);
   if (!status) {
     const bool first = !failing_;
     failing_ = true;

@@ -24,12 +24,10 @@ nlohmann::json Mat(const glm::mat4& m) {
 }  // namespace
 
 Result<std::unique_ptr<StateWriter>> StateWriter::Open(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "w");
-  if (!file) return MakeError("cannot write --state-out file '" + path + "'");
-  return std::unique_ptr<StateWriter>(new StateWriter(file));
+  auto file = io::LineFile::Open(path);
+  if (!file) return MakeError("--state-out: " + file.error());
+  return std::unique_ptr<StateWriter>(new StateWriter(std::move(file).value()));
 }
-
-StateWriter::~StateWriter() { std::fclose(file_); }
 
 std::string StateLine(const AppState& s, const ShellReport& shell, bool with_console_last) {
   nlohmann::json j;
@@ -144,11 +142,11 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-void StateWriter::Write(const AppState& state, const ShellReport& shell) {
-  const std::string line = StateLine(state, shell);
-  std::fwrite(line.data(), 1, line.size(), file_);
-  std::fputc('\n', file_);
-  std::fflush(file_);
+Status StateWriter::Write(const AppState& state, const ShellReport& shell) {
+  if (!file_.is_open()) return Ok{};
+  const Status written = file_.Write(StateLine(state, shell) + "\n");
+  if (!written) return MakeError("--state-out: " + written.error());
+  return Ok{};
 }
 
 }  // namespace fabrik

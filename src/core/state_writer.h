@@ -8,6 +8,7 @@
 
 #include "core/app_state.h"
 #include "ik/result.h"
+#include "io/line_file.h"
 
 namespace fabrik {
 
@@ -24,15 +25,18 @@ struct ShellReport {
 
 class StateWriter {
  public:
-  // Opens (truncates) `path`; fails with a message if it cannot be written.
+  // Opens (truncates) `path`; fails with a message if it cannot be written. A FIFO, socket
+  // or folder is refused without blocking (io/line_file.h); /dev/null and other character
+  // devices are allowed.
   static Result<std::unique_ptr<StateWriter>> Open(const std::string& path);
-  ~StateWriter();
-  // Writes one line for the frame just finished and flushes it.
-  void Write(const AppState& state, const ShellReport& shell = {});
+  // Writes one whole line for the frame just finished (no user-space buffering). The first
+  // failed write (full disk) is returned, the file then ends with its last complete line and
+  // nothing more is written; Ok otherwise, also after that failure.
+  Status Write(const AppState& state, const ShellReport& shell = {});
 
  private:
-  explicit StateWriter(std::FILE* file) : file_(file) {}
-  std::FILE* file_;
+  explicit StateWriter(io::LineFile file) : file_(std::move(file)) {}
+  io::LineFile file_;
 };
 
 // The state line as a JSON string (no newline), also used by the console's `state`, which

@@ -94,7 +94,7 @@ void UnbendIfCollinear(Tree& tree) {
     axis = SafeNormalize(p[i] - root, glm::vec3(0.0f));
   }
   if (axis == glm::vec3(0.0f)) return;
-  const float eps = 1e-5f * tree.total_length();
+  const float eps = 1e-5f * tree.max_reach();
   for (std::size_t i = 1; i < p.size(); ++i) {
     if (glm::length(glm::cross(p[i] - root, axis)) > eps) return;
   }
@@ -182,6 +182,7 @@ Result<Tree> Tree::Create(std::span<const TreeNodeSpec> nodes, const BaseFrame& 
       t.lengths_[i] = l;
       t.reach_[i] = t.reach_[static_cast<std::size_t>(s.parent)] + l;
       t.total_length_ += l;
+      t.max_reach_ = std::max(t.max_reach_, t.reach_[i]);
     }
     t.positions_.push_back(s.position);
     t.parents_.push_back(s.parent);
@@ -292,7 +293,7 @@ TreeSolveResult SolveTree(Tree& tree, std::span<const EffectorTarget> targets,
     ComputeFrames(tree, p, s.frames);
   }
   const Frame base = s.frames[0];
-  const float noise = 1e-7f * tree.total_length();
+  const float noise = 1e-7f * tree.max_reach();
   bool any_limit = false;
   for (std::size_t i = 1; i < n; ++i) any_limit = any_limit || IsConstrained(tree.constraint(i));
 

@@ -110,6 +110,9 @@ class Tree {
   float reach(std::size_t node) const { return reach_[node]; }
   // Sum of all segment lengths.
   float total_length() const { return total_length_; }
+  // The longest root-to-leaf path: no node ever gets farther from the root. The tree's size
+  // for precision and convergence (many sibling branches make the sum far larger).
+  float max_reach() const { return max_reach_; }
   const BaseFrame& base() const { return base_; }
 
   std::span<const glm::vec3> positions() const { return positions_; }
@@ -151,6 +154,7 @@ class Tree {
   std::vector<int> effectors_;
   BaseFrame base_;
   float total_length_ = 0.0f;
+  float max_reach_ = 0.0f;
   Scratch scratch_;
 };
 

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <glm/geometric.hpp>
 
+#include "io/file_write.h"
 #include "render/instance_filter.h"
 #include "render/meshes.h"
 #include "render/shader.h"
@@ -383,10 +385,17 @@ Status WritePng(const std::string& path, std::span<const unsigned char> rgb, glm
   if (size.x <= 0 || size.y <= 0 || rgb.size() != static_cast<std::size_t>(size.x) * size.y * 3) {
     return MakeError("screenshot has no pixels");
   }
-  if (!stbi_write_png(path.c_str(), size.x, size.y, 3, rgb.data(), size.x * 3)) {
-    return MakeError("could not write PNG '" + path + "'");
+  // Encoded in memory, then written through a temporary file and renamed: stb's own file
+  // writer does not report a failed write, and a full disk would leave a truncated PNG.
+  std::string png;
+  const auto append = [](void* context, void* data, int bytes) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                               static_cast<std::size_t>(bytes));
+  };
+  if (!stbi_write_png_to_func(append, &png, size.x, size.y, 3, rgb.data(), size.x * 3)) {
+    return MakeError("could not encode the PNG for '" + path + "'");
   }
-  return Ok{};
+  return io::WriteFileAtomic(path, png);
 }
 
 }  // namespace fabrik

@@ -97,7 +97,10 @@ class Renderer {
   int draw_calls_ = 0;
 };
 
-// Writes RGB pixels (top row first) as a PNG file with stb_image_write.
+// Writes RGB pixels (top row first) as a PNG file: encoded by stb_image_write in memory, then
+// written atomically (io/file_write.h). On a failure (full disk, a FIFO or device at `path`,
+// a folder that cannot be written) the error names the path and the reason, and no file or a
+// partial one is left at `path`: an existing file there is unchanged.
 Status WritePng(const std::string& path, std::span<const unsigned char> rgb, glm::ivec2 size);
 
 }  // namespace fabrik

@@ -59,6 +59,21 @@ Result<Heightmap> DecodeHeightmapPng(std::span<const unsigned char> bytes, const
     return MakeError(label + ": not a PNG file (the PNG signature is missing)");
   }
   const int length = int(bytes.size());
+  // The size as the IHDR chunk states it (bytes 16..23, big-endian), checked first: stb_image
+  // refuses sides above 2^24 itself, as "unknown image type", which would hide the reason.
+  if (bytes.size() >= 24 && std::equal(bytes.begin() + 12, bytes.begin() + 16, "IHDR")) {
+    auto be32 = [&](std::size_t at) {
+      return (std::uint32_t(bytes[at]) << 24) | (std::uint32_t(bytes[at + 1]) << 16) |
+             (std::uint32_t(bytes[at + 2]) << 8) | std::uint32_t(bytes[at + 3]);
+    };
+    const std::uint32_t w = be32(16), h = be32(20);
+    if (w < 1 || h < 1 || w > std::uint32_t(Heightmap::kMaxSide) ||
+        h > std::uint32_t(Heightmap::kMaxSide)) {
+      return MakeError(label + ": " + std::to_string(w) + " x " + std::to_string(h) +
+                       " pixels is an absurd size (each side must be 1 to " +
+                       std::to_string(Heightmap::kMaxSide) + ")");
+    }
+  }
   int width = 0, height = 0, channels = 0;
   // The header alone: sizes and channel count are checked before anything is decoded.
   if (!stbi_info_from_memory(bytes.data(), length, &width, &height, &channels)) {

@@ -12,6 +12,8 @@ namespace fabrik::tools {
 namespace {
 
 constexpr double kFloatMax = std::numeric_limits<float>::max();
+constexpr double kFloatEpsilon = std::numeric_limits<float>::epsilon();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Beyond this many local units from the origin a point is pulled in (see ToLocal).
 constexpr double kFar = 1048576.0;  // 2^20
 
@@ -34,37 +36,57 @@ Result<Ok> CheckSegment(double length, const std::string& from, const std::strin
   return Ok{};
 }
 
-// Every segment at least kMinSegmentShare of the total (why: see kMinSegmentShare).
-Result<Ok> CheckShares(std::span<const double> lengths, double total, const char* label,
-                       std::span<const int> parents) {
+// Every segment at least kMinSegmentShare of the length of the longest root-to-leaf path
+// through it, `paths[i]` (why: see kMinSegmentShare). For a chain that is the total length;
+// a tree's branches are measured apart, so many short sibling branches never shrink one
+// another's share.
+Result<Ok> CheckShares(std::span<const double> lengths, std::span<const double> paths,
+                       const char* label, bool tree) {
   for (std::size_t i = 0; i < lengths.size(); ++i) {
-    if (lengths[i] == 0.0 || lengths[i] >= kMinSegmentShare * total) continue;
-    const std::string where = parents.empty()
-                                  ? std::string(label) + "[" + std::to_string(i + 1) + "]"
-                                  : std::string(label) + "[" + std::to_string(i) + "]";
-    return MakeError(where + ": segment of length " + Num(lengths[i]) +
-                     " is too short beside the total length " + Num(total) +
+    if (lengths[i] == 0.0 || lengths[i] >= kMinSegmentShare * paths[i]) continue;
+    const std::string where =
+        std::string(label) + "[" + std::to_string(tree ? i : i + 1) + "]";
+    return MakeError(where + ": segment of length " + Num(lengths[i]) + " is too short beside " +
+                     (tree ? "the length of its longest root-to-leaf path " : "the total length ") +
+                     Num(paths[i]) +
                      ": single precision keeps a segment only when it is at least 1e-4 of "
-                     "the total (docs/fabrik-solve.md: Limits)");
+                     "that length (docs/fabrik-solve.md: Limits)");
   }
   return Ok{};
 }
 
-Result<LocalPoints> Finish(std::span<const glm::dvec3> points, double total, const char* what) {
+// `reach`: the farthest any joint can get from the root (a chain's total length, a tree's
+// longest root-to-leaf path).
+Result<LocalPoints> Finish(std::span<const glm::dvec3> points, double reach, double total,
+                           const char* what) {
   // |root| + 2 x total must fit a float: the library's own rule for a chain (ik/chain.h),
   // kept so world answers stay within single precision's range too.
   const glm::dvec3& root = points[0];
   const double extent =
-      std::max({std::fabs(root.x), std::fabs(root.y), std::fabs(root.z)}) + 2.0 * total;
+      std::max({std::fabs(root.x), std::fabs(root.y), std::fabs(root.z)}) + 2.0 * reach;
   if (!(extent <= kFloatMax)) {
     return MakeError(std::string(what) +
                      " too large for single precision: |root| + 2 x total length must stay "
                      "below 3.4e38");
   }
+  // The answer is written in double world coordinates: origin + scale x local. Far from the
+  // origin a double step can exceed single precision's step at the structure's size (at a
+  // root of 1e13 a double step is 0.002), and the written joints would no longer keep the
+  // segment lengths the solver kept. Refuse that rather than answer with broken lengths.
+  const double double_step = std::nextafter(extent, kInfinity) - extent;
+  const double float_step = kFloatEpsilon * LocalFrame(root, reach > 0.0 ? reach : 1.0).scale();
+  if (!(double_step <= float_step)) {
+    return MakeError(std::string(what) + " too far from the origin for its size: at |root| " +
+                     Num(extent - 2.0 * reach) + " double precision steps by " +
+                     Num(double_step) + ", more than single precision's step " +
+                     Num(float_step) + " at the " + what + "'s size " + Num(reach) +
+                     "; keep the root within about 5e8 times that size of the origin " +
+                     "(docs/limits.md)");
+  }
   LocalPoints out;
   // No segment at all (a tree whose parents are all invalid): any scale; the tree builder
   // reports the parents.
-  out.frame = LocalFrame(root, total > 0.0 ? total : 1.0);
+  out.frame = LocalFrame(root, reach > 0.0 ? reach : 1.0);
   out.total_length = total;
   out.local.reserve(points.size());
   for (const glm::dvec3& p : points) out.local.push_back(out.frame.ToLocal(p));
@@ -136,9 +158,10 @@ Result<LocalPoints> ChainToLocal(std::span<const glm::dvec3> joints) {
     lengths.push_back(length);
     total += length;
   }
-  auto shares = CheckShares(lengths, total, "joints", {});
+  const std::vector<double> paths(lengths.size(), total);
+  auto shares = CheckShares(lengths, paths, "joints", false);
   if (!shares) return MakeError(shares.error());
-  return Finish(joints, total, "chain");
+  return Finish(joints, total, total, "chain");
 }
 
 Result<LocalPoints> TreeToLocal(std::span<const glm::dvec3> positions,
@@ -156,9 +179,23 @@ Result<LocalPoints> TreeToLocal(std::span<const glm::dvec3> positions,
     total += length;
   }
   if (positions.empty()) return LocalPoints{};  // the tree builder reports it
-  auto shares = CheckShares(lengths, total, "nodes", parents);
+  // Length from the root to each node, then the longest root-to-leaf path through each node
+  // (parents come first, so one pass down and one pass up).
+  std::vector<double> depth(positions.size(), 0.0);
+  for (std::size_t i = 1; i < positions.size() && i < parents.size(); ++i) {
+    const int p = parents[i];
+    if (p < 0 || static_cast<std::size_t>(p) >= i) continue;
+    depth[i] = depth[static_cast<std::size_t>(p)] + lengths[i];
+  }
+  std::vector<double> longest = depth;
+  for (std::size_t i = std::min(positions.size(), parents.size()); i-- > 1;) {
+    const int p = parents[i];
+    if (p < 0 || static_cast<std::size_t>(p) >= i) continue;
+    longest[static_cast<std::size_t>(p)] = std::max(longest[static_cast<std::size_t>(p)], longest[i]);
+  }
+  auto shares = CheckShares(lengths, longest, "nodes", true);
   if (!shares) return MakeError(shares.error());
-  return Finish(positions, total, "tree");
+  return Finish(positions, longest[0], total, "tree");
 }
 
 }  // namespace fabrik::tools

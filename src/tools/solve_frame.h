@@ -54,8 +54,9 @@ class LocalFrame {
 double ShortestWithin(double value, double tolerance);
 
 // Checks world joint positions for a chain (in double: zero-length segments, a chain too large
-// for single precision, a segment below kMinSegmentShare of the total) and returns the frame
-// and the local joints. `label` names entries in errors ("joints" -> "joints[2] ...").
+// for single precision, a segment below kMinSegmentShare of the total, a root so far from the
+// origin that a double step there exceeds single precision's step at the chain's size, about
+// 2^29 times the total length) and returns the frame and the local joints. `label` names entries in errors ("joints" -> "joints[2] ...").
 struct LocalPoints {
   LocalFrame frame;
   std::vector<glm::vec3> local;
@@ -65,7 +66,9 @@ Result<LocalPoints> ChainToLocal(std::span<const glm::dvec3> joints);
 
 // The same for a tree: node i's segment joins it to parents[i] (parents[0] = -1, each parent
 // earlier; checked by the caller's tree builder afterwards, so only lengths are checked here
-// and an out-of-range parent is skipped).
+// and an out-of-range parent is skipped). A tree's size is its longest root-to-leaf path, and
+// each segment is measured against the longest such path through it, not the sum of every
+// branch. `total_length` is still the sum.
 Result<LocalPoints> TreeToLocal(std::span<const glm::dvec3> positions,
                                 std::span<const int> parents);
 

@@ -83,6 +83,17 @@ class Options(unittest.TestCase):
                 (["--exec", "move\x01 \x1b[31m"], "--exec", "\\x01"),
                 (["--spline", "a\rb"], "--spline", "\\r"),
                 (["--solver", "a\nb"], "--solver", "\\n"),
+                # Every number through the strict reader: no hex, sign, NaN or exponent in a
+                # whole number, and ranges stated as the checks apply them.
+                (["--chains", "0x10"], "--chains", "not a whole number"),
+                (["--chains", "+5"], "--chains", "not a whole number"),
+                (["--chains", "1e3"], "--chains", "not a whole number"),
+                (["--chains", "0"], "--chains", "1 to 100000"),
+                (["--terrain-size", "nan"], "--terrain-size", "0.001 to 100000"),
+                (["--terrain-size", "0.0005"], "--terrain-size", "0.001 to 100000"),
+                (["--terrain-size", "+5"], "--terrain-size", "decimal number"),
+                (["--terrain-height", "nan"], "--terrain-height", "0 to 10000"),
+                (["--terrain-height", "inf"], "--terrain-height", "0 to 10000"),
             ]
             if os.geteuid() != 0:  # root may write anywhere
                 cases.append((["--state-out", os.path.join(read_only, "s.jsonl")], "--state-out",

@@ -126,6 +126,38 @@ TEST(RecordReplay, AnUnwritablePathIsOneErrorAndChangesNothing) {
   EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
 }
 
+TEST(RecordReplay, AFailedWriteIsReportedOnceAndStopsTheRecording) {
+  Core core;
+  // A device that fails every write with ENOSPC: the start succeeds, the first sample (the
+  // same frame) fails and stops the recording.
+  core.Run("record start /dev/full");
+  EXPECT_FALSE(core.state().recording.active());
+  core.Run("mode console");
+  core.Run("target 1 2 0.5");
+  core.Frames(120);
+  EXPECT_FALSE(core.state().recording.active());
+  int errors = 0;
+  for (const ConsoleLine& line : core.state().console.log) {
+    if (line.kind == ConsoleLine::Kind::kError && line.text.find("/dev/full") != std::string::npos) {
+      ++errors;
+      EXPECT_NE(line.text.find("No space left"), std::string::npos) << line.text;
+    }
+  }
+  EXPECT_EQ(errors, 1);
+}
+
+TEST(RecordReplay, AFifoIsRefusedWithoutBlocking) {
+  const std::string fifo = ::testing::TempDir() + "rec-fifo-" + std::to_string(::getpid());
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Core core;
+  core.Run("record start " + fifo);  // nobody reads it: an open that blocked would hang here
+  EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
+  EXPECT_NE(core.LastLine().find("FIFO"), std::string::npos) << core.LastLine();
+  EXPECT_FALSE(core.state().recording.active());
+  std::filesystem::remove(fifo);
+}
+
 TEST(RecordReplay, TheFileIsCompletedWhenTheAppEnds) {
   const std::string path = ::testing::TempDir() + "recorded_exit.txt";
   {

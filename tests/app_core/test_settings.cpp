@@ -234,6 +234,70 @@ TEST(Settings, AnUnwritableFolderIsOneLine) {
   EXPECT_EQ(written.error().find('\n'), std::string::npos);
 }
 
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+TEST(Settings, AFileThatCouldNotBeReadIsKeptAsABackupNotReplaced) {
+  const std::string dir = FreshFolder("unread");
+  const std::string file = dir + "/settings.json";
+  std::ofstream(file) << "{\"scene\": \"arm\", oops";  // hand-edited, broken
+  const SettingsRead read = ReadSettingsFile(file);
+  EXPECT_NE(read.problem.find(".bak"), std::string::npos) << read.problem;
+  ASSERT_TRUE(read.unread);
+  Core core;
+  for (int i = 0; i < 2; ++i) {  // the autosave and the final save
+    const Status written =
+        WriteSettingsFile(file, CaptureSettings(core.state(), {}, {}), read.unread);
+    ASSERT_TRUE(written) << written.error();
+  }
+  EXPECT_EQ(ReadText(file + ".bak"), "{\"scene\": \"arm\", oops");
+  EXPECT_EQ(ParseSettings(ReadText(file), file).problem, "");
+}
+
+TEST(Settings, ASymlinkedFileIsWrittenThroughAndStaysALink) {
+  const std::string dir = FreshFolder("symlink");
+  std::filesystem::create_directories(dir + "/dotfiles");
+  std::ofstream(dir + "/dotfiles/fabrik.json") << "{}";
+  std::filesystem::create_symlink(dir + "/dotfiles/fabrik.json", dir + "/settings.json");
+  Core core;
+  core.Run("moe 0.003");
+  ASSERT_TRUE(WriteSettingsFile(dir + "/settings.json", CaptureSettings(core.state(), {}, {})));
+  EXPECT_TRUE(std::filesystem::is_symlink(dir + "/settings.json"));
+  const SettingsRead back = ReadSettingsFile(dir + "/dotfiles/fabrik.json");
+  ASSERT_TRUE(back.settings.moe);
+  EXPECT_FLOAT_EQ(*back.settings.moe, 0.003f);
+}
+
+TEST(Settings, ASavedScriptThatQuitsIsRestoredPaused) {
+  const std::string script = testing::WriteTempFile("quits.txt", "at 0.05 quit\n");
+  Core first;
+  first.Run("script run " + script);
+  ASSERT_NE(first.LastKind(), ConsoleLine::Kind::kError) << first.LastLine();
+  const auto second = Restart(first);
+  second->Frames(30);  // half a second: the quit line would be due at 0.05 s
+  EXPECT_FALSE(second->state().quit_requested);
+  EXPECT_EQ(second->state().mode, TargetMode::kScript);
+  EXPECT_TRUE(second->state().script.player.has_script());
+  // Played by hand, it still does what it says.
+  second->Run("script play");
+  second->Frames(10);
+  EXPECT_TRUE(second->state().quit_requested);
+}
+
+TEST(Settings, AWindowSizeOrPlaceTheNextStartWouldRefuseIsNeverSaved) {
+  Core core;
+  const std::string text = SettingsJson(
+      CaptureSettings(core.state(), glm::ivec2(20000, 100), glm::ivec2(-300000, 65536)));
+  const SettingsRead read = ParseSettings(text, "test");
+  EXPECT_EQ(read.problem, "");
+  ASSERT_TRUE(read.settings.window_size);
+  EXPECT_EQ(*read.settings.window_size, glm::ivec2(16384, 150));
+  ASSERT_TRUE(read.settings.window_position);
+  EXPECT_EQ(*read.settings.window_position, glm::ivec2(-100000, 65536));
+}
+
 TEST(Settings, AutosaveWritesOnceAPeriodAndOnlyWhatChanged) {
   const std::string dir = FreshFolder("autosave");
   SettingsSession session;

@@ -200,7 +200,7 @@ class Work(unittest.TestCase):
         self.assertEqual(got[0]["id"], 5)
 
 
-class Precision(unittest.TestCase):
+class Precision(HostileCase):
     def check_lengths_kept(self, request, answer, rel=1e-5):
         self.assertTrue(answer["ok"], answer)
         for i in range(1, len(request["joints"])):
@@ -218,6 +218,25 @@ class Precision(unittest.TestCase):
                 answer = answers(line(request))[0]
                 self.check_lengths_kept(request, answer)
                 self.assertTrue(answer["reached"], answer)
+
+    def test_chain_too_far_from_the_origin_for_its_size_is_refused(self):
+        # Double world coordinates step by 0.002 at 1e13 and by 2 at 1e16: the written joints
+        # could not keep unit segments, so the request is refused, never answered "ok".
+        for root, step in ((1e13, 4.0), (1e16, 4.0), (1e17, 64.0), (-3e14, 1.0)):
+            request = {"joints": [[root + step * i, 0.0, 0.0] for i in range(5)],
+                       "target": [root + 1.5, 2.0, 1.0], "tolerance": 1e-4,
+                       "max_iterations": 200, "id": "far"}
+            with self.subTest(root=root):
+                error = self.expect_refused_then_next(line(request).encode(), "too far from the origin",
+                                                      id_="far")
+                self.assertIn("limits", error)
+
+    def test_chain_just_within_the_precision_bound_keeps_its_lengths(self):
+        # A size of 4 allows a root up to about 4 x 2^29 (2.1e9): lengths kept to 1e-6.
+        request = {"joints": [[2e9 + i, 0.0, 0.0] for i in range(5)],
+                   "target": [2e9 + 1.5, 2.0, 1.0], "tolerance": 1e-4, "max_iterations": 200}
+        answer = answers(line(request))[0]
+        self.check_lengths_kept(request, answer, rel=1e-6)
 
     def test_segment_too_short_beside_the_chain_is_refused(self):
         request = dict(GOOD, joints=[[0, 0, 0], [1, 0, 0], [1, 1e-30, 0]], id=2)
@@ -267,6 +286,48 @@ class Trees(HostileCase):
                     want = dist(n["position"], nodes[p]["position"])
                     got = dist(answer["positions"][i], answer["positions"][p])
                     self.assertLess(abs(got - want), 1e-5 * want)
+
+    def test_many_short_branches_do_not_shrink_one_another(self):
+        # 50,000 unit children of the root: each path is one unit long, so every segment is
+        # its whole path. The old rule summed all branches (50,000) and refused them.
+        nodes = [{"parent": -1, "position": [0, 0, 0]}]
+        for i in range(50_000):
+            a = 2 * math.pi * i / 50_000
+            nodes.append({"parent": 0, "position": [math.cos(a), math.sin(a), 0]})
+        request = self.tree(nodes=nodes, targets={"1": [0, 0, 1], "25001": [0, 0.6, 0.8]},
+                            tolerance=1e-5)
+        answer = answers(line(request))[0]
+        self.assertTrue(answer["ok"], answer)
+        self.assertTrue(answer["reached"], answer)
+        for i in (1, 2, 25001, 50_000):
+            self.assertAlmostEqual(dist(answer["positions"][i], [0, 0, 0]), 1.0, delta=1e-6)
+
+    def test_short_segment_is_measured_against_its_own_path(self):
+        # A 1e-5 segment at the tip of a 1-unit branch is refused (below 1e-4 of its path);
+        # the same segment alone on a 5e-5 branch beside it is accepted.
+        short_tip = [{"parent": -1, "position": [0, 0, 0]}, {"parent": 0, "position": [0, 1, 0]},
+                     {"parent": 1, "position": [0, 1, 1e-5]}]
+        self.expect_refused_then_next(line(self.tree(nodes=short_tip, targets={"2": [0, 1, 0]}))
+                                      .encode(), "nodes[2]", "root-to-leaf path", id_="t")
+        short_branch = [{"parent": -1, "position": [0, 0, 0]},
+                        {"parent": 0, "position": [0, 1, 0]},
+                        {"parent": 0, "position": [0, 0, 4e-5]},
+                        {"parent": 2, "position": [0, 0, 5e-5]}]
+        answer = answers(line(self.tree(nodes=short_branch,
+                                        targets={"1": [1, 0, 0], "3": [0, 0, 5e-5]},
+                                        tolerance=1e-9)))[0]
+        self.assertTrue(answer["ok"], answer)
+        self.assertAlmostEqual(dist(answer["positions"][3], answer["positions"][2]), 1e-5,
+                               delta=1e-10)
+
+    def test_tree_too_far_from_the_origin_is_refused(self):
+        nodes = [dict(n, position=[n["position"][0] + 1e16, *n["position"][1:]])
+                 for n in self.NODES]
+        targets = {k: [v[0] + 1e16, *v[1:]] for k, v in self.TARGETS.items()}
+        nodes = [dict(n, position=[c * 8 if j else c for j, c in enumerate(n["position"])])
+                 for n in nodes]
+        self.expect_refused_then_next(line(self.tree(nodes=nodes, targets=targets)).encode(),
+                                      "tree too far from the origin", id_="t")
 
     def test_fields_a_tree_cannot_honour_are_refused(self):
         cases = [

@@ -311,6 +311,33 @@ TEST(TreeSolve, ObserverSeesBackwardThenForward) {
 
 // ---- Convergence and invariants ---------------------------------------------------------------
 
+// Many sibling branches make the sum of all lengths far larger than any path. The tree's size
+// for convergence is its longest path: a three-segment arm beside 50,000 unit stubs still
+// converges to a tolerance of 1e-6 of its own length.
+TEST(TreeSolve, ManySiblingBranchesDoNotLoosenConvergence) {
+  std::vector<TreeNodeSpec> specs = {{-1, {0, 0, 0}, {}}};
+  for (int i = 0; i < 50'000; ++i) {
+    const float a = 2.0f * kPi * static_cast<float>(i) / 50'000.0f;
+    specs.push_back({0, {std::cos(a), 0.0f, std::sin(a)}, {}});
+  }
+  const int arm = static_cast<int>(specs.size());
+  specs.push_back({0, {0, 1, 0}, {}});
+  specs.push_back({arm, {0, 2, 0}, {}});
+  specs.push_back({arm + 1, {0, 3, 0}, {}});
+  Tree t = MakeTree(specs);
+  EXPECT_FLOAT_EQ(t.max_reach(), 3.0f);
+  EXPECT_GT(t.total_length(), 50'000.0f);
+  const std::vector<EffectorTarget> targets = {{arm + 2, {1.2f, 1.9f, 0.7f}, 1.0f}};
+  SolveSettings settings;
+  settings.tolerance = 3e-6f;
+  settings.max_iterations = 1000;
+  const TreeSolveResult r = SolveTree(t, targets, settings);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(r.reached) << r.max_distance;
+  EXPECT_LE(r.max_distance, settings.tolerance);
+  ExpectTreeInvariants(t, glm::vec3(0), "stubs", 0);
+}
+
 TEST(TreeSolve, ReachableTwoEffectorTargetsConverge) {
   std::mt19937 rng(51);
   const int cases = 300;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "terrain/heightmap_png.h"
@@ -139,6 +140,32 @@ TEST(HeightmapPng, AbsurdSizeIsRefusedFromTheHeader) {
   EXPECT_TRUE(map.error().find("absurd") != std::string::npos ||
               map.error().find("header") != std::string::npos)
       << map.error();
+}
+
+// Sides beyond stb_image's own limit (2^24) used to read "unknown image type": the message
+// names the size and the bound whatever the size.
+TEST(HeightmapPng, AbsurdSizeIsNamedAsSuchBeyondTheDecodersLimit) {
+  TempDir dir;
+  ASSERT_TRUE(testing::WritePng8(dir.File("one.png"), 1, 1, 1, {7}));
+  std::ifstream in(dir.File("one.png"), std::ios::binary);
+  const std::vector<char> original((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_GT(original.size(), 24u);
+  for (const auto& [w, h] : {std::pair<std::uint32_t, std::uint32_t>{100000, 100000},
+                             {20000000, 1}, {1, 4000000000u}, {0, 5}}) {
+    std::vector<char> bytes = original;
+    for (int k = 0; k < 4; ++k) {
+      bytes[16 + k] = char(w >> (24 - 8 * k));
+      bytes[20 + k] = char(h >> (24 - 8 * k));
+    }
+    const Result<Heightmap> map = DecodeHeightmapPng(
+        {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()}, "huge", 40.0f,
+        3.0f);
+    ASSERT_FALSE(map.ok());
+    EXPECT_NE(map.error().find(std::to_string(w) + " x " + std::to_string(h) +
+                               " pixels is an absurd size"),
+              std::string::npos)
+        << map.error();
+  }
 }
 
 // Thousands of damaged copies of a valid 16-bit file (bytes flipped, cut short, chunks
