@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app/panel_widgets.h"
-#include "core/record_view.h"
+#include "core/view_2d.h"
 
 namespace fabrik::panel {
 namespace {

@@ -17,11 +17,12 @@
 
 #include "camera/orbit_camera.h"
 #include "core/app_command.h"
+#include "core/free_root_state.h"
 #include "core/history.h"
 #include "core/orient.h"
-#include "core/record_view.h"
 #include "core/scene.h"
 #include "core/scene_field.h"
+#include "core/target_recording.h"
 #include "core/target_sources.h"
 #include "ik/chain.h"
 #include "ik/recording_observer.h"
@@ -168,8 +169,8 @@ struct ScenePart {
   OrientState orient;  // bone rotations, orientation target, skin and axes (core/orient.h)
   StepState step;
   RaceState race;
-  // Record and replay, and the free root (core/record_view.h; the 2D view is the camera's
-  // planar mode).
+  // Record and replay (core/target_recording.h) and the free root (core/free_root_state.h;
+  // the 2D view, core/view_2d.h, is the camera's planar mode).
   TargetRecording recording;
   FreeRootState root;
 };

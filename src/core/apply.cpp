@@ -10,6 +10,7 @@
 #include "core/scene_walker.h"
 #include "core/screenshot.h"
 #include "core/step_view.h"
+#include "core/view_2d.h"
 
 namespace fabrik {
 namespace {

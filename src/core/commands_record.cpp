@@ -8,7 +8,9 @@
 #include "core/app_state.h"
 #include "core/command_table.h"
 #include "core/frame.h"
-#include "core/record_view.h"
+#include "core/free_root_state.h"
+#include "core/target_recording.h"
+#include "core/view_2d.h"
 #include "targets/text.h"
 
 namespace fabrik {

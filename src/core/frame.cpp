@@ -6,6 +6,7 @@
 #include <glm/geometric.hpp>
 
 #include "core/step_view.h"
+#include "core/view_2d.h"
 #include "ik/chain_rebuild.h"
 
 namespace fabrik {

@@ -7,6 +7,7 @@
 #include "core/json_util.h"
 #include "core/orient.h"
 #include "core/step_view.h"
+#include "core/view_2d.h"
 
 namespace fabrik {
 namespace {

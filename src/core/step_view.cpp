@@ -47,19 +47,28 @@ void ShowStep(StepState& s) {
   if (s.step >= 2) r.PoseAfterReach(s.step - 2, s.ghost);
 }
 
-const char* PassName(PassKind kind) {
+// Each pass kind's short name (the panel's list, the state JSON) and its description (the step
+// caption), side by side.
+struct PassLabel {
+  const char* short_name;
+  const char* description;
+};
+
+PassLabel LabelOf(PassKind kind) {
   switch (kind) {
     case PassKind::kBackward:
-      return "backward pass (effector to root)";
+      return {"backward", "backward pass (effector to root)"};
     case PassKind::kForward:
-      return "forward pass (root to effector)";
+      return {"forward", "forward pass (root to effector)"};
     case PassKind::kStraighten:
-      return "out of reach: straightening";
+      return {"straighten", "out of reach: straightening"};
     case PassKind::kBendScale:
-      return "bend-scale step (accelerated FABRIK)";
+      return {"bend_scale", "bend-scale step (accelerated FABRIK)"};
   }
-  return "";
+  return {"", ""};
 }
+
+const char* PassName(PassKind kind) { return LabelOf(kind).description; }
 
 }  // namespace
 
@@ -238,19 +247,7 @@ const char* RacerName(const RaceEntry& entry) {
   return entry.accelerate ? "fabrik_accelerated" : SolverName(entry.kind);
 }
 
-const char* PassShortName(PassKind kind) {
-  switch (kind) {
-    case PassKind::kBackward:
-      return "backward";
-    case PassKind::kForward:
-      return "forward";
-    case PassKind::kStraighten:
-      return "straighten";
-    case PassKind::kBendScale:
-      return "bend_scale";
-  }
-  return "";
-}
+const char* PassShortName(PassKind kind) { return LabelOf(kind).short_name; }
 
 void UpdateRace(AppState& state) {
   RaceState& race = state.race;

@@ -50,6 +50,36 @@ HWY_INLINE void ForEachLane(D d, M m, std::size_t base, F&& f) {
   }
 }
 
+// One vector of FABRIK reaches (fabrik.cpp's fast reach): joint i of the lanes in `go` slides
+// towards joint `anchor` (its child in the backward pass, its parent in the forward pass)
+// until it is segment `seg`'s length from it. Lanes whose squared distance leaves the float
+// fast range are left alone here and handed to `careful(lane)`, the scalar reach.
+template <class D, class M, class V, class F>
+HWY_INLINE void ReachVector(D d, const BlockView& b, std::size_t i, std::size_t anchor,
+                            std::size_t seg, std::size_t o, M go, V max_sq, F&& careful) {
+  float* px = b.coord(i, 0) + o;
+  float* py = b.coord(i, 1) + o;
+  float* pz = b.coord(i, 2) + o;
+  const float* qx = b.coord(anchor, 0) + o;
+  const auto x = hn::Load(d, px);
+  const auto y = hn::Load(d, py);
+  const auto z = hn::Load(d, pz);
+  const auto ax = hn::Load(d, qx);
+  const auto ay = hn::Load(d, qx + kLanes);
+  const auto az = hn::Load(d, qx + 2 * kLanes);
+  const auto dx = hn::Sub(x, ax);
+  const auto dy = hn::Sub(y, ay);
+  const auto dz = hn::Sub(z, az);
+  const auto sq = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
+  const auto s = hn::Div(hn::Load(d, b.lengths + seg * kLanes + o), hn::Sqrt(sq));
+  const M fast = hn::And(hn::Gt(sq, hn::Load(d, b.min_fast_sq + o)), hn::Lt(sq, max_sq));
+  const M update = hn::And(go, fast);
+  hn::Store(hn::IfThenElse(update, hn::Add(ax, hn::Mul(dx, s)), x), d, px);
+  hn::Store(hn::IfThenElse(update, hn::Add(ay, hn::Mul(dy, s)), y), d, py);
+  hn::Store(hn::IfThenElse(update, hn::Add(az, hn::Mul(dz, s)), z), d, pz);
+  ForEachLane(d, hn::AndNot(fast, go), o, careful);
+}
+
 void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, bool accelerate) {
   constexpr hn::ScalableTag<float> d;
   constexpr hn::RebindToSigned<decltype(d)> di;
@@ -178,28 +208,7 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, boo
     for (std::size_t i = n - 1; i-- > 1;) {
       for (std::size_t k = 0; k < live_count; ++k) {
         const std::size_t v = live[k];
-        const std::size_t o = v * N;
-        float* px = b.coord(i, 0) + o;
-        float* py = b.coord(i, 1) + o;
-        float* pz = b.coord(i, 2) + o;
-        const float* qx = b.coord(i + 1, 0) + o;
-        const auto x = hn::Load(d, px);
-        const auto y = hn::Load(d, py);
-        const auto z = hn::Load(d, pz);
-        const auto ax = hn::Load(d, qx);
-        const auto ay = hn::Load(d, qx + kLanes);
-        const auto az = hn::Load(d, qx + 2 * kLanes);
-        const auto dx = hn::Sub(x, ax);
-        const auto dy = hn::Sub(y, ay);
-        const auto dz = hn::Sub(z, az);
-        const auto sq = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
-        const auto s = hn::Div(hn::Load(d, b.lengths + i * kLanes + o), hn::Sqrt(sq));
-        const M fast = hn::And(hn::Gt(sq, hn::Load(d, b.min_fast_sq + o)), hn::Lt(sq, max_sq));
-        const M update = hn::And(go[v], fast);
-        hn::Store(hn::IfThenElse(update, hn::Add(ax, hn::Mul(dx, s)), x), d, px);
-        hn::Store(hn::IfThenElse(update, hn::Add(ay, hn::Mul(dy, s)), y), d, py);
-        hn::Store(hn::IfThenElse(update, hn::Add(az, hn::Mul(dz, s)), z), d, pz);
-        ForEachLane(d, hn::AndNot(fast, go[v]), o,
+        ReachVector(d, b, i, i + 1, i, v * N, go[v], max_sq,
                     [&](std::size_t lane) { CarefulReachBackward(b, lane, i); });
       }
       if (i == n - 2) {
@@ -213,28 +222,7 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, boo
     for (std::size_t i = 1; i < n; ++i) {
       for (std::size_t k = 0; k < live_count; ++k) {
         const std::size_t v = live[k];
-        const std::size_t o = v * N;
-        float* px = b.coord(i, 0) + o;
-        float* py = b.coord(i, 1) + o;
-        float* pz = b.coord(i, 2) + o;
-        const float* qx = b.coord(i - 1, 0) + o;
-        const auto x = hn::Load(d, px);
-        const auto y = hn::Load(d, py);
-        const auto z = hn::Load(d, pz);
-        const auto ax = hn::Load(d, qx);
-        const auto ay = hn::Load(d, qx + kLanes);
-        const auto az = hn::Load(d, qx + 2 * kLanes);
-        const auto dx = hn::Sub(x, ax);
-        const auto dy = hn::Sub(y, ay);
-        const auto dz = hn::Sub(z, az);
-        const auto sq = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
-        const auto s = hn::Div(hn::Load(d, b.lengths + (i - 1) * kLanes + o), hn::Sqrt(sq));
-        const M fast = hn::And(hn::Gt(sq, hn::Load(d, b.min_fast_sq + o)), hn::Lt(sq, max_sq));
-        const M update = hn::And(go[v], fast);
-        hn::Store(hn::IfThenElse(update, hn::Add(ax, hn::Mul(dx, s)), x), d, px);
-        hn::Store(hn::IfThenElse(update, hn::Add(ay, hn::Mul(dy, s)), y), d, py);
-        hn::Store(hn::IfThenElse(update, hn::Add(az, hn::Mul(dz, s)), z), d, pz);
-        ForEachLane(d, hn::AndNot(fast, go[v]), o,
+        ReachVector(d, b, i, i - 1, i - 1, v * N, go[v], max_sq,
                     [&](std::size_t lane) { CarefulReachForward(b, lane, i); });
       }
     }

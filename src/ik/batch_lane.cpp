@@ -1,53 +1,25 @@
 // batch_lane.cpp - the per-lane scalar side of the batched solver: the cases the SIMD kernel
 // hands back to one lane. Each function performs the same float and double operations, in
-// the same order, as the single-chain solver (fabrik.cpp), so a lane handled here ends
-// exactly where SolveFabrik would put that chain (docs/field.md: The batched solver).
+// the same order, as the single-chain solver (fabrik.cpp), using the same reach arithmetic
+// (reach_arithmetic.h), so a lane handled here ends exactly where SolveFabrik would put that
+// chain (docs/field.md: The batched solver).
 #include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
-#include <limits>
 
 #include "ik/batch_block.h"
 #include "ik/fabrik.h"
+#include "ik/reach_arithmetic.h"
 #include "ik/vec_util.h"
 
 namespace fabrik::batch {
 namespace {
 
-constexpr float kFloatMax = std::numeric_limits<float>::max();
-// The float fast range of fabrik.cpp: squares outside it take the double path.
-constexpr float kMinFastSq = 1e-30f;
-constexpr float kMaxFastSq = 1e30f;
-
-double DistanceD(const glm::vec3& a, const glm::vec3& b) {
-  return glm::length(glm::dvec3(a) - glm::dvec3(b));
-}
-
-float Saturate(double d) { return static_cast<float>(std::min(d, static_cast<double>(kFloatMax))); }
-
-float FastDistance(const glm::vec3& a, const glm::vec3& b) {
-  const glm::vec3 d = a - b;
-  const float sq = glm::dot(d, d);
-  if (sq > kMinFastSq && sq < kMaxFastSq) return std::sqrt(sq);
-  return Saturate(DistanceD(a, b));
-}
-
-// The point `length` from `anchor` towards `moving`, in double; `fallback`, then
-// `last_resort`, give the direction when the points coincide (as fabrik.cpp's ReachCareful).
-glm::vec3 ReachCareful(const glm::vec3& anchor, const glm::vec3& moving, float length,
-                       const glm::vec3& fallback, const glm::vec3& last_resort) {
-  glm::dvec3 d = glm::dvec3(moving) - glm::dvec3(anchor);
-  double r = glm::length(d);
-  if (!(r > 0.0)) {
-    d = glm::dvec3(fallback);
-    r = glm::length(d);
-    if (!(r > 0.0)) {
-      d = glm::dvec3(last_resort);
-      r = glm::length(d);
-    }
-  }
-  return glm::vec3(glm::dvec3(anchor) + d * (static_cast<double>(length) / r));
-}
+using reach::DistanceD;
+using reach::FastDistance;
+using reach::kFloatMax;
+using reach::ReachCareful;
+using reach::Saturate;
 
 glm::vec3 Axis(const BlockView& b, std::size_t lane) { return b.Scratch3(kScratchAxis, lane); }
 

@@ -88,21 +88,15 @@ SolveResult SolveCcd(Chain& chain, const glm::vec3& target, const SolveSettings&
       if (!reached && glm::length(p[n - 1] - start) < stall) {
         const glm::vec3 axis =
             SafeNormalize(target - root, SafeNormalize(miss, glm::vec3(0, 1, 0)));
-        if (JointsOnLine(p, axis, 1e-4f * chain.total_length())) {
-          if (bent) {
-            stop = true;  // stuck on the line even after a bend: nothing better to find
-          } else {
-            BendOffLine(chain, axis);
-            bent = true;
-          }
+        if (EscapeLineOnce(chain, axis, 1e-4f * chain.total_length(), bent) == LineEscape::kStuck) {
+          stop = true;
         }
       }
       if (observer) observer->OnHalfPass(PassKind::kForward, iteration, p);
       if (stop) break;
     }
   }
-  result.distance = SafeDistance(p[n - 1], target);
-  result.reached = result.distance <= settings.tolerance;
+  EndSolve(chain, target, settings, result);
   return result;
 }
 

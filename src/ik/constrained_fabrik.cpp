@@ -5,6 +5,7 @@
 #include <cmath>
 #include <glm/geometric.hpp>
 
+#include "ik/constrained_passes.h"
 #include "ik/fabrik.h"
 #include "ik/fabrik_accelerated.h"
 #include "ik/vec_util.h"
@@ -16,18 +17,6 @@ namespace {
 // kept on the stack meanwhile).
 constexpr std::size_t kRestartMaxJoints = 64;
 
-const JointConstraint& ConstraintAt(const ChainConstraints& cs, std::size_t i) {
-  static const JointConstraint kFree{};
-  return i < cs.joints.size() ? cs.joints[i] : kFree;
-}
-
-// A joint whose limit does not depend on where its parent segment points: the root joint
-// (measured against the fixed base frame) and world hinges. Both passes can apply such a limit
-// directly to the joint's own segment.
-bool IsFixedLimit(std::size_t joint, const JointConstraint& c) {
-  return IsConstrained(c) && (joint == 0 || IsWorldFixed(c));
-}
-
 const char* ValidateConstraintsNoAlloc(const ChainConstraints& cs, std::size_t joint_count) {
   if (const char* e = ValidateBaseFrame(cs.base)) return e;
   if (cs.joints.size() + 1 > joint_count) {
@@ -37,73 +26,6 @@ const char* ValidateConstraintsNoAlloc(const ChainConstraints& cs, std::size_t j
     if (const char* e = ValidateJointConstraint(c)) return e;
   }
   return nullptr;
-}
-
-// Backward pass: effector onto the target, then each joint towards the root. The frame of the
-// segment just placed is carried inwards (the inverse of the forward transport), so a child's
-// relative limit can be applied, mirrored, to its parent segment.
-void BackwardPass(std::span<glm::vec3> p, std::span<const float> len, const ChainConstraints& cs,
-                  const Frame& base, const glm::vec3& target) {
-  const std::size_t n = p.size();
-  // The last segment's frame in the current pose, to start the inward transport from.
-  Frame child = base;
-  for (std::size_t k = 0; k + 1 < n; ++k) {
-    child = TransportFrame(child, SafeNormalize(p[k + 1] - p[k], child.forward));
-  }
-  p[n - 1] = target;
-  for (std::size_t k = n - 1; k-- > 0;) {
-    // Where the segment wants to point (from joint k to k+1); if the two coincide, carry on
-    // straight, which is always a valid choice that keeps the length.
-    glm::vec3 d = SafeNormalize(p[k + 1] - p[k], child.forward);
-    if (k + 2 < n) {
-      const JointConstraint& c = ConstraintAt(cs, k + 1);
-      if (IsConstrained(c) && !IsFixedLimit(k + 1, c)) {
-        d = ConstrainDirection(MirroredConstraint(c), child, d);
-      }
-    }
-    // A world-fixed limit on this segment itself. (Not for k == 0: where the backward pass
-    // puts the root is discarded by the forward pass anyway.)
-    const JointConstraint& own = ConstraintAt(cs, k);
-    if (k > 0 && IsFixedLimit(k, own)) d = ConstrainDirection(own, base, d);
-    p[k] = p[k + 1] - d * len[k];
-    child = TransportFrame(child, d);
-  }
-}
-
-// Forward pass: root back in place, then each segment moved into its limit relative to the
-// frame carried from the base. This is the pass that makes the limits hold exactly.
-// Returns how many directions had to be moved (by more than 1e-4 rad) into their limits.
-int ForwardPass(std::span<glm::vec3> p, std::span<const float> len, const ChainConstraints& cs,
-                const Frame& base, const glm::vec3& root) {
-  p[0] = root;
-  Frame f = base;
-  int active = 0;
-  for (std::size_t k = 0; k + 1 < p.size(); ++k) {
-    glm::vec3 d = SafeNormalize(p[k + 1] - p[k], f.forward);
-    const JointConstraint& c = ConstraintAt(cs, k);
-    if (IsConstrained(c)) {
-      const glm::vec3 limited = ConstrainDirection(c, f, d);
-      if (glm::dot(limited, d) < 1.0f - 5e-9f) ++active;  // about 1e-4 rad
-      d = limited;
-    }
-    p[k + 1] = p[k] + d * len[k];
-    f = TransportFrame(f, d);
-  }
-  return active;
-}
-
-// The rest pose: every segment straight on from its parent (the first along the base axis),
-// moved into its limit. Always inside the limits.
-void RestPose(std::span<glm::vec3> p, std::span<const float> len, const ChainConstraints& cs,
-              const Frame& base, const glm::vec3& root) {
-  p[0] = root;
-  Frame f = base;
-  for (std::size_t k = 0; k + 1 < p.size(); ++k) {
-    const JointConstraint& c = ConstraintAt(cs, k);
-    const glm::vec3 d = IsConstrained(c) ? ConstrainDirection(c, f, f.forward) : f.forward;
-    p[k + 1] = p[k] + d * len[k];
-    f = TransportFrame(f, d);
-  }
 }
 
 // The FABRIK straight-chain trap: a chain lying on the line root->target can only fold flat
@@ -251,12 +173,12 @@ ConstrainedSolveResult SolveFabrikConstrained(Chain& chain, const ChainConstrain
     Attempt a;
     for (int iteration = first; iteration <= settings.max_iterations; ++iteration) {
       const glm::vec3 effector_before = p[n - 1];
-      BackwardPass(p, len, constraints, base, target);
+      ConstrainedBackwardPass(p, len, constraints, base, target);
       if (observer) observer->OnHalfPass(PassKind::kBackward, iteration, p);
-      a.active = ForwardPass(p, len, constraints, base, root);
+      a.active = ConstrainedForwardPass(p, len, constraints, base, root);
       if (pole) {
         BendTowardsPoleSpan(p, *pole);
-        a.active = ForwardPass(p, len, constraints, base, root);
+        a.active = ConstrainedForwardPass(p, len, constraints, base, root);
       }
       r.iterations = iteration;
       if (observer) observer->OnHalfPass(PassKind::kForward, iteration, p);
@@ -288,7 +210,7 @@ ConstrainedSolveResult SolveFabrikConstrained(Chain& chain, const ChainConstrain
       std::array<glm::vec3, kRestartMaxJoints> kept;
       std::copy(p.begin(), p.end(), kept.begin());
       const float kept_distance = RobustLength(p[n - 1] - target);
-      RestPose(p, len, constraints, base, root);
+      ConstrainedRestPose(p, len, constraints, base, root);
       UnfoldIfCollinear(p, len, target, pole, base);
       const Attempt second = iterate(r.iterations + 1);
       if (RobustLength(p[n - 1] - target) < kept_distance) {

@@ -418,14 +418,10 @@ JointConstraint MirroredConstraint(const JointConstraint& constraint) {
   return m;
 }
 
-namespace {
-
 const JointConstraint& ConstraintAt(const ChainConstraints& cs, std::size_t i) {
   static const JointConstraint kFree{};
   return i < cs.joints.size() ? cs.joints[i] : kFree;
 }
-
-}  // namespace
 
 float MaxConstraintViolation(std::span<const glm::vec3> joints, const ChainConstraints& constraints,
                              int* worst_joint) {

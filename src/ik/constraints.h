@@ -161,6 +161,8 @@ Status ValidateChainConstraints(const ChainConstraints& constraints, std::size_t
 
 // True when the constraint limits anything (type is not kNone).
 inline bool IsConstrained(const JointConstraint& c) { return c.type != ConstraintType::kNone; }
+// The constraint of segment i: constraints.joints[i], or an unconstrained one past its end.
+const JointConstraint& ConstraintAt(const ChainConstraints& constraints, std::size_t i);
 // True when the limit does not depend on the parent segment: a world-space hinge.
 bool IsWorldFixed(const JointConstraint& c);
 

@@ -7,64 +7,27 @@
 #include <limits>
 
 #include "ik/fabrik_accelerated.h"
+#include "ik/reach_arithmetic.h"
 #include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {
 
-constexpr float kFloatMax = std::numeric_limits<float>::max();
+using reach::DistanceD;
+using reach::FastDistance;
+using reach::kFloatMax;
+using reach::kMaxFastSq;
+using reach::kMinFastSq;
+using reach::ReachCareful;
+using reach::Saturate;
 
-// The fast reach below trusts a squared length only inside this range: above it the square
-// may have overflowed, below it the square is (or is near) subnormal and its square root
-// loses bits, which would show up as segment-length error. Everything outside takes the
-// double-precision path, which is exact enough for any pair of float points.
 // The fast reach also scales by len / |d|, which must stay a normal float: neither overflow
 // (a huge segment reaching from very close points) nor become subnormal (a tiny segment
-// reaching from far away, losing most of its bits). With 1e-15 < |d| < 1e15 that holds for
-// every len in [1e-15, 1e15]; chains with a segment outside take the careful path for every
-// reach.
-constexpr float kMinFastSq = 1e-30f;
-constexpr float kMaxFastSq = 1e30f;
+// reaching from far away, losing most of its bits). With 1e-15 < |d| < 1e15 (the fast range
+// of reach_arithmetic.h) that holds for every len in [1e-15, 1e15]; chains with a segment
+// outside take the careful path for every reach.
 constexpr float kMinFastLength = 1e-15f;
 constexpr float kMaxFastLength = 1e15f;
-
-// |a - b| computed in double: never overflows for float inputs.
-double DistanceD(const glm::vec3& a, const glm::vec3& b) {
-  return glm::length(glm::dvec3(a) - glm::dvec3(b));
-}
-
-// A double distance as the float SolveResult reports: saturated to FLT_MAX, so a finite input
-// always gives a finite answer.
-float Saturate(double d) { return static_cast<float>(std::min(d, static_cast<double>(kFloatMax))); }
-
-// |a - b| as a float (saturated), cheaply: the float fast path is the common case; the
-// double fallback covers squares that overflowed or went subnormal. Used for the stopping
-// test, so the loop's test and the reported distance are the same number.
-float FastDistance(const glm::vec3& a, const glm::vec3& b) {
-  const glm::vec3 d = a - b;
-  const float sq = glm::dot(d, d);
-  if (sq > kMinFastSq && sq < kMaxFastSq) return std::sqrt(sq);
-  return Saturate(DistanceD(a, b));
-}
-
-// The careful form of one reach: the point at distance `length` from `anchor` on the ray
-// towards `moving`, in double. When the two points coincide the ray is undefined; then
-// `fallback` (any non-zero vector; normalised here) gives the direction instead, or, when it
-// too is zero (quantised away at huge coordinates), `last_resort` (a unit vector).
-glm::vec3 ReachCareful(const glm::vec3& anchor, const glm::vec3& moving, float length,
-                       const glm::vec3& fallback, const glm::vec3& last_resort) {
-  glm::dvec3 d = glm::dvec3(moving) - glm::dvec3(anchor);
-  double r = glm::length(d);
-  if (!(r > 0.0)) {
-    d = glm::dvec3(fallback);
-    r = glm::length(d);
-    if (!(r > 0.0)) {
-      d = glm::dvec3(last_resort);
-      r = glm::length(d);
-    }
-  }
-  return glm::vec3(glm::dvec3(anchor) + d * (static_cast<double>(length) / r));
-}
 
 // A chain lying on one line through the root along `axis` can never leave that line under
 // FABRIK's reaches: every reach moves a joint along the line through two collinear points.

@@ -84,19 +84,13 @@ SolveResult SolveJacobian(Method method, Chain& chain, const glm::vec3& target,
           SafeNormalize(target - root, SafeNormalize(error, glm::vec3(0.0f, 1.0f, 0.0f)));
       const float line_eps = 1e-4f * scale;
 
-      bool stop = false;
-      bool moved = false;
-      if (flat_gradient && JointsOnLine(p, line, line_eps)) {
-        // The zero-gradient singularity: no rotation helps to first order. Bend off the line
-        // once; if the chain is back on it, this is the best it can do.
-        if (!bent) {
-          BendOffLine(chain, line);
-          bent = true;
-          moved = true;
-        } else {
-          stop = true;
-        }
-      } else {
+      // The zero-gradient singularity: no rotation helps to first order. Bend off the line
+      // once; if the chain is back on it, this is the best it can do.
+      const LineEscape escape =
+          flat_gradient ? EscapeLineOnce(chain, line, line_eps, bent) : LineEscape::kOffLine;
+      bool stop = escape == LineEscape::kStuck;
+      bool moved = escape == LineEscape::kBent;
+      if (escape == LineEscape::kOffLine) {
         // The step is J^T v: joint j turns by the world rotation vector gain * (r_j x v).
         glm::vec3 v(0.0f);
         float gain = 0.0f;
@@ -145,21 +139,16 @@ SolveResult SolveJacobian(Method method, Chain& chain, const glm::vec3& target,
       const glm::vec3 miss = p[n - 1] - target;
       if (glm::dot(miss, miss) <= tolerance_sq) {
         stop = true;
-      } else if (!moved && !stop && JointsOnLine(p, line, line_eps)) {
+      } else if (!moved && !stop &&
+                 EscapeLineOnce(chain, line, line_eps, bent) == LineEscape::kStuck) {
         // A step too small to matter, on the line: the same singularity, reached by stepping.
-        if (!bent) {
-          BendOffLine(chain, line);
-          bent = true;
-        } else {
-          stop = true;
-        }
+        stop = true;
       }
       if (observer) observer->OnHalfPass(PassKind::kForward, iteration, p);
       if (stop) break;
     }
   }
-  result.distance = SafeDistance(p[n - 1], target);
-  result.reached = result.distance <= settings.tolerance;
+  EndSolve(chain, target, settings, result);
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include <glm/mat3x3.hpp>
 
 #include "ik/constrained_fabrik.h"
+#include "ik/constrained_passes.h"
 #include "ik/fabrik.h"
 #include "ik/rotations.h"
 #include "ik/vec_util.h"
@@ -30,73 +31,6 @@ bool HasLimits(const ChainConstraints* c) {
   return false;
 }
 
-const JointConstraint& ConstraintAt(const ChainConstraints& cs, std::size_t i) {
-  static const JointConstraint kFree{};
-  return i < cs.joints.size() ? cs.joints[i] : kFree;
-}
-
-// As in constrained_fabrik.cpp: limits that do not depend on the parent segment.
-bool IsFixedLimit(std::size_t joint, const JointConstraint& c) {
-  return IsConstrained(c) && (joint == 0 || IsWorldFixed(c));
-}
-
-// Backward pass of FABRIK with joint limits (Aristidou & Lasenby 2011, section 4) in which the
-// last segment is not reached but set: the effector on the target, joint n-2 one length back
-// along the wanted direction `d`. The rest as constrained_fabrik.cpp's backward pass: each
-// segment limited by its child's constraint seen from the child (mirrored), the child's frame
-// carried inwards.
-void OrientedBackward(std::span<glm::vec3> p, std::span<const float> len,
-                      const ChainConstraints& cs, const Frame& base, const glm::vec3& target,
-                      const glm::vec3& d) {
-  const std::size_t n = p.size();
-  Frame child = base;
-  for (std::size_t k = 0; k + 1 < n; ++k) {
-    child = TransportFrame(child, SafeNormalize(p[k + 1] - p[k], child.forward));
-  }
-  child = TransportFrame(child, d);
-  p[n - 1] = target;
-  p[n - 2] = target - d * len[n - 2];
-  for (std::size_t k = n - 2; k-- > 0;) {
-    glm::vec3 dir = SafeNormalize(p[k + 1] - p[k], child.forward);
-    const JointConstraint& c = ConstraintAt(cs, k + 1);
-    if (IsConstrained(c) && !IsFixedLimit(k + 1, c)) {
-      dir = ConstrainDirection(MirroredConstraint(c), child, dir);
-    }
-    const JointConstraint& own = ConstraintAt(cs, k);
-    if (k > 0 && IsFixedLimit(k, own)) dir = ConstrainDirection(own, base, dir);
-    p[k] = p[k + 1] - dir * len[k];
-    child = TransportFrame(child, dir);
-  }
-}
-
-// Forward pass: the root back, every segment moved into its limit relative to the frame carried
-// from the base (exact limits); the last segment aims along `d` before its limit is applied.
-void OrientedForward(std::span<glm::vec3> p, std::span<const float> len, const ChainConstraints& cs,
-                     const Frame& base, const glm::vec3& root, const glm::vec3& d) {
-  p[0] = root;
-  Frame f = base;
-  for (std::size_t k = 0; k + 1 < p.size(); ++k) {
-    glm::vec3 dir = k + 2 == p.size() ? d : SafeNormalize(p[k + 1] - p[k], f.forward);
-    const JointConstraint& c = ConstraintAt(cs, k);
-    if (IsConstrained(c)) dir = ConstrainDirection(c, f, dir);
-    p[k + 1] = p[k] + dir * len[k];
-    f = TransportFrame(f, dir);
-  }
-}
-
-// The rest pose: each segment straight on from its parent, moved into its limit.
-void RestPose(std::span<glm::vec3> p, std::span<const float> len, const ChainConstraints& cs,
-              const Frame& base, const glm::vec3& root) {
-  p[0] = root;
-  Frame f = base;
-  for (std::size_t k = 0; k + 1 < p.size(); ++k) {
-    const JointConstraint& c = ConstraintAt(cs, k);
-    const glm::vec3 dir = IsConstrained(c) ? ConstrainDirection(c, f, f.forward) : f.forward;
-    p[k + 1] = p[k] + dir * len[k];
-    f = TransportFrame(f, dir);
-  }
-}
-
 // Iterates the two passes from the current pose; returns the iterations run.
 int OrientedIterate(std::span<glm::vec3> p, std::span<const float> len, const ChainConstraints& cs,
                     const glm::vec3& target, const glm::vec3& d, const SolveSettings& settings,
@@ -106,8 +40,9 @@ int OrientedIterate(std::span<glm::vec3> p, std::span<const float> len, const Ch
   int it = 0;
   while (it < budget) {
     const glm::vec3 before = p.back();
-    OrientedBackward(p, len, cs, base, target, d);
-    OrientedForward(p, len, cs, base, root, d);
+    // The last segment set along `d` rather than reached (constrained_passes.h).
+    ConstrainedBackwardPass(p, len, cs, base, target, &d);
+    ConstrainedForwardPass(p, len, cs, base, root, &d);
     ++it;
     const float dist = RobustLength(p.back() - target);
     if (dist <= settings.tolerance) break;
@@ -217,7 +152,7 @@ OrientedSolveResult OrientedSolver::Solve(Chain& chain, const OrientedTarget& ta
       if (first > settings.tolerance && iterations < settings.max_iterations) {
         // A stalled constrained solve: once more from the rest pose, keep the closer pose.
         pose_.assign(pose.begin(), pose.end());
-        RestPose(pose, len, *constraints, MakeFrame(constraints->base), pose[0]);
+        ConstrainedRestPose(pose, len, *constraints, MakeFrame(constraints->base), pose[0]);
         iterations += OrientedIterate(pose, len, *constraints, target.position, d, settings,
                                       settings.max_iterations - iterations, chain.total_length());
         if (RobustLength(pose[n - 1] - target.position) > first) {

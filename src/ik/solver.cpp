@@ -88,6 +88,14 @@ bool JointsOnLine(std::span<const glm::vec3> joints, const glm::vec3& axis, floa
   return true;
 }
 
+LineEscape EscapeLineOnce(Chain& chain, const glm::vec3& axis, float eps, bool& bent) {
+  if (!JointsOnLine(chain.joints(), axis, eps)) return LineEscape::kOffLine;
+  if (bent) return LineEscape::kStuck;
+  BendOffLine(chain, axis);
+  bent = true;
+  return LineEscape::kBent;
+}
+
 float SafeDistance(const glm::vec3& a, const glm::vec3& b) {
   const glm::dvec3 d = glm::dvec3(a) - glm::dvec3(b);
   const double length = glm::length(d);
@@ -111,6 +119,12 @@ bool BeginSolve(Chain& chain, const glm::vec3& target, const SolveSettings& sett
     return false;
   }
   return SafeDistance(p.back(), target) > settings.tolerance;
+}
+
+void EndSolve(const Chain& chain, const glm::vec3& target, const SolveSettings& settings,
+              SolveResult& result) {
+  result.distance = SafeDistance(chain.joints().back(), target);
+  result.reached = result.distance <= settings.tolerance;
 }
 
 }  // namespace fabrik

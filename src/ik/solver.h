@@ -70,6 +70,14 @@ void BendOffLine(Chain& chain, const glm::vec3& axis);
 // through joints[0] along unit `axis`. Stops at the first joint off the line.
 bool JointsOnLine(std::span<const glm::vec3> joints, const glm::vec3& axis, float eps);
 
+// For the solvers in src/ik: the escape from the line through the target, at most once per
+// solve. When every joint lies within `eps` of the line through the root along unit `axis`
+// (JointsOnLine), bends the chain off it (BendOffLine) and sets `bent` if `bent` was false
+// (returns kBent), else leaves the chain alone (kStuck: on the line even after a bend, nothing
+// better to find). kOffLine, changing nothing, when the chain is not on the line.
+enum class LineEscape { kOffLine, kBent, kStuck };
+LineEscape EscapeLineOnce(Chain& chain, const glm::vec3& axis, float eps, bool& bent);
+
 // |a - b| for any finite a and b, computed in double and saturating at FLT_MAX, so it is
 // finite even for targets near the float range. For reach tests and reported distances.
 float SafeDistance(const glm::vec3& a, const glm::vec3& b);
@@ -82,5 +90,9 @@ float SafeDistance(const glm::vec3& a, const glm::vec3& b);
 // from it than the tolerance.
 bool BeginSolve(Chain& chain, const glm::vec3& target, const SolveSettings& settings,
                 SolveObserver* observer, SolveResult& result);
+// The end they share: result.distance (SafeDistance from the effector to the target) and
+// result.reached (within settings.tolerance).
+void EndSolve(const Chain& chain, const glm::vec3& target, const SolveSettings& settings,
+              SolveResult& result);
 
 }  // namespace fabrik

@@ -92,12 +92,8 @@ struct Renderer::Impl {
     glBufferData(GL_ARRAY_BUFFER,
                  static_cast<GLsizeiptr>(data.vertices.size() * sizeof(MeshVertex)),
                  data.vertices.data(), GL_STATIC_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(MeshVertex),
-                          reinterpret_cast<void*>(offsetof(MeshVertex, position)));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(MeshVertex),
-                          reinterpret_cast<void*>(offsetof(MeshVertex, normal)));
+    VertexAttribute(0, 3, sizeof(MeshVertex), offsetof(MeshVertex, position));
+    VertexAttribute(1, 3, sizeof(MeshVertex), offsetof(MeshVertex, normal));
     // Per-instance attributes come from the shared instance buffer.
     for (int i = 0; i < 3; ++i) {
       glEnableVertexAttribArray(2 + i);
@@ -214,12 +210,8 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::string& shader_dir
   glGenBuffers(1, &impl->line_vbo);
   glBindVertexArray(impl->line_vao);
   glBindBuffer(GL_ARRAY_BUFFER, impl->line_vbo);
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
-                        reinterpret_cast<void*>(offsetof(LineVertex, position)));
-  glEnableVertexAttribArray(1);
-  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
-                        reinterpret_cast<void*>(offsetof(LineVertex, color)));
+  VertexAttribute(0, 3, sizeof(LineVertex), offsetof(LineVertex, position));
+  VertexAttribute(1, 4, sizeof(LineVertex), offsetof(LineVertex, color));
   glGenVertexArrays(1, &impl->empty_vao);
   glBindVertexArray(0);
   return std::unique_ptr<Renderer>(new Renderer(std::move(impl)));

@@ -82,6 +82,18 @@ Result<ShaderProgram> ShaderProgram::Load(const std::string& vertex_path,
   return program;
 }
 
+void VertexAttribute(unsigned location, int components, std::size_t stride, std::size_t offset,
+                     AttributeType type) {
+  glEnableVertexAttribArray(location);
+  const auto gl_stride = static_cast<GLsizei>(stride);
+  const void* gl_offset = reinterpret_cast<const void*>(offset);
+  if (type == AttributeType::kInt) {
+    glVertexAttribIPointer(location, components, GL_INT, gl_stride, gl_offset);
+  } else {
+    glVertexAttribPointer(location, components, GL_FLOAT, GL_FALSE, gl_stride, gl_offset);
+  }
+}
+
 void ShaderProgram::Use() const { glUseProgram(id_); }
 
 void ShaderProgram::Set(const char* name, const glm::mat4& m) const {

@@ -4,6 +4,7 @@
 // link failure returns an Error with the file name and the driver's log.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include <glm/mat4x4.hpp>
@@ -13,6 +14,13 @@
 #include "ik/result.h"
 
 namespace fabrik {
+
+// Vertex layout, matching a vertex shader's inputs: enables attribute `location` of the bound
+// vertex array as `components` floats (kInt: ints, read unconverted) lying `offset` bytes into
+// each vertex of `stride` bytes in the bound GL_ARRAY_BUFFER.
+enum class AttributeType { kFloat, kInt };
+void VertexAttribute(unsigned location, int components, std::size_t stride, std::size_t offset,
+                     AttributeType type = AttributeType::kFloat);
 
 class ShaderProgram {
  public:

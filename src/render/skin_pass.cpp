@@ -20,18 +20,10 @@ Result<std::unique_ptr<SkinPass>> SkinPass::Create(const std::string& shader_dir
   glBindVertexArray(pass->vao_);
   glBindBuffer(GL_ARRAY_BUFFER, pass->vbo_);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, pass->ebo_);
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(SkinVertex),
-                        reinterpret_cast<void*>(offsetof(SkinVertex, position)));
-  glEnableVertexAttribArray(1);
-  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(SkinVertex),
-                        reinterpret_cast<void*>(offsetof(SkinVertex, normal)));
-  glEnableVertexAttribArray(2);
-  glVertexAttribIPointer(2, 2, GL_INT, sizeof(SkinVertex),
-                         reinterpret_cast<void*>(offsetof(SkinVertex, bones)));
-  glEnableVertexAttribArray(3);
-  glVertexAttribPointer(3, 2, GL_FLOAT, GL_FALSE, sizeof(SkinVertex),
-                        reinterpret_cast<void*>(offsetof(SkinVertex, weights)));
+  VertexAttribute(0, 3, sizeof(SkinVertex), offsetof(SkinVertex, position));
+  VertexAttribute(1, 3, sizeof(SkinVertex), offsetof(SkinVertex, normal));
+  VertexAttribute(2, 2, sizeof(SkinVertex), offsetof(SkinVertex, bones), AttributeType::kInt);
+  VertexAttribute(3, 2, sizeof(SkinVertex), offsetof(SkinVertex, weights));
   glBindVertexArray(0);
   // Texture buffers are core since GL 3.1.
   glGenBuffers(1, &pass->bone_buffer_);

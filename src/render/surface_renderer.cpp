@@ -57,11 +57,8 @@ void SurfaceRenderer::Upload(int slot, std::span<const glm::vec3> positions,
     glBindVertexArray(m.vao);
     glBindBuffer(GL_ARRAY_BUFFER, m.vbo);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m.ibo);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
-                          reinterpret_cast<void*>(3 * sizeof(float)));
+    VertexAttribute(0, 3, 6 * sizeof(float), 0);
+    VertexAttribute(1, 3, 6 * sizeof(float), 3 * sizeof(float));
     glBindVertexArray(0);
   }
   auto& data = impl_->interleaved;

@@ -1,4 +1,4 @@
-#include "core/record_view.h"
+#include "core/target_recording.h"
 
 #include <cerrno>
 #include <cstring>
@@ -7,8 +7,6 @@
 #include "core/app_state.h"
 #include "core/commands.h"
 #include "core/frame.h"
-#include "core/step_view.h"
-#include "ik/free_root.h"
 
 namespace fabrik {
 
@@ -66,17 +64,6 @@ Status TargetRecording::Stop() {
   return Ok{};
 }
 
-void FreeRootState::Push(const glm::vec3& root) {
-  if (trail_count > 0 && TrailAt(trail_count - 1) == root) return;
-  if (trail_count < kTrailPoints) {
-    trail[(trail_start + trail_count) % kTrailPoints] = root;
-    ++trail_count;
-  } else {
-    trail[trail_start] = root;
-    trail_start = (trail_start + 1) % kTrailPoints;
-  }
-}
-
 bool StartRecording(AppState& state, const std::string& path) {
   if (state.script.running) {
     SetMessage(state,
@@ -128,40 +115,6 @@ void RecordTargetSample(AppState& state) {
     (void)state.recording.Stop();
     SetMessage(state, "record: stopped at the script limit of 100000 lines", false);
   }
-}
-
-void SetRootFree(AppState& state, bool free) {
-  if (free && !state.root.free) {
-    if (state.step.active) SetStepView(state, false);
-    if (state.race.active) SetRace(state, false);
-  }
-  state.root.free = free;
-  state.root.Clear();
-  if (free) state.root.Push(state.chain.root());
-}
-
-bool View2d(const AppState& state) { return state.view.camera.planar(); }
-
-glm::vec3 ConfineTarget(const AppState& state, const glm::vec3& p) {
-  return View2d(state) ? glm::vec3(p.x, p.y, 0.0f) : p;
-}
-
-void SetView2d(AppState& state, bool planar) {
-  state.view.camera.SetPlanar(planar);
-  if (planar) {
-    // The step view and the race hold copies of the chain's pose: they start again from the
-    // flattened chain, towards the flattened target.
-    const bool step = state.step.active, race = state.race.active;
-    if (step) SetStepView(state, false);
-    if (race) SetRace(state, false);
-    const glm::vec3 t = state.target();
-    if (t.z != 0.0f) state.targeting.Jump(ConfineTarget(state, t));
-    if (state.drag.hit) state.drag.hit = ConfineTarget(state, *state.drag.hit);
-    if (state.scene.free_chain()) LayChainFlat(state.chain);
-    if (race) SetRace(state, true);
-    if (step) SetStepView(state, true);
-  }
-  UpdateViewMatrices(state);
 }
 
 }  // namespace fabrik

@@ -1,10 +1,8 @@
-// record_view.h - record and replay, the free root and the 2D view (docs/settings.md: Record and
-// replay; docs/scenes.md: Free root, The 2D view): their state in AppState and the functions the
-// apply and frame steps call. Their console commands are in commands_record.cpp.
+// target_recording.h - recording the target's path to a script (docs/settings.md: Record and
+// replay): its state in AppState and the functions the apply and frame steps call. Its console
+// commands are in commands_record.cpp.
 #pragma once
 
-#include <array>
-#include <cstddef>
 #include <cstdio>
 #include <glm/vec3.hpp>
 #include <memory>
@@ -56,21 +54,6 @@ class TargetRecording {
   bool begun_ = false;
 };
 
-// `root free|fixed`: the chain scene pulls the chain by its head (ik/free_root.h) and keeps
-// the root's recent positions for drawing.
-struct FreeRootState {
-  static constexpr std::size_t kTrailPoints = 240;  // 4 s at 60 fps
-  bool free = false;
-  std::array<glm::vec3, kTrailPoints> trail{};  // a ring: oldest at trail_start
-  std::size_t trail_start = 0;
-  std::size_t trail_count = 0;
-  // Adds a root position (skipped when it has not moved since the last one).
-  void Push(const glm::vec3& root);
-  void Clear() { trail_start = trail_count = 0; }
-  // The i-th oldest point, i < trail_count.
-  const glm::vec3& TrailAt(std::size_t i) const { return trail[(trail_start + i) % kTrailPoints]; }
-};
-
 // Starts or stops recording (the `record` command). Refused, with state.message set and
 // nothing changed, while a script plays, while already recording, or for a path that cannot
 // be written. Stop refuses when not recording.
@@ -78,17 +61,5 @@ bool StartRecording(AppState& state, const std::string& path);
 bool StopRecording(AppState& state);
 // Frame step 3, after the target moved: the recording's sample.
 void RecordTargetSample(AppState& state);
-
-// `root free|fixed`. Freeing the root turns the step view and the race off (they solve with
-// a fixed root); fixing it pins the root where it is now.
-void SetRootFree(AppState& state, bool free);
-
-// `view 2d|3d`. 2D: the camera looks down -Z at the XY plane orthographically
-// (OrbitCamera's planar mode), the target is put at z = 0 and the chain scene's chain is laid
-// flat there (LayChainFlat), and from then on targets and drags stay at z = 0 (ConfineTarget).
-void SetView2d(AppState& state, bool planar);
-bool View2d(const AppState& state);
-// The point the 2D view allows for `p`: p with z = 0 in 2D, p itself in 3D.
-glm::vec3 ConfineTarget(const AppState& state, const glm::vec3& p);
 
 }  // namespace fabrik
