@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/command_table.h"
+#include "core/settings.h"
 #include "core_test_util.h"
 
 namespace fabrik {
@@ -61,6 +62,35 @@ TEST(CommandTable, AccelerateIsAFlag) {
   EXPECT_EQ(core.LastLine(),
             "accelerate: expected on or off, got 'maybe' (usage: accelerate on|off)");
   EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
+}
+
+// What the table does for every flag from its entry alone: the command sets it, the state
+// line shows it under its name, and a saved flag goes through settings.json and back.
+TEST(CommandTable, EveryFlagIsSetShownAndSaved) {
+  ASSERT_FALSE(FlagTable().empty());
+  for (const FlagEntry& flag : FlagTable()) {
+    const std::string name(flag.name);
+    Core core;
+    core.Frames(1);
+    EXPECT_EQ(FlagValue(core.state(), flag), flag.initial) << name;
+    for (const bool on : {!flag.initial, flag.initial}) {
+      core.Run(name + (on ? " on" : " off"));
+      EXPECT_EQ(FlagValue(core.state(), flag), on) << name;
+      EXPECT_EQ(core.Json()[name], on) << name;
+      const Settings captured = CaptureSettings(core.state(), std::nullopt, std::nullopt);
+      EXPECT_EQ(captured.flags.count(name), flag.saved ? 1u : 0u) << name;
+      if (!flag.saved) continue;
+      const SettingsRead read = ParseSettings(SettingsJson(captured), "settings.json");
+      EXPECT_EQ(read.problem, "") << name;
+      ASSERT_EQ(read.settings.flags.count(name), 1u) << name;
+      EXPECT_EQ(read.settings.flags.at(name), on) << name;
+      // Restored on a fresh start by its console line.
+      Core fresh;
+      for (AppCommand& command : SettingsCommands(read.settings)) fresh.Send(std::move(command));
+      fresh.Frames(1);
+      EXPECT_EQ(FlagValue(fresh.state(), flag), on) << name;
+    }
+  }
 }
 
 TEST(CommandTable, EchoPrintsItsWords) {
