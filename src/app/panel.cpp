@@ -213,7 +213,7 @@ void SolverEditor(const AppState& state, CommandQueue& queue) {
   bool accelerate = state.settings.accelerate;
   if (controls.accelerate &&
       ImGui::Checkbox("accelerate FABRIK (bend-scale steps)", &accelerate)) {
-    queue.Push(Command(cmd::Accelerate{accelerate}));
+    queue.Push(Command(cmd::Extension{"accelerate", {accelerate ? "on" : "off"}}));
   }
   float moe = state.settings.tolerance;
   if (ImGui::SliderFloat("margin of error", &moe, 1e-4f, 1.0f, panel::kNumber,

@@ -1,4 +1,4 @@
-// Applying camera, state, help and the choices of solver, acceleration and scene (the
+// Applying camera, state, help and the choices of solver and scene (the
 // language half is targets/commands_session.cpp).
 #include "core/command_apply.h"
 #include "core/frame.h"
@@ -29,13 +29,6 @@ bool Apply(AppState& state, const cmd::Solver& c, CommandOutput& out) {
   if (!kind) return out.Fail("solver: '" + c.name + "' is not in this build");
   state.solver = *kind;
   out.Print("solver " + c.name);
-  return true;
-}
-
-bool Apply(AppState& state, const cmd::Accelerate& c, CommandOutput& out) {
-  state.settings.accelerate = c.on;
-  out.Print(c.on ? "accelerate on: FABRIK with bend-scale steps"
-                 : "accelerate off: textbook FABRIK");
   return true;
 }
 

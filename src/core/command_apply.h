@@ -33,14 +33,14 @@ bool Apply(AppState& state, const cmd::CameraReset& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::State& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Help& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Solver& c, CommandOutput& out);
-bool Apply(AppState& state, const cmd::Accelerate& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Scene& c, CommandOutput& out);
 // core/apply_view.cpp
 bool Apply(AppState& state, const cmd::Clear& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Step& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Race& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Quit& c, CommandOutput& out);
-// core/commands.cpp: nothing for a blank line; an extension by its AppCommandEntry.
+// core/commands.cpp: nothing for a blank line; an extension by its AppCommandEntry (a flag by
+// its FlagEntry).
 bool Apply(AppState& state, const cmd::Nothing& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Extension& c, CommandOutput& out);
 

@@ -172,10 +172,9 @@ Result<std::vector<std::string>> ParseWalker(Args args) {
   }
   const std::string value = text::Lower(args[1]);
   if (sub == "debug") {
-    if (value != "on" && value != "off") {
-      return MakeError("walker debug: expected on or off, got " + text::Quote(args[1]));
-    }
-    return std::vector<std::string>{sub, value};
+    Result<bool> on = ParseOnOff("walker debug", args.subspan(1));
+    if (!on.ok()) return MakeError(on.error());
+    return std::vector<std::string>{sub, on.value() ? "on" : "off"};
   }
   if (value == "none") return std::vector<std::string>{sub, value};
   const text::Number n = text::ParseInteger(value);
@@ -247,7 +246,18 @@ constexpr EntryGroup kGroups[] = {
     RecordViewEntries,
 };
 
+// Every group of flags, in the order `help` lists them (after the entries above). A file that
+// adds flags exposes a function returning them (declared in command_table.h), listed here once.
+using FlagGroup = std::span<const FlagEntry> (*)();
+constexpr FlagGroup kFlagGroups[] = {
+    SolveFlagEntries,
+    OrientFlagEntries,
+};
+
+constexpr std::string_view kOnOff[] = {"on", "off"};
+
 struct Table {
+  std::vector<FlagEntry> flags;
   std::vector<AppCommandEntry> entries;
   std::vector<CommandExtension> language;  // the entries' language halves, same order
 };
@@ -261,6 +271,20 @@ const Table& TheTable() {
         t.entries.push_back(e);
         t.language.push_back(e.language);
       }
+    }
+    for (FlagGroup group : kFlagGroups) {
+      for (const FlagEntry& f : group()) t.flags.push_back(f);
+    }
+    // After every flag is in place, so that the pointers to them stay valid.
+    for (const FlagEntry& f : t.flags) {
+      const CommandExtension language{.name = f.name,
+                                      .usage = f.usage,
+                                      .summary = f.summary,
+                                      .details = f.details,
+                                      .keywords = kOnOff,
+                                      .on_off = true};
+      t.entries.push_back(AppCommandEntry{language, nullptr, &f});
+      t.language.push_back(language);
     }
     return t;
   }();
@@ -280,6 +304,24 @@ bool CommandOutput::Fail(const std::string& text) {
 }
 
 std::span<const AppCommandEntry> AppCommandTable() { return TheTable().entries; }
+std::span<const FlagEntry> FlagTable() { return TheTable().flags; }
+
+const FlagEntry* FindFlag(std::string_view name) {
+  for (const FlagEntry& f : TheTable().flags) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+// `field` gives a mutable reference so one accessor serves both setting and reading; reading
+// through it changes nothing.
+bool FlagValue(const AppState& state, const FlagEntry& flag) {
+  return flag.field(const_cast<AppState&>(state));
+}
+
+void SetInitialFlags(AppState& state) {
+  for (const FlagEntry& f : FlagTable()) f.field(state) = f.initial;
+}
 std::span<const CommandExtension> AppCommandLanguage() { return TheTable().language; }
 
 const AppCommandEntry* FindAppCommand(std::string_view name) {

@@ -1,11 +1,15 @@
 // command_table.h - the one command table: every console and script command is one entry,
 // holding its name, usage, help text, argument parsing and validation, canonical form,
-// completion and how it is applied (docs/architecture.md "Commands"). Entries come in two
+// completion and how it is applied (docs/architecture.md "Commands"). Entries come in three
 // forms:
 //
+// * FlagEntry (below): an on/off flag. The entry names the bool it sets, its start value,
+//   what it prints and whether the settings file keeps it; the table makes its command, the
+//   state line writes it and the settings read and write it from the entry alone. This is the
+//   form for a new on/off command.
 // * AppCommandEntry (below): a command whose arguments travel as canonical words. Its
 //   language half (CommandExtension: name, usage, summary, details, parse, keywords) and its
-//   apply function sit side by side. This is the form for a new command: add one entry to a
+//   apply function sit side by side. This is the form for any other new command: add one entry to a
 //   group, either the core group in command_table.cpp or a file of its own exposing a
 //   function that returns its entries, listed once in kGroups in command_table.cpp.
 // * A built-in command (targets/command.h): a command that keys and panel widgets send as a
@@ -51,12 +55,51 @@ class CommandOutput {
   CommandSource source_;
 };
 
+struct FlagEntry;
+
 struct AppCommandEntry {
   CommandExtension language;  // name, usage, summary, details, parse, keywords
   // Carries the command out at the apply step; `args` as `language.parse` returned them.
   // Returns false (having changed nothing, with an error printed) when it cannot.
   bool (*apply)(AppState& state, std::span<const std::string> args, CommandOutput& out);
+  // Set (and `apply` null) for an entry made from a FlagEntry: the flag it sets.
+  const FlagEntry* flag = nullptr;
 };
+
+// An on/off flag of the app's state, everything about it in one entry: the command
+// `name on|off` (parsed by the language's one ParseOnOff, completed with on/off, listed by
+// `help`), the bool it sets, its value at start, what it prints, its state-line field and
+// whether and how the settings file keeps it. The table turns each into an AppCommandEntry
+// (language.on_off set), so it travels as cmd::Extension{name, {"on"|"off"}} from the console,
+// scripts, --exec lines and the panel alike.
+struct FlagEntry {
+  std::string_view name;                      // the command's first word, lower case
+  std::string_view usage;                     // "NAME on|off"
+  std::string_view summary;                   // one line for `help`
+  std::span<const std::string_view> details;  // extra lines for `help NAME`
+  bool& (*field)(AppState& state);            // the flag: read and set through this only
+  bool initial = false;                       // its value at start (StartApp sets it)
+  // Printed when set from the console or a script: "NAME on" / "NAME off" when empty.
+  std::string_view on_text{};
+  std::string_view off_text{};
+  // Appended to the printed line when it has something to say about the state ("" if not).
+  std::string (*note)(const AppState& state, bool on) = nullptr;
+  // The settings file keeps it under `name` as a JSON bool and restores it with the line
+  // `name on|off`, applied after `solver` and before `moe`. False: not saved.
+  bool saved = false;
+};
+
+// The flag's value now.
+bool FlagValue(const AppState& state, const FlagEntry& flag);
+// Groups of flags defined in their own files (listed in kFlagGroups in command_table.cpp).
+std::span<const FlagEntry> SolveFlagEntries();   // commands_solve.cpp: accelerate
+std::span<const FlagEntry> OrientFlagEntries();  // commands_orient.cpp: skin, axes
+// Every flag, in the order `help` lists them (after the other app commands).
+std::span<const FlagEntry> FlagTable();
+// The flag named `name`, or null.
+const FlagEntry* FindFlag(std::string_view name);
+// Sets every flag to its `initial` value (the start-up does, before the settings).
+void SetInitialFlags(AppState& state);
 
 // Groups of entries defined in their own files (listed in kGroups in command_table.cpp).
 std::span<const AppCommandEntry> OrientCommandEntries();  // commands_orient.cpp

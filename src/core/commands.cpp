@@ -48,7 +48,23 @@ bool Apply(AppState&, const cmd::Nothing&, CommandOutput&) { return true; }
 bool Apply(AppState& state, const cmd::Extension& c, CommandOutput& out) {
   const AppCommandEntry* entry = FindAppCommand(c.name);
   if (entry == nullptr) return out.Fail(c.name + ": not in this build");
-  return entry->apply(state, c.args, out);
+  if (entry->flag != nullptr) {
+    // A hand-built command (the panel's) is checked as the parser would.
+    Result<bool> on = ParseOnOff(c.name, c.args);
+    if (!on.ok()) return out.Fail(on.error());
+    const FlagEntry& flag = *entry->flag;
+    flag.field(state) = on.value();
+    const std::string_view text = on.value() ? flag.on_text : flag.off_text;
+    std::string line = text.empty() ? c.name + (on.value() ? " on" : " off") : std::string(text);
+    if (flag.note != nullptr) line += flag.note(state, on.value());
+    out.Print(std::move(line));
+    return true;
+  }
+  // The words are checked again, so that a command built by hand (the panel's) is held to
+  // what the console's would be; for a parsed one this gives the same words back.
+  Result<std::vector<std::string>> args = entry->language.parse(c.args);
+  if (!args.ok()) return out.Fail(args.error());
+  return entry->apply(state, args.value(), out);
 }
 
 bool Execute(AppState& state, const Command& command, CommandSource source) {

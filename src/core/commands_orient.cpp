@@ -1,5 +1,6 @@
 // The console commands of docs/rotations.md (`skin on|off`, `axes on|off` and
-// `orient off|YAW PITCH ROLL`), as entries of the app's command table.
+// `orient off|YAW PITCH ROLL`), as entries of the app's command table: the two flags as
+// FlagEntries, orient as an AppCommandEntry.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -15,40 +16,15 @@ namespace {
 
 using Args = std::span<const std::string>;
 
-// on|off, as the canonical word; `what` names the command in the error.
-Result<std::vector<std::string>> ParseOnOff(std::string_view what, Args args) {
-  const std::string usage = " (usage: " + std::string(what) + " on|off)";
-  if (args.size() != 1) {
-    return MakeError(std::string(what) + ": expected on or off, got " +
-                     std::to_string(args.size()) + " arguments" + usage);
-  }
-  const std::string word = text::Lower(args[0]);
-  if (word != "on" && word != "off") {
-    return MakeError(std::string(what) + ": expected on or off, got " + text::Quote(args[0]) +
-                     usage);
-  }
-  return std::vector<std::string>{word};
+bool& Skin(AppState& state) { return state.orient.skin; }
+bool& Axes(AppState& state) { return state.orient.axes; }
+
+std::string SkinNote(const AppState& state, bool on) {
+  return on && !state.scene.free_chain() ? " (drawn in the chain scene)" : "";
 }
 
-Result<std::vector<std::string>> ParseSkin(Args args) { return ParseOnOff("skin", args); }
-Result<std::vector<std::string>> ParseAxes(Args args) { return ParseOnOff("axes", args); }
-
-bool ApplySkin(AppState& state, Args args, CommandOutput& out) {
-  state.orient.skin = args[0] == "on";
-  std::string text = std::string("skin ") + (state.orient.skin ? "on" : "off");
-  if (state.orient.skin && !state.scene.free_chain()) text += " (drawn in the chain scene)";
-  out.Print(std::move(text));
-  return true;
-}
-
-bool ApplyAxes(AppState& state, Args args, CommandOutput& out) {
-  state.orient.axes = args[0] == "on";
-  std::string text = std::string("axes ") + (state.orient.axes ? "on" : "off");
-  if (state.orient.axes && !state.orient.has_rotations) {
-    text += " (drawn in the chain, arm and creature scenes)";
-  }
-  out.Print(std::move(text));
-  return true;
+std::string AxesNote(const AppState& state, bool on) {
+  return on && !state.orient.has_rotations ? " (drawn in the chain, arm and creature scenes)" : "";
 }
 
 // orient off | orient YAW PITCH ROLL: the angles are written back with 9 significant digits,
@@ -103,15 +79,24 @@ constexpr std::string_view kOrientDetails[] = {
     "  The rotation the end effector should take, degrees: R = Ry(yaw) Rx(pitch) Rz(roll),",
     "  all 0 points the last bone up (+Y). 'target X Y Z YAW PITCH ROLL' sets both.",
     "  In drag mode Shift+wheel turns the yaw, Ctrl+wheel the pitch, Alt+wheel the roll."};
-constexpr std::string_view kOnOff[] = {"on", "off"};
 constexpr std::string_view kOrientKeywords[] = {"off"};
 
+const FlagEntry kFlags[] = {
+    {.name = "skin",
+     .usage = "skin on|off",
+     .summary = "the chain scene as a skinned tentacle",
+     .details = kSkinDetails,
+     .field = Skin,
+     .note = SkinNote},
+    {.name = "axes",
+     .usage = "axes on|off",
+     .summary = "draw every bone's frame (RGB axes)",
+     .details = kAxesDetails,
+     .field = Axes,
+     .note = AxesNote},
+};
+
 const AppCommandEntry kEntries[] = {
-    {{"skin", "skin on|off", "the chain scene as a skinned tentacle", kSkinDetails, ParseSkin,
-      kOnOff},
-     ApplySkin},
-    {{"axes", "axes on|off", "draw every bone's frame (RGB axes)", kAxesDetails, ParseAxes, kOnOff},
-     ApplyAxes},
     {{"orient", "orient off | orient YAW PITCH ROLL", "the end effector's target rotation",
       kOrientDetails, ParseOrient, kOrientKeywords},
      ApplyOrient},
@@ -120,5 +105,6 @@ const AppCommandEntry kEntries[] = {
 }  // namespace
 
 std::span<const AppCommandEntry> OrientCommandEntries() { return kEntries; }
+std::span<const FlagEntry> OrientFlagEntries() { return kFlags; }
 
 }  // namespace fabrik

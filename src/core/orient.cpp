@@ -114,8 +114,7 @@ void UpdateRotations(AppState& state) {
 
 void WriteOrientState(const AppState& state, nlohmann::json& j) {
   const OrientState& o = state.orient;
-  j["skin"] = o.skin;
-  j["axes"] = o.axes;
+  // skin and axes are flags: the state line writes them with the others (FlagTable).
   if (o.has_rotations) {
     nlohmann::json rotations = nlohmann::json::array();
     for (const glm::quat& q : o.tracker.rotations()) rotations.push_back(Quat(q));

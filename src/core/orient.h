@@ -65,7 +65,7 @@ OrientedSolveResult SolveOriented(AppState& state, const ChainConstraints* const
 // the bone count changes.
 void UpdateRotations(AppState& state);
 
-// Adds "skin", "axes", "rotations", "target_rotation", "target_euler_deg",
+// Adds "rotations", "target_rotation", "target_euler_deg",
 // "effector_rotation" and "orient_error_deg" to the state line (docs/state.md).
 void WriteOrientState(const AppState& state, nlohmann::json& line);
 

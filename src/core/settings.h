@@ -13,6 +13,7 @@
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -47,7 +48,9 @@ struct Settings {
   std::optional<float> moe;                   // (0, kMaxTolerance]
   std::optional<int> max_iterations;          // [1, kMaxIterations]
   std::optional<std::string> solver;          // a solver this build has
-  std::optional<bool> accelerate;
+  // The on/off flags whose FlagEntry says `saved` (accelerate, ...), by name; a flag that is
+  // absent was not in the file.
+  std::map<std::string, bool, std::less<>> flags;
   std::optional<std::string> spline;  // path, 1..4096 bytes, no control character or '"'
   std::optional<std::string> script;  // the same
   std::optional<SavedCamera> camera;
@@ -96,10 +99,10 @@ Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window
 void DropOverridden(Settings& settings, std::span<const std::string> given);
 
 // The commands that restore `settings`, in the order they must be applied: length, lengths,
-// solver, accelerate, moe, iterations, spline, script (stopped unless the mode is script),
-// scene, mode, `script pause` for a restored script in script mode (a saved script never
-// runs on its own: it may end in `quit`), camera. Console lines (app::Line) wherever the
-// language has the command, so they are checked as typed lines; the camera as
+// solver, the saved flags (accelerate, ...), moe, iterations, spline, script (stopped unless
+// the mode is script), scene, mode, `script pause` for a restored script in script mode (a
+// saved script never runs on its own: it may end in `quit`), camera. Console lines (app::Line)
+// wherever the language has the command, so they are checked as typed lines; the camera as
 // app::CameraPose.
 std::vector<AppCommand> SettingsCommands(const Settings& settings);
 

@@ -7,6 +7,7 @@
 #include <glm/common.hpp>
 
 #include "core/app_state.h"
+#include "core/command_table.h"
 #include "core/settings.h"
 
 namespace fabrik {
@@ -60,7 +61,9 @@ Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window
   s.moe = state.settings.tolerance;
   s.max_iterations = state.settings.max_iterations;
   s.solver = SolverName(state.solver);
-  s.accelerate = state.settings.accelerate;
+  for (const FlagEntry& flag : FlagTable()) {
+    if (flag.saved) s.flags[std::string(flag.name)] = FlagValue(state, flag);
+  }
   if (state.spline.follower.has_spline() && !state.spline.path.empty()) {
     s.spline = SavedPath(state.spline.path);
   }
@@ -115,7 +118,7 @@ std::vector<AppCommand> SettingsCommands(const Settings& s) {
     line(std::move(text));
   }
   if (s.solver) line("solver " + *s.solver);
-  if (s.accelerate) line(*s.accelerate ? "accelerate on" : "accelerate off");
+  for (const auto& [name, on] : s.flags) line(name + (on ? " on" : " off"));
   if (s.moe) line("moe " + Real(*s.moe));
   if (s.max_iterations) line("iterations " + std::to_string(*s.max_iterations));
   if (s.spline) line(QuotedAfter("spline load", *s.spline));

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "camera/orbit_camera.h"
+#include "core/command_table.h"
 #include "core/scene_registry.h"
 #include "core/settings.h"
 #include "ik/solver.h"
@@ -236,11 +237,15 @@ SettingsRead ParseSettings(std::string_view text, const std::string& name) {
     }
   }
   s.solver = check.Word("solver", IsSolver, "a solver name");
-  if (const json* v = check.Get("accelerate")) {
-    if (v->is_boolean()) {
-      s.accelerate = v->get<bool>();
-    } else {
-      check.Ignore("accelerate", "expected true or false");
+  for (const FlagEntry& flag : FlagTable()) {
+    if (!flag.saved) continue;
+    const std::string key(flag.name);
+    if (const json* v = check.Get(key.c_str())) {
+      if (v->is_boolean()) {
+        s.flags[key] = v->get<bool>();
+      } else {
+        check.Ignore(key.c_str(), "expected true or false");
+      }
     }
   }
   s.spline = check.Word("spline", IsPath, "a path");
@@ -304,7 +309,7 @@ std::string SettingsJson(const Settings& s) {
   if (s.moe) j["moe"] = *s.moe;
   if (s.max_iterations) j["max_iterations"] = *s.max_iterations;
   if (s.solver) j["solver"] = *s.solver;
-  if (s.accelerate) j["accelerate"] = *s.accelerate;
+  for (const auto& [name, on] : s.flags) j[name] = on;
   if (s.spline) j["spline"] = *s.spline;
   if (s.script) j["script"] = *s.script;
   if (s.camera) {

@@ -62,7 +62,7 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
   state.uniform_length = options.length;
   state.settings.tolerance = options.moe;
   state.settings.max_iterations = options.max_iterations;
-  state.settings.accelerate = true;  // docs/accelerated-fabrik.md (console: accelerate off)
+  SetInitialFlags(state);  // accelerate on, ... (core/command_table.h: FlagEntry::initial)
   state.solver = *solver;
   state.mode = options.mode;
   state.targeting.Jump(start_target);

@@ -4,6 +4,7 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/command_table.h"
 #include "core/json_util.h"
 #include "core/orient.h"
 #include "core/step_view.h"
@@ -57,7 +58,8 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
   j["solver"] = SolverName(s.solver);
   j["tolerance"] = Num(s.settings.tolerance);
   j["max_iterations"] = s.settings.max_iterations;
-  j["accelerate"] = s.settings.accelerate;
+  // Every on/off flag under its name: accelerate, skin, axes, ... (core/command_table.h).
+  for (const FlagEntry& flag : FlagTable()) j[std::string(flag.name)] = FlagValue(s, flag);
   j["dragging"] = s.drag.dragging;
   j["camera"] = {{"pivot", Vec(s.view.camera.pivot())},
                  {"distance", Num(s.view.camera.distance())},

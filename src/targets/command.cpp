@@ -50,7 +50,13 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
     return MakeError("'at T COMMAND' belongs in script files; type the command by itself");
   }
   for (const CommandExtension& e : context.extensions) {
-    if (e.name != name || e.parse == nullptr) continue;
+    if (e.name != name) continue;
+    if (e.on_off) {
+      Result<bool> on = ParseOnOff(name, args);
+      if (!on.ok()) return MakeError(on.error());
+      return Command(cmd::Extension{name, {on.value() ? "on" : "off"}});
+    }
+    if (e.parse == nullptr) continue;
     Result<std::vector<std::string>> parsed = e.parse(args);
     if (!parsed.ok()) return MakeError(parsed.error());
     return Command(cmd::Extension{name, std::move(parsed).value()});

@@ -26,7 +26,9 @@
 //   scene chain|arm|creature|field|walker                 clear (clears the console)
 //   step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause
 //   race on|off                  quit
-//   accelerate on|off            accelerated FABRIK (ik/fabrik_accelerated.h) or the textbook
+//
+// The app adds its own commands (CommandContext::extensions), among them its on/off flags
+// such as `accelerate on|off`.
 //
 // The promise: ParseCommand either fails with one line naming the problem, or returns a
 // Command whose every value is within the ranges above, so that carrying it out cannot
@@ -87,6 +89,9 @@ struct CommandExtension {
   // writes back: keywords lower case), or one error line naming the command and problem.
   Result<std::vector<std::string>> (*parse)(std::span<const std::string> args) = nullptr;
   std::span<const std::string_view> keywords;  // Tab completions of the first argument
+  // An on/off flag: `name on|off`, parsed by ParseOnOff (below) into the word "on" or "off";
+  // `parse` is then unused.
+  bool on_off = false;
 };
 
 // How ParseCommand finds files and which commands it allows.
@@ -255,11 +260,6 @@ struct Race {
 struct Quit {
   FABRIK_COMMAND("quit");
 };
-// accelerate on|off: FABRIK with bend-scale steps (SolveSettings::accelerate) or textbook
-struct Accelerate {
-  FABRIK_COMMAND("accelerate");
-  bool on = true;
-};
 // A command from CommandContext::extensions: its name and canonical argument words.
 // (kName is empty: its name is the field `name`.)
 struct Extension {
@@ -279,7 +279,7 @@ using Command =
                  cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed, cmd::SplinePlayback,
                  cmd::SplineEnd, cmd::ScriptRun, cmd::ScriptPlayback, cmd::CameraReset, cmd::State,
                  cmd::Help, cmd::Solver, cmd::Scene, cmd::Clear, cmd::Step, cmd::Race, cmd::Quit,
-                 cmd::Accelerate, cmd::Extension>;
+                 cmd::Extension>;
 
 // The language half of one built-in command: everything about it except how the app carries
 // it out (core/command_table.h holds that half). One entry per first word; the entries live
@@ -325,6 +325,12 @@ Result<Command> ParseCommandWords(std::span<const std::string> words,
 // ("joints: count 1 is outside 2..10000"). The app can use it before carrying out commands
 // that did not come from the parser.
 Status ValidateCommand(const Command& command);
+
+// The language's one on/off parser, for built-in and app commands alike: exactly one word,
+// "on" or "off" in any case (true for on). Otherwise one error naming `what`:
+//   "skin: expected on or off, got 'maybe' (usage: skin on|off)"
+//   "skin: expected on or off, got 2 arguments (usage: skin on|off)"
+Result<bool> ParseOnOff(std::string_view what, std::span<const std::string> args);
 
 // Canonical text of a command, which ParseCommand reads back to an equal command (floats
 // are written with 9 significant digits; loads write the path as written). "" for Nothing.

@@ -119,14 +119,29 @@ std::optional<std::string> OneOf(std::string_view word, std::span<const std::str
   return std::nullopt;
 }
 
-Result<bool> OnOff(std::string_view what, Words args) {
-  if (args.size() != 1) return WrongArity(what, std::string(what) + " on|off", 1, args.size());
-  const std::string sub = text::Lower(args[0]);
-  if (sub != "on" && sub != "off") {
-    return MakeError(std::string(what) + ": expected on or off, got " + text::Quote(args[0]));
+}  // namespace fabrik::command_parse
+
+namespace fabrik {
+
+// Every on/off command, built-in or the app's, parses here so that all of them accept the
+// same words and refuse the rest with the same text.
+Result<bool> ParseOnOff(std::string_view what, std::span<const std::string> args) {
+  const std::string usage = " (usage: " + std::string(what) + " on|off)";
+  if (args.size() != 1) {
+    return MakeError(std::string(what) + ": expected on or off, got " +
+                     std::to_string(args.size()) + " arguments" + usage);
   }
-  return sub == "on";
+  const std::string word = text::Lower(args[0]);
+  if (word != "on" && word != "off") {
+    return MakeError(std::string(what) + ": expected on or off, got " + text::Quote(args[0]) +
+                     usage);
+  }
+  return word == "on";
 }
+
+}  // namespace fabrik
+
+namespace fabrik::command_parse {
 
 std::string FormatFloat(float v) {
   char buffer[32];

@@ -37,8 +37,6 @@ Result<float> SegmentLength(std::string_view what, std::string_view word);
 Result<float> Coordinate(std::string_view what, std::string_view word);
 // `word` lower-cased, if it is one of `names`.
 std::optional<std::string> OneOf(std::string_view word, std::span<const std::string_view> names);
-// `what on|off`: exactly one word, on or off.
-Result<bool> OnOff(std::string_view what, Words args);
 
 // Canonical text: floats with 9 significant digits (they read back to the same float); paths
 // in double quotes when they hold a space, '#' or are empty.

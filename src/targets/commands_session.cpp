@@ -1,5 +1,5 @@
-// The built-in commands about the session: camera, state, help, and the choices of solver,
-// acceleration and scene (docs/language.md).
+// The built-in commands about the session: camera, state, help, and the choices of solver
+// and scene (docs/language.md).
 #include <algorithm>
 #include <array>
 
@@ -17,7 +17,6 @@ constexpr std::array<std::string_view, 4> kSolverNames = {"fabrik", "ccd", "jaco
 // test of the app core's suite compares the two.
 constexpr std::array<std::string_view, 5> kSceneNames = {"chain", "arm", "creature", "field",
                                                          "walker"};
-constexpr std::string_view kOnOff[] = {"on", "off"};
 constexpr std::string_view kReset[] = {"reset"};
 
 Status Fail(std::string message) { return MakeError(std::move(message)); }
@@ -68,7 +67,7 @@ void HelpTopics(const CommandContext* context, std::vector<std::string_view>& ou
   for (const CommandExtension& e : context->extensions) out.push_back(e.name);
 }
 
-// ---- solver NAME, scene NAME, accelerate on|off ----
+// ---- solver NAME, scene NAME ----
 Result<Command> ParseNamed(std::string_view what, Words args,
                            std::span<const std::string_view> names, bool solver) {
   const std::string usage = std::string(what) + " " + JoinNames(names, "|", "|");
@@ -96,12 +95,6 @@ void SceneKeywords(const CommandContext* context, std::vector<std::string_view>&
   for (std::string_view name : Scenes(context)) out.push_back(name);
 }
 
-Result<Command> ParseAccelerate(Words args, const CommandContext&) {
-  Result<bool> on = OnOff("accelerate", args);
-  if (!on.ok()) return MakeError(on.error());
-  return Command(cmd::Accelerate{on.value()});
-}
-
 const CommandSpec kSpecs[] = {
     {.name = cmd::CameraReset::kName,
      .usage = "camera reset",
@@ -125,11 +118,6 @@ const CommandSpec kSpecs[] = {
      .details = kSolverDetails,
      .parse = ParseSolver,
      .keywords = kSolverNames},
-    {.name = cmd::Accelerate::kName,
-     .usage = "accelerate on|off",
-     .summary = "accelerated FABRIK (bend-scale steps) or the textbook",
-     .parse = ParseAccelerate,
-     .keywords = kOnOff},
     {.name = cmd::Scene::kName,
      .usage = "scene chain|arm|creature|field|walker",
      .summary = "choose the scene",
@@ -161,9 +149,6 @@ std::string Solver::Format() const { return "solver " + name; }
 Status Solver::Validate() const {
   return Named(name, kSolverNames) ? Status(Ok{}) : Fail("solver: unknown name");
 }
-
-std::string Accelerate::Format() const { return on ? "accelerate on" : "accelerate off"; }
-Status Accelerate::Validate() const { return Ok{}; }
 
 std::string Scene::Format() const { return "scene " + name; }
 Status Scene::Validate() const {

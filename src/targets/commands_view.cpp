@@ -53,7 +53,7 @@ Result<Command> ParseStep(Words args, const CommandContext&) {
 }
 
 Result<Command> ParseRace(Words args, const CommandContext&) {
-  Result<bool> on = OnOff("race", args);
+  Result<bool> on = ParseOnOff("race", args);
   if (!on.ok()) return MakeError(on.error());
   return Command(cmd::Race{on.value()});
 }

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/command_table.h"
+#include "core/settings.h"
 #include "core_test_util.h"
 
 namespace fabrik {
@@ -15,13 +16,81 @@ TEST(CommandTable, EveryEntryHasItsParts) {
     EXPECT_FALSE(e.language.name.empty());
     EXPECT_EQ(e.language.usage.substr(0, e.language.name.size()), e.language.name);
     EXPECT_FALSE(e.language.summary.empty());
-    EXPECT_NE(e.language.parse, nullptr);
-    EXPECT_NE(e.apply, nullptr);
+    if (e.language.on_off) {  // a flag: the language parses it, the table sets it
+      ASSERT_NE(e.flag, nullptr);
+      EXPECT_EQ(e.flag->name, e.language.name);
+      EXPECT_EQ(FindFlag(e.language.name), e.flag);
+    } else {
+      EXPECT_NE(e.language.parse, nullptr);
+      EXPECT_NE(e.apply, nullptr);
+    }
     EXPECT_EQ(FindAppCommand(e.language.name), &e);
     // Not the name of a built-in command.
     for (const CommandInfo& info : CommandList()) EXPECT_NE(info.name, e.language.name);
   }
   EXPECT_EQ(AppCommandLanguage().size(), AppCommandTable().size());
+}
+
+// accelerate, as every flag: parsed, printed, completed, listed, refused with the one
+// on/off error, and sent typed by the panel.
+TEST(CommandTable, AccelerateIsAFlag) {
+  Core core;
+  const CommandContext& context = core.state().command_context;
+  for (const char* line : {"accelerate on", "ACCELERATE On"}) {
+    auto r = ParseCommand(line, context);
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(FormatCommand(r.value()), "accelerate on");
+  }
+  auto off = ParseCommand("accelerate off", context);
+  ASSERT_TRUE(off.ok());
+  EXPECT_EQ(FormatCommand(off.value()), "accelerate off");
+  EXPECT_EQ(CommandName(off.value()), "accelerate");
+  EXPECT_EQ(ParseCommand("accelerate maybe", context).error(),
+            "accelerate: expected on or off, got 'maybe' (usage: accelerate on|off)");
+  EXPECT_FALSE(ParseCommand("accelerate", context).ok());
+  EXPECT_FALSE(ParseCommand("accelerate on now", context).ok());
+  EXPECT_EQ(CompleteCommand("accelerate o", context),
+            (std::vector<std::string>{"accelerate off", "accelerate on"}));
+  EXPECT_EQ(HelpLines("accelerate", AppCommandLanguage())[0].rfind("usage: accelerate on|off", 0),
+            0u);
+  // A hand-built command with a bad word is refused like a typed one, changing nothing.
+  core.Frames(1);
+  const std::string before = core.Fingerprint();
+  core.Send(Command(cmd::Extension{"accelerate", {"maybe"}}));
+  ApplyCommands(core.state(), core.queue());
+  EXPECT_EQ(core.Fingerprint(), before);
+  EXPECT_EQ(core.LastLine(),
+            "accelerate: expected on or off, got 'maybe' (usage: accelerate on|off)");
+  EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
+}
+
+// What the table does for every flag from its entry alone: the command sets it, the state
+// line shows it under its name, and a saved flag goes through settings.json and back.
+TEST(CommandTable, EveryFlagIsSetShownAndSaved) {
+  ASSERT_FALSE(FlagTable().empty());
+  for (const FlagEntry& flag : FlagTable()) {
+    const std::string name(flag.name);
+    Core core;
+    core.Frames(1);
+    EXPECT_EQ(FlagValue(core.state(), flag), flag.initial) << name;
+    for (const bool on : {!flag.initial, flag.initial}) {
+      core.Run(name + (on ? " on" : " off"));
+      EXPECT_EQ(FlagValue(core.state(), flag), on) << name;
+      EXPECT_EQ(core.Json()[name], on) << name;
+      const Settings captured = CaptureSettings(core.state(), std::nullopt, std::nullopt);
+      EXPECT_EQ(captured.flags.count(name), flag.saved ? 1u : 0u) << name;
+      if (!flag.saved) continue;
+      const SettingsRead read = ParseSettings(SettingsJson(captured), "settings.json");
+      EXPECT_EQ(read.problem, "") << name;
+      ASSERT_EQ(read.settings.flags.count(name), 1u) << name;
+      EXPECT_EQ(read.settings.flags.at(name), on) << name;
+      // Restored on a fresh start by its console line.
+      Core fresh;
+      for (AppCommand& command : SettingsCommands(read.settings)) fresh.Send(std::move(command));
+      fresh.Frames(1);
+      EXPECT_EQ(FlagValue(fresh.state(), flag), on) << name;
+    }
+  }
 }
 
 TEST(CommandTable, EchoPrintsItsWords) {

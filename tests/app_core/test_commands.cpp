@@ -215,7 +215,7 @@ TEST(AppCommands, AccelerateSwitchesFabriksSteps) {
   EXPECT_FALSE(core.state().settings.accelerate);
   EXPECT_EQ(core.LastLine(), "accelerate off: textbook FABRIK");
   EXPECT_EQ(core.Json()["accelerate"], false);
-  core.Send(Command(cmd::Accelerate{true}));  // the panel's checkbox
+  core.Send(Command(cmd::Extension{"accelerate", {"on"}}));  // the panel's checkbox
   core.Frames(1);
   EXPECT_TRUE(core.state().settings.accelerate);
 }

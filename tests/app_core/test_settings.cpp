@@ -157,7 +157,7 @@ TEST(Settings, BadFieldsAreIgnoredOneByOneAndTheRestKept) {
   EXPECT_NE(read.problem.find("kept the rest"), std::string::npos);
   const Settings& s = read.settings;
   EXPECT_FALSE(s.moe || s.max_iterations || s.lengths || s.scene || s.mode || s.camera ||
-               s.window_size || s.accelerate || s.length || s.spline);
+               s.window_size || !s.flags.empty() || s.length || s.spline);
   EXPECT_EQ(s.solver, "ccd");
   EXPECT_EQ(s.window_position, glm::ivec2(5, 6));
   StartOptions options = FixedStep();

@@ -496,25 +496,43 @@ TEST(Command, StepRaceAndQuit) {
             (std::vector<std::string>{"step pass", "step pause", "step play", "step prev"}));
 }
 
-TEST(Command, Accelerate) {
-  for (const char* line : {"accelerate on", "ACCELERATE On"}) {
-    auto r = ParseCommand(line);
+// The language's one on/off parser, and an app's flag (an on/off extension) parsed without
+// the app: the same words, the same error texts. (The app's own flags, accelerate among them,
+// are tested in tests/app_core/test_command_table.cpp.)
+TEST(Command, OnOffFlags) {
+  const std::vector<std::string> on = {"ON"};
+  ASSERT_TRUE(ParseOnOff("x", on).ok());
+  EXPECT_TRUE(ParseOnOff("x", on).value());
+  const std::vector<std::string> off = {"off"};
+  EXPECT_FALSE(ParseOnOff("x", off).value());
+  const std::vector<std::string> maybe = {"maybe"};
+  EXPECT_EQ(ParseOnOff("x", maybe).error(), "x: expected on or off, got 'maybe' (usage: x on|off)");
+  EXPECT_EQ(ParseOnOff("x", {}).error(),
+            "x: expected on or off, got 0 arguments (usage: x on|off)");
+
+  constexpr std::string_view kOnOff[] = {"on", "off"};
+  const CommandExtension flag{
+      .name = "glow", .usage = "glow on|off", .summary = "s", .keywords = kOnOff, .on_off = true};
+  CommandContext context;
+  context.extensions = std::span<const CommandExtension>(&flag, 1);
+  for (const char* line : {"glow on", "GLOW On"}) {
+    auto r = ParseCommand(line, context);
     ASSERT_TRUE(r.ok()) << r.error();
-    EXPECT_TRUE(std::get<cmd::Accelerate>(r.value()).on) << line;
-    EXPECT_EQ(FormatCommand(r.value()), "accelerate on");
+    EXPECT_EQ(FormatCommand(r.value()), "glow on");
+    EXPECT_EQ(std::get<cmd::Extension>(r.value()).args, std::vector<std::string>{"on"});
   }
-  auto off = ParseCommand("accelerate off");
-  ASSERT_TRUE(off.ok());
-  EXPECT_FALSE(std::get<cmd::Accelerate>(off.value()).on);
-  EXPECT_EQ(FormatCommand(off.value()), "accelerate off");
-  EXPECT_EQ(CommandName(off.value()), "accelerate");
-  EXPECT_EQ(ParseCommand("accelerate maybe").error(),
-            "accelerate: expected on or off, got 'maybe'");
-  EXPECT_FALSE(ParseCommand("accelerate").ok());
-  EXPECT_FALSE(ParseCommand("accelerate on now").ok());
-  EXPECT_EQ(CompleteCommand("accelerate o"),
-            (std::vector<std::string>{"accelerate off", "accelerate on"}));
-  EXPECT_EQ(HelpLines("accelerate")[0].rfind("usage: accelerate on|off", 0), 0u);
+  auto r = ParseCommand("glow off", context);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(CommandName(r.value()), "glow");
+  EXPECT_EQ(FormatCommand(r.value()), "glow off");
+  EXPECT_EQ(ParseCommand("glow maybe", context).error(),
+            "glow: expected on or off, got 'maybe' (usage: glow on|off)");
+  EXPECT_FALSE(ParseCommand("glow", context).ok());
+  EXPECT_FALSE(ParseCommand("glow on now", context).ok());
+  EXPECT_EQ(CompleteCommand("glow o", context), (std::vector<std::string>{"glow off", "glow on"}));
+  // The same error texts from a built-in on/off command.
+  EXPECT_EQ(ParseCommand("race maybe").error(),
+            "race: expected on or off, got 'maybe' (usage: race on|off)");
 }
 
 }  // namespace

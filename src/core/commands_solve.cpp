@@ -1,0 +1,31 @@
+// The solver's on/off flags, as entries of the app's command table: `accelerate on|off`
+// (docs/accelerated-fabrik.md).
+#include "core/app_state.h"
+#include "core/command_table.h"
+
+namespace fabrik {
+namespace {
+
+constexpr std::string_view kAccelerateDetails[] = {
+    "  FABRIK, the arm's constrained FABRIK and the step view take bend-scale steps",
+    "  (whole-chain moves) when on; the race shows both FABRIKs whatever this says."};
+
+bool& Accelerate(AppState& state) { return state.settings.accelerate; }
+
+const FlagEntry kFlags[] = {
+    {.name = "accelerate",
+     .usage = "accelerate on|off",
+     .summary = "accelerated FABRIK (bend-scale steps) or the textbook",
+     .details = kAccelerateDetails,
+     .field = Accelerate,
+     .initial = true,
+     .on_text = "accelerate on: FABRIK with bend-scale steps",
+     .off_text = "accelerate off: textbook FABRIK",
+     .saved = true},
+};
+
+}  // namespace
+
+std::span<const FlagEntry> SolveFlagEntries() { return kFlags; }
+
+}  // namespace fabrik
