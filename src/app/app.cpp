@@ -155,6 +155,7 @@ class WindowShell : public FrameShell {
       queue.Push(app::ScreenshotDone{state.screenshot_pending, written ? "" : written.error()});
     }
     ui_.report.console_open = ui_.console.open;
+    ui_.report.console_ready = ui_.console.open && ui_.console.ready;
     if (writer_ != nullptr) {
       const Status streamed = writer_->Write(state, ui_.report);
       if (!streamed) std::fprintf(stderr, "fabrik-demo: %s\n", streamed.error().c_str());

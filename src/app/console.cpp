@@ -83,6 +83,7 @@ void HandleConsoleKey(ConsoleUi& console) {
 }
 
 void DrawConsole(const AppState& state, ConsoleUi& console, CommandQueue& queue) {
+  console.ready = false;
   if (!console.open) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float left = state.view.panel_width + 20.0f;
@@ -119,8 +120,10 @@ void DrawConsole(const AppState& state, ConsoleUi& console, CommandQueue& queue)
                                     ImGuiInputTextFlags_CallbackCompletion |
                                     ImGuiInputTextFlags_CallbackHistory;
   CallbackContext context{&state, &console, &queue};
-  if (ImGui::InputText("##input", console.input, sizeof(console.input), flags, InputCallback,
-                       &context)) {
+  const bool entered = ImGui::InputText("##input", console.input, sizeof(console.input), flags,
+                                        InputCallback, &context);
+  const bool active = ImGui::IsItemActive();
+  if (entered) {
     const std::string line = console.input;
     console.input[0] = '\0';
     console.history_pos = -1;
@@ -133,6 +136,7 @@ void DrawConsole(const AppState& state, ConsoleUi& console, CommandQueue& queue)
     console.focus_input = true;  // keep typing: the input keeps the keyboard after Enter
   }
   ImGui::PopItemWidth();
+  console.ready = active && !console.focus_input;
   ImGui::SetItemDefaultFocus();
   if (console.focus_input) {
     ImGui::SetKeyboardFocusHere(-1);

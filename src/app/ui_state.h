@@ -15,6 +15,10 @@ namespace fabrik {
 struct ConsoleUi {
   bool open = false;
   bool focus_input = false;  // give the input line the keyboard on the next frame
+  // The input line had the keyboard at the end of this frame with no refocus pending, so
+  // characters typed from now on are taken (ImGui ignores them on the frame a text field is
+  // activated). The state line's `console_ready`: tests wait for it instead of for frames.
+  bool ready = false;
   char input[512] = {};
   std::vector<std::string> history;
   int history_pos = -1;          // -1: editing a new line

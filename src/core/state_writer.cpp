@@ -126,6 +126,7 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
                     {"pixels", {s.terrain.map->width(), s.terrain.map->height()}}};
   }
   j["console_open"] = shell.console_open;
+  j["console_ready"] = shell.console_ready;
   if (with_console_last && !s.console.log.empty()) j["console_last"] = s.console.log.back().text;
   j["lengths"] = s.lengths;
   // Record and replay, free root, 2D view (docs/settings.md: Record and replay; docs/scenes.md:

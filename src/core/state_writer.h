@@ -15,6 +15,7 @@ namespace fabrik {
 // What the shell adds to the state line: facts about the window and panel, not app state.
 struct ShellReport {
   bool console_open = false;
+  bool console_ready = false;  // the console's input line takes typed characters now
   int draw_calls = 0;
   // The pointer as this frame's input saw it (window coordinates, top-left origin), and the
   // left, right and middle buttons, so tests can wait for input to arrive instead of sleeping.
