@@ -116,7 +116,9 @@ Status WriteFileAtomic(const std::string& path, std::string_view bytes,
   }
   auto temporary = CreateTemporary(target);
   if (!temporary) return MakeError(temporary.error());
-  const auto [temp, fd] = temporary.value();
+  // Plain variables, not a structured binding: clang 14 cannot capture one in a lambda.
+  const std::string temp = temporary.value().first;
+  const int fd = temporary.value().second;
   auto fail = [&](const char* verb, int error_number) {
     ::unlink(temp.c_str());
     return MakeError(Failure(verb, shown, error_number));
