@@ -2,9 +2,11 @@
 // docs/options.md for the options.
 #include "app/app.h"
 #include "app/options.h"
+#include "core/scene_registry.h"
 
 int main(int argc, char** argv) {
-  const fabrik::ParsedOptions parsed = fabrik::ParseOptions(argc, argv);
+  const fabrik::ParsedOptions parsed =
+      fabrik::ParseOptions(argc, argv, fabrik::RegisteredSceneNames());
   if (parsed.exit_code) return *parsed.exit_code;
   return fabrik::RunApp(parsed.options);
 }

@@ -7,6 +7,7 @@
 
 #include <glm/vec3.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,8 +43,8 @@ struct Options {
   std::string screenshot_path;
   std::string state_out_path;
   std::string scene = "chain";
-  int chains = 10000;     // the field scene's chains (--chains)
-  int field_joints = 10;  // the field scene's joints per chain (--joints when given)
+  int chains = 10000;           // the field scene's chains (--chains)
+  int field_joints = 10;        // the field scene's joints per chain (--joints when given)
   std::string terrain_path;     // --terrain: a gray PNG heightmap (docs/walker.md: Terrain)
   float terrain_size = 40.0f;   // --terrain-size S
   float terrain_height = 3.0f;  // --terrain-height H
@@ -60,11 +61,13 @@ struct Options {
 
 // Parses argv. On --help prints usage and returns exit code 0 in `exit_code`; on a bad option
 // prints one line naming the problem and sets exit code 2. Otherwise exit_code is empty.
+// `scenes` are the names --scene accepts, in the order its help and error list them (the
+// app's scene registry, RegisteredSceneNames in core/scene_registry.h).
 struct ParsedOptions {
   Options options;
   std::optional<int> exit_code;
   std::string error;  // for exit code 2: the line printed (without "fabrik-demo: " and newline)
 };
-ParsedOptions ParseOptions(int argc, char** argv);
+ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_view> scenes);
 
 }  // namespace fabrik

@@ -8,8 +8,8 @@
 #include "app/scene_palette.h"
 #include "app/scene_shell.h"
 #include "app/systems.h"
-#include "render/instance_filter.h"
 #include "core/step_view.h"
+#include "render/instance_filter.h"
 
 namespace fabrik {
 
@@ -233,8 +233,7 @@ void SceneDrawer::DrawChainScene(const AppState& state, Renderer& renderer, cons
   renderer.SetCamera(state.view.view, state.view.projection, state.view.camera.eye());
 
   const bool planar = state.view.camera.planar();
-  if (GridStale(reach, planar, chain.root())) RebuildGrid(reach, planar, chain.root());
-  renderer.DrawLines(grid_, 1.0f, false, chain.root(), std::max(10.0f, reach * 1.6f));
+  DrawGrid(state, renderer, reach, chain.root());
 
   // A scene's own body (the creature's tree), else the chain through the pose.
   if (look.body) {
@@ -287,6 +286,13 @@ void SceneDrawer::DrawChainScene(const AppState& state, Renderer& renderer, cons
     // Seen flat, the shell would only be a disc hiding the grid; the circle says it all.
     if (!planar) renderer.DrawShell(chain.root(), reach, kReachColor);
   }
+}
+
+void SceneDrawer::DrawGrid(const AppState& state, Renderer& renderer, float reach,
+                           const glm::vec3& root) {
+  const bool planar = state.view.camera.planar();
+  if (GridStale(reach, planar, root)) RebuildGrid(reach, planar, root);
+  renderer.DrawLines(grid_, 1.0f, false, root, std::max(10.0f, reach * 1.6f));
 }
 
 bool SceneDrawer::GridStale(float reach, bool planar, const glm::vec3& root) const {

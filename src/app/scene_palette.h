@@ -27,8 +27,8 @@ inline const glm::vec4 kReachColor(0.35f, 0.62f, 0.98f, 0.10f);
 inline const glm::vec4 kAtLimitColor(0.95f, 0.25f, 0.22f, 1.0f);
 inline const glm::vec4 kSubBaseColor(0.55f, 0.40f, 0.90f, 1.0f);
 
-// The field scene (scene_draw_field.cpp): dark stems, tips green when reached and amber while
-// chasing, the near chains' bones and joints, the two sampled chains.
+// The field scene (scenes/field/field_draw.cpp): dark stems, tips green when reached and amber
+// while chasing, the near chains' bones and joints, the two sampled chains.
 inline const glm::vec4 kFieldStem(0.10f, 0.32f, 0.24f, 1.0f);
 inline const glm::vec4 kFieldTipReached(0.62f, 0.96f, 0.58f, 1.0f);
 inline const glm::vec4 kFieldTipChasing(0.98f, 0.72f, 0.28f, 1.0f);
@@ -36,8 +36,8 @@ inline const glm::vec4 kFieldBone(0.80f, 0.86f, 0.74f, 1.0f);
 inline const glm::vec4 kFieldJoint(0.30f, 0.62f, 0.86f, 1.0f);
 inline const glm::vec4 kFieldSample(0.98f, 0.45f, 0.80f, 1.0f);
 
-// The walker (walker_draw.cpp): legs in the bone and joint colours; planted feet green,
-// swinging ones orange, step goals amber, pre-solve ghosts pale, knee poles violet.
+// The walker (scenes/walker/walker_draw.cpp): legs in the bone and joint colours; planted feet
+// green, swinging ones orange, step goals amber, pre-solve ghosts pale, knee poles violet.
 inline const glm::vec4 kWalkerPlanted(0.25f, 0.92f, 0.45f, 0.9f);
 inline const glm::vec4 kWalkerSwinging(1.00f, 0.62f, 0.15f, 0.9f);
 inline const glm::vec4 kWalkerGoal(0.95f, 0.88f, 0.25f, 0.85f);

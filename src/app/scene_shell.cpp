@@ -2,11 +2,25 @@
 
 #include <array>
 
+#include "scenes/registry.h"
+
 namespace fabrik {
+
+// Each registry line's shell function, defined in the scene's NAME_shell.cpp.
+#define FABRIK_DECLARE_SHELL(NAME, CORE, SHELL) SceneShell SHELL();
+FABRIK_SCENES(FABRIK_DECLARE_SHELL)
+#undef FABRIK_DECLARE_SHELL
+
 namespace {
 
-using MakeShell = SceneShell (*)();
-constexpr MakeShell kShells[] = {ArmShell, CreatureShell, FieldShell, WalkerShell};
+struct NamedShell {
+  std::string_view name;
+  SceneShell (*make)();
+};
+
+#define FABRIK_SHELL_ENTRY(NAME, CORE, SHELL) NamedShell{#NAME, SHELL},
+constexpr NamedShell kShells[] = {FABRIK_SCENES(FABRIK_SHELL_ENTRY)};
+#undef FABRIK_SHELL_ENTRY
 
 }  // namespace
 
@@ -14,11 +28,11 @@ const SceneShell* FindSceneShell(std::string_view name) {
   // Built once, on first use (the entries are constants).
   static const auto shells = [] {
     std::array<SceneShell, std::size(kShells)> all{};
-    for (std::size_t i = 0; i < all.size(); ++i) all[i] = kShells[i]();
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = kShells[i].make();
     return all;
   }();
-  for (const SceneShell& shell : shells) {
-    if (shell.name == name) return &shell;
+  for (std::size_t i = 0; i < shells.size(); ++i) {
+    if (kShells[i].name == name) return &shells[i];
   }
   return nullptr;
 }

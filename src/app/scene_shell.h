@@ -1,8 +1,9 @@
 // scene_shell.h - what the shell adds to each scene: its words in the panel's scene list, its
-// panel section and how it is drawn. One entry per scene, made in the scene's own file
-// (src/app/shell_NAME.cpp) and listed once in kShells in scene_shell.cpp, so adding a scene's
-// look touches no other scene's code. A scene without an entry (the plain chain) is listed by
-// its name, has no section of its own and is drawn as a chain through its pose.
+// panel section and how it is drawn. Each scene's folder makes its entry in
+// src/scenes/NAME/NAME_shell.cpp, in the function its line in scenes/registry.h names, so
+// adding a scene's look touches no other scene's code. An entry left at its defaults (the
+// plain chain's) is listed by the scene's name, has no section of its own and is drawn as a
+// chain through the scene's pose.
 #pragma once
 
 #include <string_view>
@@ -15,8 +16,7 @@
 namespace fabrik {
 
 struct SceneShell {
-  std::string_view name;        // the core scene's name (core/scene_registry.h)
-  const char* label = nullptr;  // in the panel's scene list; null: the name
+  const char* label = nullptr;  // in the panel's scene list; null: the scene's name
   // The panel's words for the scene's own solver (scenes other than the free chain).
   const char* solver_note = nullptr;
   // Its section in the panel, under the scene list (reads the state, enqueues changes).
@@ -25,13 +25,8 @@ struct SceneShell {
   void (*draw)(SceneDrawer& drawer, const AppState& state, Renderer& renderer) = nullptr;
 };
 
-// One function per scene with a look of its own, in its file.
-SceneShell ArmShell();       // shell_arm.cpp
-SceneShell CreatureShell();  // shell_creature.cpp
-SceneShell FieldShell();     // shell_field.cpp
-SceneShell WalkerShell();    // shell_walker.cpp
-
-// The entry of the scene named `name`, or null.
+// The entry of the registered scene named `name` (scenes/registry.h), or null for a name not
+// registered.
 const SceneShell* FindSceneShell(std::string_view name);
 
 }  // namespace fabrik

@@ -4,16 +4,17 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <typeindex>
+#include <typeinfo>
+#include <vector>
 
 #include "app/ui_state.h"
-#include "app/walker_draw.h"
 #include "core/frame.h"
-#include "core/scene_arm.h"
-#include "core/scene_creature.h"
-#include "core/scene_field.h"
 #include "ik/rotations.h"
 #include "render/renderer.h"
 #include "skin/tube_mesh.h"
@@ -42,16 +43,33 @@ class SceneDrawer {
   // Draws the current scene: by its shell entry's draw (scene_shell.h), else as a chain.
   void Draw(const AppState& state, Renderer& renderer);
 
-  // The pieces a scene's draw function uses.
+  // The pieces a scene's draw function (its SceneShell::draw, in src/scenes/NAME/) uses.
   void DrawChainScene(const AppState& state, Renderer& renderer, const ChainLook& look);
-  void DrawCreature(const CreatureScene& creature, Renderer& renderer, float base);
-  // The field scene (scene_draw_field.cpp): every chain as lines in one draw, the chains
-  // near the target and the sampled ones as lit bones and joints.
-  void DrawField(const AppState& state, const FieldScene& field, Renderer& renderer);
-  void DrawArmExtras(const AppState& state, const ArmScene& arm, Renderer& renderer, float base);
+  // Adds a target's marker (a ball and its cross-hair lines) to spheres() and lines().
   void AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base,
                        bool planar = false);
-  WalkerDrawer& walker() { return walker_; }
+  // Adds the outline of a joint's limits to lines(): a hinge's allowed arc or a ball joint's
+  // cone rim, `radius` world units around `at`, red when `at_limit` (scene_draw_limits.cpp).
+  void AddConstraintOutline(const JointConstraint& c, const Frame& parent, const glm::vec3& at,
+                            float radius, bool at_limit);
+  // The ground grid, `reach` world units around `root`, rebuilt only when these change.
+  void DrawGrid(const AppState& state, Renderer& renderer, float reach, const glm::vec3& root);
+  // The loaded spline's curve and control points (when one is loaded), `base` the joint size.
+  void DrawSpline(const AppState& state, Renderer& renderer, float base);
+  // Scratch buffers shared by every draw: whoever fills one clears it first, then hands it to
+  // the renderer; nothing is kept in them between draws.
+  std::vector<SphereInstance>& spheres() { return spheres_; }
+  std::vector<BoneInstance>& bones() { return bones_; }
+  std::vector<LineVertex>& lines() { return lines_; }
+  std::vector<Frame>& frames() { return frames_; }
+  // A scene's own drawing state of type T (GL objects, caches between frames): made on first
+  // use, then the same object every frame until the drawer goes, before the GL context does.
+  template <class T>
+  T& Own() {
+    std::shared_ptr<void>& slot = owned_[std::type_index(typeid(T))];
+    if (!slot) slot = std::make_shared<T>();
+    return *static_cast<T*>(slot.get());
+  }
 
  private:
   void RebuildGrid(float reach, bool planar, const glm::vec3& root);
@@ -62,11 +80,8 @@ class SceneDrawer {
   void DrawChainBody(const AppState& state, Renderer& renderer, std::span<const glm::vec3> p,
                      std::span<const float> len, float base,
                      const std::vector<std::uint8_t>* at_limit);
-  void DrawSpline(const AppState& state, Renderer& renderer, float base);
   void AddPlinth(const glm::vec3& root, float base);
-  void AddConstraintOutline(const JointConstraint& c, const Frame& parent, const glm::vec3& at,
-                            float radius, bool at_limit);
-  WalkerDrawer walker_;
+  std::map<std::type_index, std::shared_ptr<void>> owned_;
   std::vector<Frame> frames_;
   float grid_reach_ = -1.0f;
   bool grid_planar_ = false;
@@ -84,9 +99,6 @@ class SceneDrawer {
   void DrawOrientOverlay(const AppState& state, Renderer& renderer, float base);
   SkinMesh skin_;             // the tube for the chain's lengths (rebuilt when they change)
   float plinth_base_ = 0.0f;  // the plinth's size under the tube (half its base radius)
-
-  std::vector<LineVertex> field_lines_;
-  float field_grid_extent_ = -1.0f;
 };
 
 // Step 1: camera, drag and keys, read through ImGui's IO, enqueued as commands; the pointer

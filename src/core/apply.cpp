@@ -5,12 +5,12 @@
 #include "core/commands.h"
 #include "core/frame.h"
 #include "core/orient.h"
-#include "core/scene_arm.h"
-#include "core/scene_creature.h"
-#include "core/scene_walker.h"
 #include "core/screenshot.h"
 #include "core/step_view.h"
 #include "core/view_2d.h"
+#include "scenes/arm/arm_scene.h"
+#include "scenes/creature/creature_scene.h"
+#include "scenes/walker/walker_scene.h"
 
 namespace fabrik {
 namespace {

@@ -19,8 +19,10 @@ bool Apply(AppState& state, const cmd::State&, CommandOutput& out) {
   return true;
 }
 
-bool Apply(AppState&, const cmd::Help& c, CommandOutput& out) {
-  for (std::string& line : HelpLines(c.topic, AppCommandLanguage())) out.Print(std::move(line));
+bool Apply(AppState& state, const cmd::Help& c, CommandOutput& out) {
+  for (std::string& line : HelpLines(c.topic, state.command_context)) {
+    out.Print(std::move(line));
+  }
   return true;
 }
 

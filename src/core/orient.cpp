@@ -10,9 +10,9 @@
 #include "core/app_state.h"
 #include "core/frame.h"
 #include "core/json_util.h"
-#include "core/scene_arm.h"
-#include "core/scene_chain.h"
-#include "core/scene_creature.h"
+#include "scenes/arm/arm_scene.h"
+#include "scenes/chain/chain_scene.h"
+#include "scenes/creature/creature_scene.h"
 
 namespace fabrik {
 namespace {

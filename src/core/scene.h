@@ -5,12 +5,10 @@
 // fields. The app's chain (AppState::chain, lengths) is shared: a scene that solves a chain
 // builds it in Enter. Scenes are created by name from the registry (scene_registry.h).
 //
-// Adding a scene: write scene_NAME.h/.cpp with a class deriving from Scene, add one line to
-// the table in scene_registry.cpp and the name to the language's list (kSceneNames in
-// targets/commands_session.cpp; a test compares the two). The shell draws any scene from
-// Pose() and Handles(); scene-specific drawing or panel widgets are optional extras in
-// src/app (a SceneShell entry, app/scene_shell.h). docs/architecture.md lists every file.
-// Add tests in tests/app_core.
+// Adding a scene: a folder src/scenes/NAME/ with a class deriving from Scene and its
+// SceneEntry function, its optional shell files (panel section and drawing), and one line in
+// src/scenes/registry.h (docs/architecture.md, "Worked example: a scene"). The shell draws
+// any scene from Pose() and Handles(). Add tests in tests/app_core.
 #pragma once
 
 #include <glm/vec3.hpp>

@@ -1,40 +1,49 @@
 #include "core/scene_registry.h"
 
-#include <array>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "core/app_state.h"
 #include "core/frame.h"
-#include "core/scene_arm.h"
-#include "core/scene_chain.h"
-#include "core/scene_creature.h"
-#include "core/scene_field.h"
-#include "core/scene_walker.h"
 #include "core/step_view.h"
+#include "scenes/registry.h"
 
 namespace fabrik {
+
+// Each registry line's core function, defined in the scene's folder.
+#define FABRIK_DECLARE_SCENE(NAME, CORE, SHELL) SceneEntry CORE();
+FABRIK_SCENES(FABRIK_DECLARE_SCENE)
+#undef FABRIK_DECLARE_SCENE
+
 namespace {
 
-template <class T>
-std::unique_ptr<Scene> Make() {
-  return std::make_unique<T>();
-}
+struct Registry {
+  std::vector<SceneEntry> scenes;
+  std::vector<std::string_view> names;
+};
 
-// One line per scene.
-constexpr std::array<SceneEntry, 5> kScenes = {{
-    {"chain", Make<ChainScene>},
-    {"arm", Make<ArmScene>},
-    {"creature", Make<CreatureScene>},
-    {"field", Make<FieldScene>},
-    {"walker", Make<WalkerScene>},
-}};
+// Built once, on first use, from the registry's lines (constants; nothing is added later).
+const Registry& TheRegistry() {
+  static const Registry registry = [] {
+    Registry r;
+#define FABRIK_ENTRY(NAME, CORE, SHELL) \
+  r.scenes.push_back(CORE());           \
+  r.scenes.back().name = #NAME;
+    FABRIK_SCENES(FABRIK_ENTRY)
+#undef FABRIK_ENTRY
+    for (const SceneEntry& e : r.scenes) r.names.push_back(e.name);
+    return r;
+  }();
+  return registry;
+}
 
 }  // namespace
 
-std::span<const SceneEntry> RegisteredScenes() { return kScenes; }
+std::span<const SceneEntry> RegisteredScenes() { return TheRegistry().scenes; }
+std::span<const std::string_view> RegisteredSceneNames() { return TheRegistry().names; }
 
 std::unique_ptr<Scene> MakeScene(std::string_view name) {
-  for (const SceneEntry& e : kScenes) {
+  for (const SceneEntry& e : RegisteredScenes()) {
     if (e.name == name) return e.make();
   }
   return nullptr;

@@ -12,13 +12,30 @@ namespace fabrik {
 
 struct AppState;
 
+struct AppCommandEntry;  // core/command_table.h
+
+// One scene of the registry (scenes/registry.h): what its core half gives. The scene's folder
+// defines the function its registry line names, e.g.
+//   SceneEntry WalkerSceneEntry() { return {.make = MakeSceneOf<WalkerScene>}; }
 struct SceneEntry {
-  std::string_view name;  // as `scene NAME` types it
-  std::unique_ptr<Scene> (*make)();
+  std::string_view name{};  // as `scene NAME` types it; filled in from the registry line
+  std::unique_ptr<Scene> (*make)() = nullptr;
+  // The commands the scene adds to the command table (its own AppCommandEntry group), or
+  // null. They are known in every scene; their apply says when the scene is not on.
+  std::span<const AppCommandEntry> (*commands)() = nullptr;
 };
 
-// The registered scenes, in the order the panel and `help scene` list them; "chain" first.
+// A new T, for SceneEntry::make.
+template <class T>
+std::unique_ptr<Scene> MakeSceneOf() {
+  return std::make_unique<T>();
+}
+
+// The registered scenes, in the registry's order (the panel's and `help scene`'s); "chain"
+// first.
 std::span<const SceneEntry> RegisteredScenes();
+// Their names, same order (for CommandContext::scene_names and error texts).
+std::span<const std::string_view> RegisteredSceneNames();
 // A new scene by name, or null for a name not registered.
 std::unique_ptr<Scene> MakeScene(std::string_view name);
 

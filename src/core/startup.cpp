@@ -70,9 +70,8 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
   state.view.camera.Reset();
   state.command_context.search_roots = {data_dir};
   state.command_context.extensions = AppCommandLanguage();
-  for (const SceneEntry& entry : RegisteredScenes()) {
-    state.command_context.scene_names.push_back(entry.name);
-  }
+  const std::span<const std::string_view> scenes = RegisteredSceneNames();
+  state.command_context.scene_names.assign(scenes.begin(), scenes.end());
   state.spline_files = ListTextFiles(data_dir, "assets/splines");
   state.script_files = ListTextFiles(data_dir, "assets/scripts");
 

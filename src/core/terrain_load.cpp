@@ -1,7 +1,7 @@
 #include "core/terrain_load.h"
 
 #include "core/frame.h"
-#include "core/scene_walker.h"
+#include "scenes/walker/walker_scene.h"
 #include "terrain/heightmap_png.h"
 
 namespace fabrik {

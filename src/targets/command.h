@@ -51,8 +51,8 @@
 #include <variant>
 #include <vector>
 
-#include "ik/result.h"
 #include "ik/catmull_rom.h"
+#include "ik/result.h"
 #include "targets/spline_follower.h"
 
 namespace fabrik {
@@ -102,8 +102,10 @@ struct CommandContext {
   // Set while parsing a script file: `script run` is then an error (scripts cannot start
   // scripts, so there is no recursion).
   bool in_script = false;
-  // The scenes `scene NAME` accepts, when the app has its own list (its scene registry);
-  // empty: SceneNames(). The views must outlive the context (the app's are literals).
+  // The scenes `scene NAME` accepts, completes and `help scene` lists: the app's scene
+  // registry (scenes/registry.h). Empty (parsing without the app): `scene` takes any word
+  // that can be a name, and the app refuses a scene it does not have when applying it. The
+  // views must outlive the context (the app's are literals).
   std::vector<std::string_view> scene_names;
   // Commands the app adds (its command table); they parse, complete and are listed by
   // `help` when given here. Must outlive the context (the app's table is static).
@@ -224,7 +226,7 @@ struct Solver {
 // scene NAME
 struct Scene {
   FABRIK_COMMAND("scene");
-  std::string name;  // one of SceneNames() (lower case)
+  std::string name;  // a scene's name: 1-32 of a-z, 0-9, '_', '-' (the app checks it has it)
 };
 // clear (the console)
 struct Clear {
@@ -304,6 +306,9 @@ struct CommandSpec {
   // is null when completing without one.
   void (*context_keywords)(const CommandContext* context,
                            std::vector<std::string_view>& out) = nullptr;
+  // The usage line given the context, for a command whose arguments are the context's
+  // (`scene chain|arm|...`); null: `usage` always. `usage` is the line without a context.
+  std::string (*context_usage)(const CommandContext& context) = nullptr;
 };
 // The older name: `help` lists CommandInfo's name, usage and summary.
 using CommandInfo = CommandSpec;
@@ -350,10 +355,12 @@ std::vector<std::string> HelpLines(std::string_view topic = {});
 // The same, with the app's own commands (listed after the built-in ones).
 std::vector<std::string> HelpLines(std::string_view topic,
                                    std::span<const CommandExtension> extensions);
+// The same in a context: its extensions, and usage lines that follow it (the scene names).
+std::vector<std::string> HelpLines(std::string_view topic, const CommandContext& context);
 
-// Names accepted by `solver` and `scene`, in the order they are listed.
+// Names accepted by `solver`, in the order they are listed. (The scenes are the app's:
+// CommandContext::scene_names.)
 std::span<const std::string_view> SolverNames();
-std::span<const std::string_view> SceneNames();
 
 // Tab completion. Returns every complete line the user could mean by `prefix`, sorted:
 //   "sp"          -> {"spline "}          (a trailing space when more words must follow)

@@ -5,10 +5,22 @@
 
 namespace fabrik {
 
-std::vector<std::string> HelpLines(std::string_view topic) { return HelpLines(topic, {}); }
+std::vector<std::string> HelpLines(std::string_view topic) {
+  return HelpLines(topic, CommandContext{});
+}
 
 std::vector<std::string> HelpLines(std::string_view topic,
                                    std::span<const CommandExtension> extensions) {
+  CommandContext context;
+  context.extensions = extensions;
+  return HelpLines(topic, context);
+}
+
+std::vector<std::string> HelpLines(std::string_view topic, const CommandContext& context) {
+  const std::span<const CommandExtension> extensions = context.extensions;
+  auto usage_of = [&](const CommandSpec& spec) {
+    return spec.context_usage ? spec.context_usage(context) : std::string(spec.usage);
+  };
   std::vector<std::string> lines;
   auto listed = [&](std::string_view usage, std::string_view summary) {
     std::string line = "  " + std::string(usage);
@@ -24,13 +36,13 @@ std::vector<std::string> HelpLines(std::string_view topic,
   };
   if (topic.empty()) {
     lines.emplace_back("commands (help COMMAND for more; # starts a comment):");
-    for (const CommandSpec& spec : CommandList()) listed(spec.usage, spec.summary);
+    for (const CommandSpec& spec : CommandList()) listed(usage_of(spec), spec.summary);
     for (const CommandExtension& e : extensions) listed(e.usage, e.summary);
     return lines;
   }
   const std::string name = text::Lower(topic);
   if (const CommandSpec* spec = FindCommand(name)) {
-    explained(spec->usage, spec->summary, spec->details);
+    explained(usage_of(*spec), spec->summary, spec->details);
     return lines;
   }
   for (const CommandExtension& e : extensions) {

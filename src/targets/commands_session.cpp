@@ -1,5 +1,6 @@
 // The built-in commands about the session: camera, state, help, and the choices of solver
-// and scene (docs/language.md).
+// and scene (docs/language.md). The scene names come from the app's registry through
+// CommandContext::scene_names.
 #include <algorithm>
 #include <array>
 
@@ -13,10 +14,6 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kSolverNames = {"fabrik", "ccd", "jacobian_transpose",
                                                           "dls"};
-// The app's scene registry (core/scene_registry.cpp) has the same names, in this order; a
-// test of the app core's suite compares the two.
-constexpr std::array<std::string_view, 5> kSceneNames = {"chain", "arm", "creature", "field",
-                                                         "walker"};
 constexpr std::string_view kReset[] = {"reset"};
 
 Status Fail(std::string message) { return MakeError(std::move(message)); }
@@ -25,10 +22,20 @@ bool Named(const std::string& name, std::span<const std::string_view> names) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// The scenes `scene` accepts: the app's registry when it gives one, else SceneNames().
+// The scenes the context names (the app's registry); empty without one.
 std::span<const std::string_view> Scenes(const CommandContext* context) {
-  if (context != nullptr && !context->scene_names.empty()) return context->scene_names;
-  return kSceneNames;
+  if (context == nullptr) return {};
+  return context->scene_names;
+}
+
+// A word that can be a scene's name: 1 to 32 lower-case letters, digits, '_' or '-' (after
+// lower-casing). The language has no list of scenes of its own: without the app's, `scene`
+// takes any such word and the app's apply step refuses one it does not have.
+bool SceneNameLike(std::string_view name) {
+  if (name.empty() || name.size() > 32) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
 }
 
 // ---- camera reset, state ----
@@ -88,7 +95,19 @@ Result<Command> ParseSolver(Words args, const CommandContext&) {
 }
 
 Result<Command> ParseScene(Words args, const CommandContext& context) {
-  return ParseNamed("scene", args, Scenes(&context), false);
+  if (!context.scene_names.empty()) return ParseNamed("scene", args, context.scene_names, false);
+  if (args.size() != 1) return WrongArity("scene", "scene NAME", 1, args.size());
+  const std::string name = text::Lower(args[0]);
+  if (!SceneNameLike(name)) {
+    return MakeError("scene: expected a scene name, got " + text::Quote(args[0]));
+  }
+  return Command(cmd::Scene{name});
+}
+
+// "scene chain|arm|..." from the context's scenes; "scene NAME" without them.
+std::string SceneUsage(const CommandContext& context) {
+  if (context.scene_names.empty()) return "scene NAME";
+  return "scene " + JoinNames(context.scene_names, "|", "|");
 }
 
 void SceneKeywords(const CommandContext* context, std::vector<std::string_view>& out) {
@@ -119,17 +138,17 @@ const CommandSpec kSpecs[] = {
      .parse = ParseSolver,
      .keywords = kSolverNames},
     {.name = cmd::Scene::kName,
-     .usage = "scene chain|arm|creature|field|walker",
+     .usage = "scene NAME",
      .summary = "choose the scene",
      .parse = ParseScene,
-     .context_keywords = SceneKeywords},
+     .context_keywords = SceneKeywords,
+     .context_usage = SceneUsage},
 };
 
 }  // namespace
 
 std::span<const CommandSpec> command_parse::SessionCommands() { return kSpecs; }
 std::span<const std::string_view> SolverNames() { return kSolverNames; }
-std::span<const std::string_view> SceneNames() { return kSceneNames; }
 
 namespace cmd {
 
@@ -152,7 +171,7 @@ Status Solver::Validate() const {
 
 std::string Scene::Format() const { return "scene " + name; }
 Status Scene::Validate() const {
-  return Named(name, kSceneNames) ? Status(Ok{}) : Fail("scene: unknown name");
+  return SceneNameLike(name) ? Status(Ok{}) : Fail("scene: not a scene name");
 }
 
 }  // namespace cmd

@@ -3,9 +3,9 @@
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
-#include "core/scene_field.h"
 #include "core/scene_registry.h"
 #include "core_test_util.h"
+#include "scenes/field/field_scene.h"
 
 namespace fabrik {
 namespace {

@@ -2,10 +2,10 @@
 // and the switch does exactly what scene_registry.h lists.
 #include <nlohmann/json.hpp>
 
-#include "core/scene_creature.h"
 #include "core/scene_registry.h"
 #include "core_test_util.h"
 #include "ik/solver.h"
+#include "scenes/creature/creature_scene.h"
 
 namespace fabrik {
 namespace {
@@ -54,15 +54,25 @@ TEST(SceneInterface, RegistryNamesEveryBuiltInSceneAndTheLanguageAcceptsThem) {
   std::vector<std::string_view> names;
   for (const SceneEntry& e : RegisteredScenes()) names.push_back(e.name);
   EXPECT_EQ(names, (std::vector<std::string_view>{"chain", "arm", "creature", "field", "walker"}));
-  // The language's list (used where the app's context is not given: --scene, scripts parsed
-  // alone) and the usage line `help scene` prints name the same scenes.
-  const std::span<const std::string_view> language = SceneNames();
-  EXPECT_EQ(names, std::vector<std::string_view>(language.begin(), language.end()));
-  const CommandSpec* scene = FindCommand("scene");
-  ASSERT_NE(scene, nullptr);
+  // The language takes the registry's names from the app's context: parsing, the usage line
+  // `help scene` prints, and Tab completion name the same scenes.
+  const CommandContext& context = core.state().command_context;
+  EXPECT_EQ(names, context.scene_names);
+  const std::vector<std::string> help = HelpLines("scene", context);
+  ASSERT_FALSE(help.empty());
+  EXPECT_EQ(help[0], "usage: scene chain|arm|creature|field|walker");
   for (std::string_view name : names) {
-    EXPECT_NE(scene->usage.find(name), std::string_view::npos) << name;
+    EXPECT_EQ(CompleteCommand("scene " + std::string(name), context),
+              std::vector<std::string>{"scene " + std::string(name)});
+    Result<Command> parsed = ParseCommand("scene " + std::string(name), context);
+    ASSERT_TRUE(parsed.ok()) << name;
+    EXPECT_EQ(std::get<cmd::Scene>(parsed.value()).name, name);
   }
+  // A name not registered: one error listing the registered ones.
+  Result<Command> forest = ParseCommand("scene forest", context);
+  ASSERT_FALSE(forest.ok());
+  EXPECT_EQ(forest.error(),
+            "scene: unknown scene 'forest' (known: chain, arm, creature, field, walker)");
   for (std::string_view name : names) {
     core.Run("scene " + std::string(name));
     EXPECT_EQ(core.state().scene.name(), name);

@@ -8,9 +8,9 @@
 #include <iterator>
 
 #include "core/app_state.h"
-#include "core/scene_walker.h"
 #include "core/terrain_load.h"
 #include "core_test_util.h"
+#include "scenes/walker/walker_scene.h"
 
 namespace fabrik::testing {
 namespace {

@@ -1,9 +1,9 @@
 // Scene switches, the step view and the race, driven headless.
-#include "core/scene_arm.h"
-#include "core/scene_creature.h"
 #include "core/step_view.h"
 #include "core_test_util.h"
 #include "ik/solver.h"
+#include "scenes/arm/arm_scene.h"
+#include "scenes/creature/creature_scene.h"
 
 namespace fabrik {
 namespace {

@@ -12,12 +12,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/options.h"
 #include "ik/solver.h"
 
 namespace {
+
+// The scenes --scene accepts here (the app passes its registry's names).
+constexpr std::string_view kScenes[] = {"chain", "arm", "creature", "field", "walker"};
 
 void Check(bool condition, const char* what) {
   if (!condition) {
@@ -51,7 +55,9 @@ void CheckAccepted(const fabrik::Options& o) {
   Check(o.fixed_dt == 0.0 || (o.fixed_dt >= 1e-6 && o.fixed_dt <= 1.0), "fixed_dt out of range");
   Check(o.frames >= 0 && o.frames <= 1000000000L, "frames out of range");
   Check(o.msaa == 0 || o.msaa == 2 || o.msaa == 4 || o.msaa == 8, "msaa not 0, 2, 4 or 8");
-  Check(o.scene == "chain" || o.scene == "arm" || o.scene == "creature", "unknown scene");
+  bool known_scene = false;
+  for (std::string_view s : kScenes) known_scene = known_scene || o.scene == s;
+  Check(known_scene, "unknown scene");
   Check(fabrik::ParseSolverKind(o.solver).has_value(), "unknown solver");
   for (const std::string& line : o.exec) Check(Printable(line), "--exec with a control character");
   Check(Printable(o.spline_path) && Printable(o.script_path) && Printable(o.screenshot_path) &&
@@ -88,7 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   argv.push_back(nullptr);
 
   const fabrik::ParsedOptions parsed =
-      fabrik::ParseOptions(static_cast<int>(args.size()), argv.data());
+      fabrik::ParseOptions(static_cast<int>(args.size()), argv.data(), kScenes);
   if (!parsed.exit_code) {
     CheckAccepted(parsed.options);
   } else if (*parsed.exit_code == 2) {

@@ -85,7 +85,9 @@ TEST(CommandSpecs, ContextKeywordsFollowTheContext) {
   EXPECT_EQ(CompleteCommand("scene t", context), std::vector<std::string>{"scene tower"});
   EXPECT_TRUE(CompleteCommand("scene t").empty());
   EXPECT_TRUE(ParseCommand("scene tower", context).ok());
-  EXPECT_FALSE(ParseCommand("scene tower").ok());
+  CommandContext chain_only;
+  chain_only.scene_names = {"chain"};
+  EXPECT_FALSE(ParseCommand("scene tower", chain_only).ok());
   constexpr std::string_view kNoDetails[] = {"  none"};
   const CommandExtension extensions[] = {
       {"zap",

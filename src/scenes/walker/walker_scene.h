@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "core/scene.h"
@@ -47,5 +48,9 @@ class WalkerScene final : public Scene {
   void RefreshPose();
   std::vector<glm::vec3> pose_;
 };
+
+struct AppCommandEntry;  // core/command_table.h
+// The scene's own commands: terrain, walker (walker_commands.cpp).
+std::span<const AppCommandEntry> WalkerCommandEntries();
 
 }  // namespace fabrik

@@ -1,4 +1,4 @@
-#include "core/scene_walker.h"
+#include "scenes/walker/walker_scene.h"
 
 #include <chrono>
 #include <cmath>
@@ -8,6 +8,7 @@
 #include "core/app_state.h"
 #include "core/frame.h"
 #include "core/json_util.h"
+#include "core/scene_registry.h"
 #include "core/terrain_load.h"
 #include "terrain/terrain_ray.h"
 
@@ -124,6 +125,11 @@ void WalkerScene::WriteState(nlohmann::json& j) const {
   j["steps"] = w.steps();
   j["foot_steps"] = w.foot_steps();
   j["walker_debug"] = {{"pre_solve", show_pre_solve}, {"step_leg", step_leg}};
+}
+
+// Its registry line (scenes/registry.h).
+SceneEntry WalkerSceneEntry() {
+  return {.make = MakeSceneOf<WalkerScene>, .commands = WalkerCommandEntries};
 }
 
 }  // namespace fabrik

@@ -1,4 +1,4 @@
-#include "core/scene_arm.h"
+#include "scenes/arm/arm_scene.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,6 +9,7 @@
 #include "core/app_state.h"
 #include "core/frame.h"
 #include "core/json_util.h"
+#include "core/scene_registry.h"
 
 namespace fabrik {
 namespace {
@@ -119,5 +120,8 @@ void ArmScene::WriteState(nlohmann::json& j) const {
   j["at_limit"] = at_limit;
   j["max_violation"] = json::Num(last.max_violation);
 }
+
+// Its registry line (scenes/registry.h).
+SceneEntry ArmSceneEntry() { return {.make = MakeSceneOf<ArmScene>}; }
 
 }  // namespace fabrik

@@ -1,9 +1,10 @@
-#include "core/scene_chain.h"
+#include "scenes/chain/chain_scene.h"
 
 #include <chrono>
 
 #include "core/app_state.h"
 #include "core/frame.h"
+#include "core/scene_registry.h"
 #include "core/step_view.h"
 #include "ik/free_root.h"
 
@@ -74,5 +75,8 @@ std::span<const glm::vec3> ChainScene::Pose(const AppState& state) const {
   }
   return state.chain.joints();
 }
+
+// Its registry line (scenes/registry.h).
+SceneEntry ChainSceneEntry() { return {.make = MakeSceneOf<ChainScene>}; }
 
 }  // namespace fabrik

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "core/app_state.h"
-#include "core/scene_walker.h"
 #include "render/renderer.h"
 #include "render/surface_renderer.h"
+#include "scenes/walker/walker_scene.h"
 
 namespace fabrik {
 

@@ -1,5 +1,5 @@
 // The field in the shell: its panel section (the batched solve's readouts) and its look
-// (scene_draw_field.cpp).
+// (field_draw.h).
 #include <imgui.h>
 
 #include <algorithm>
@@ -9,8 +9,9 @@
 #include "app/panel_widgets.h"
 #include "app/scene_palette.h"
 #include "app/scene_shell.h"
-#include "core/scene_field.h"
 #include "ik/batch_fabrik.h"
+#include "scenes/field/field_draw.h"
+#include "scenes/field/field_scene.h"
 
 namespace fabrik {
 namespace {
@@ -39,14 +40,14 @@ void FieldDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
     return;
   }
   renderer.SetCamera(state.view.view, state.view.projection, state.view.camera.eye());
-  drawer.DrawField(state, *field, renderer);
+  DrawField(drawer, state, *field, renderer);
 }
 
 }  // namespace
 
 SceneShell FieldShell() {
-  return {"field", "field (many chains, batched)", "batched FABRIK (SIMD lanes on every core)",
-          FieldPanel, FieldDraw};
+  return {"field (many chains, batched)", "batched FABRIK (SIMD lanes on every core)", FieldPanel,
+          FieldDraw};
 }
 
 }  // namespace fabrik

@@ -1,4 +1,4 @@
-#include "app/walker_draw.h"
+#include "scenes/walker/walker_draw.h"
 
 #include <cmath>
 #include <cstdio>

@@ -9,7 +9,8 @@
 #include "app/panel_widgets.h"
 #include "app/scene_palette.h"
 #include "app/scene_shell.h"
-#include "core/scene_creature.h"
+#include "scenes/creature/creature_draw.h"
+#include "scenes/creature/creature_scene.h"
 
 namespace fabrik {
 namespace {
@@ -73,7 +74,7 @@ void CreatureDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer
   const CreatureScene& c = *creature;
   ChainLook look;
   look.body = [](SceneDrawer& d, const AppState& s, Renderer& r, float base) {
-    d.DrawCreature(*s.scene.As<CreatureScene>(), r, base);
+    DrawCreatureTree(d, *s.scene.As<CreatureScene>(), r, base);
   };
   look.effector = c.tree->positions()[static_cast<std::size_t>(
       c.targets[static_cast<std::size_t>(c.primary)].node)];
@@ -95,8 +96,8 @@ void CreatureDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer
 }  // namespace
 
 SceneShell CreatureShell() {
-  return {"creature", "creature (5 effectors)", "FABRIK for trees (centroid of the sub-bases)",
-          CreaturePanel, CreatureDraw};
+  return {"creature (5 effectors)", "FABRIK for trees (centroid of the sub-bases)", CreaturePanel,
+          CreatureDraw};
 }
 
 }  // namespace fabrik

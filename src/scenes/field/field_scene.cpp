@@ -1,4 +1,4 @@
-#include "core/scene_field.h"
+#include "scenes/field/field_scene.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,6 +11,7 @@
 #include "core/app_state.h"
 #include "core/frame.h"
 #include "core/json_util.h"
+#include "core/scene_registry.h"
 #include "targets/command.h"
 
 namespace fabrik {
@@ -194,6 +195,11 @@ void FieldScene::WriteState(nlohmann::json& j) const {
     samples.push_back({{"chain", c}, {"joints", std::move(joints)}});
   }
   j["samples"] = std::move(samples);
+}
+
+// Its registry line (scenes/registry.h).
+SceneEntry FieldSceneEntry() {
+  return {.make = MakeSceneOf<FieldScene>, .commands = FieldCommandEntries};
 }
 
 }  // namespace fabrik

@@ -9,7 +9,7 @@
 #include "app/panel_widgets.h"
 #include "app/scene_palette.h"
 #include "app/scene_shell.h"
-#include "core/scene_arm.h"
+#include "scenes/arm/arm_scene.h"
 
 namespace fabrik {
 namespace {
@@ -94,12 +94,42 @@ void ArmPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
   }
 }
 
+// The arm's extras over its chain: every joint's limit outline and the pole.
+void DrawArmExtras(SceneDrawer& drawer, const AppState& state, const ArmScene& arm,
+                   Renderer& renderer, float base) {
+  std::vector<Frame>& frames = drawer.frames();
+  std::vector<LineVertex>& lines = drawer.lines();
+  std::vector<SphereInstance>& spheres = drawer.spheres();
+  std::span<const glm::vec3> p = state.chain.joints();
+  SegmentParentFrames(p, arm.constraints, frames);
+  lines.clear();
+  for (std::size_t i = 0; i < arm.constraints.joints.size() && i + 1 < p.size(); ++i) {
+    const bool limit = i < arm.at_limit.size() && arm.at_limit[i];
+    drawer.AddConstraintOutline(arm.constraints.joints[i], frames[i], p[i],
+                                state.chain.lengths()[i] * 0.35f, limit);
+  }
+  // The pole: a violet ball and a line to the elbow it steers. While an orientation target is
+  // set the oriented solve does not use it: a faint ball, no line.
+  spheres.clear();
+  if (arm.use_pole) {
+    const bool steering = !state.orient.euler_deg.has_value();
+    const glm::vec4 pole_color(0.75f, 0.45f, 1.0f, steering ? 0.9f : 0.25f);
+    spheres.push_back({arm.pole, base * 0.8f, pole_color});
+    if (steering && p.size() > 2) {
+      lines.push_back({arm.pole, glm::vec4(0.75f, 0.45f, 1.0f, 0.5f)});
+      lines.push_back({p[2], glm::vec4(0.75f, 0.45f, 1.0f, 0.5f)});
+    }
+  }
+  renderer.DrawLines(lines, 1.5f, false);
+  renderer.DrawSpheres(spheres);
+}
+
 void ArmDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
   ChainLook look;
   if (const ArmScene* arm = state.scene.As<ArmScene>()) {
     look.at_limit = &arm->at_limit;
     look.extras = [](SceneDrawer& d, const AppState& s, Renderer& r, float base) {
-      d.DrawArmExtras(s, *s.scene.As<ArmScene>(), r, base);
+      DrawArmExtras(d, s, *s.scene.As<ArmScene>(), r, base);
     };
   }
   drawer.DrawChainScene(state, renderer, look);
@@ -108,7 +138,7 @@ void ArmDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
 }  // namespace
 
 SceneShell ArmShell() {
-  return {"arm", "robot arm (hinges, pole)", "constrained FABRIK (limits applied in both passes)",
+  return {"robot arm (hinges, pole)", "constrained FABRIK (limits applied in both passes)",
           ArmPanel, ArmDraw};
 }
 

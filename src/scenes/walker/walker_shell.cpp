@@ -9,7 +9,8 @@
 #include "app/panel_widgets.h"
 #include "app/scene_palette.h"
 #include "app/scene_shell.h"
-#include "core/scene_walker.h"
+#include "scenes/walker/walker_draw.h"
+#include "scenes/walker/walker_scene.h"
 
 namespace fabrik {
 namespace {
@@ -51,13 +52,13 @@ void WalkerDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) 
     drawer.DrawChainScene(state, renderer, ChainLook{});
     return;
   }
-  drawer.walker().Draw(state, *walker, renderer);
+  drawer.Own<WalkerDrawer>().Draw(state, *walker, renderer);
 }
 
 }  // namespace
 
 SceneShell WalkerShell() {
-  return {"walker", "walker (4 legs on hills)", "FABRIK on each leg", WalkerPanel, WalkerDraw};
+  return {"walker (4 legs on hills)", "FABRIK on each leg", WalkerPanel, WalkerDraw};
 }
 
 }  // namespace fabrik

@@ -1,4 +1,4 @@
-#include "core/scene_creature.h"
+#include "scenes/creature/creature_scene.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,6 +8,7 @@
 #include "core/app_state.h"
 #include "core/frame.h"
 #include "core/json_util.h"
+#include "core/scene_registry.h"
 
 namespace fabrik {
 
@@ -123,5 +124,8 @@ void CreatureScene::WriteState(nlohmann::json& j) const {
   j["joints_at_limit"] = last.joints_at_limit;
   j["max_violation"] = json::Num(last.max_violation);
 }
+
+// Its registry line (scenes/registry.h).
+SceneEntry CreatureSceneEntry() { return {.make = MakeSceneOf<CreatureScene>}; }
 
 }  // namespace fabrik

@@ -3,12 +3,14 @@
 // folded into a single line draw (no joints: at that distance a joint is under a pixel); the
 // chains around the target's foot and the two sampled chains get lit bones and joints. Three
 // instanced draws plus one line draw, whatever the chain count.
+#include "scenes/field/field_draw.h"
+
 #include <algorithm>
 #include <cmath>
 
 #include "app/scene_palette.h"
 #include "app/systems.h"
-#include "core/scene_field.h"
+#include "scenes/field/field_scene.h"
 
 namespace fabrik {
 namespace {
@@ -20,9 +22,20 @@ constexpr int kNearCells = 3;
 // joint; farther ones through the middle joint only.
 constexpr int kFineCells = 8;
 
+// The far chains' line list, kept between frames so that drawing allocates nothing once
+// warmed up (SceneDrawer::Own).
+struct FieldLines {
+  std::vector<LineVertex> lines;
+};
+
 }  // namespace
 
-void SceneDrawer::DrawField(const AppState& state, const FieldScene& field, Renderer& renderer) {
+void DrawField(SceneDrawer& drawer, const AppState& state, const FieldScene& field,
+               Renderer& renderer) {
+  std::vector<LineVertex>& field_lines = drawer.Own<FieldLines>().lines;
+  std::vector<SphereInstance>& spheres = drawer.spheres();
+  std::vector<BoneInstance>& bones = drawer.bones();
+  std::vector<LineVertex>& lines = drawer.lines();
   const std::size_t n = field.chain_count();
   const std::size_t jc = field.joint_count();
   const std::span<const glm::vec3> poses = field.poses();
@@ -33,10 +46,7 @@ void SceneDrawer::DrawField(const AppState& state, const FieldScene& field, Rend
   // The ground grid, sized to the field.
   const float grid_reach = std::max(width * 0.45f, kFieldReach);
   const bool planar = state.view.camera.planar();
-  if (GridStale(grid_reach, planar, glm::vec3(0.0f))) {
-    RebuildGrid(grid_reach, planar, glm::vec3(0.0f));
-  }
-  renderer.DrawLines(grid_, 1.0f, false, glm::vec3(0.0f), std::max(10.0f, grid_reach * 1.6f));
+  drawer.DrawGrid(state, renderer, grid_reach, glm::vec3(0.0f));
 
   const int columns = field.columns();
   const int lead_col = static_cast<int>(field.lead() % static_cast<std::size_t>(columns));
@@ -50,7 +60,7 @@ void SceneDrawer::DrawField(const AppState& state, const FieldScene& field, Rend
 
   // Far chains: one colour ramp from a dark stem to a tip that is green when the chain reached
   // its own target, amber while it chases.
-  field_lines_.clear();
+  field_lines.clear();
   // Away from the target the chains stand nearly straight: two segments (root, middle joint,
   // tip) show their lean. Line primitives are what a software rasteriser pays for.
   const std::size_t coarse = std::max<std::size_t>(1, jc / 2);
@@ -63,29 +73,29 @@ void SceneDrawer::DrawField(const AppState& state, const FieldScene& field, Rend
     const float last = static_cast<float>(jc - 1);
     for (std::size_t i = 0; i + 1 < jc; i += step) {
       const std::size_t k = std::min(i + step, jc - 1);
-      field_lines_.push_back(
+      field_lines.push_back(
           {p[i], draw::kFieldStem + (tip - draw::kFieldStem) * (static_cast<float>(i) / last)});
-      field_lines_.push_back(
+      field_lines.push_back(
           {p[k], draw::kFieldStem + (tip - draw::kFieldStem) * (static_cast<float>(k) / last)});
     }
   }
-  renderer.DrawLines(field_lines_, 1.0f, false);
+  renderer.DrawLines(field_lines, 1.0f, false);
 
   // Near and sampled chains in full.
-  bones_.clear();
-  spheres_.clear();
+  bones.clear();
+  spheres.clear();
   auto full = [&](std::size_t c, bool sampled) {
     const glm::vec3* p = &poses[c * jc];
     const bool reached = field.batch().outcome(c).distance <= tol;
     // The sampled chains are drawn thicker: they are the ones to look at and check.
     const float r = sampled ? base * 2.0f : base * 0.7f;
     for (std::size_t i = 0; i + 1 < jc; ++i) {
-      bones_.push_back(
+      bones.push_back(
           {p[i], r, p[i + 1], r * 0.7f, sampled ? draw::kFieldSample : draw::kFieldBone});
     }
     for (std::size_t i = 1; i + 1 < jc; ++i)
-      spheres_.push_back({p[i], base * 0.8f, draw::kFieldJoint});
-    spheres_.push_back(
+      spheres.push_back({p[i], base * 0.8f, draw::kFieldJoint});
+    spheres.push_back(
         {p[jc - 1], base * 1.1f, reached ? draw::kFieldTipReached : draw::kFieldTipChasing});
   };
   for (int row = std::max(0, lead_row - kNearCells); row <= lead_row + kNearCells; ++row) {
@@ -97,17 +107,17 @@ void SceneDrawer::DrawField(const AppState& state, const FieldScene& field, Rend
   }
   full(field.sample(0), true);
   if (field.sample(1) != field.sample(0)) full(field.sample(1), true);
-  renderer.DrawBones(bones_);
-  renderer.DrawSpheres(spheres_);
+  renderer.DrawBones(bones);
+  renderer.DrawSpheres(spheres);
 
   // The shared target.
-  lines_.clear();
-  spheres_.clear();
+  lines.clear();
+  spheres.clear();
   const glm::vec4 color(0.98f, 0.92f, 0.55f, 0.85f);
-  AddTargetMarker(state.target(), color, base * 1.5f, planar);
-  renderer.DrawLines(lines_, 1.5f, true);
-  renderer.DrawSpheres(spheres_);
-  DrawSpline(state, renderer, base);
+  drawer.AddTargetMarker(state.target(), color, base * 1.5f, planar);
+  renderer.DrawLines(lines, 1.5f, true);
+  renderer.DrawSpheres(spheres);
+  drawer.DrawSpline(state, renderer, base);
 }
 
 }  // namespace fabrik
