@@ -6,7 +6,8 @@ namespace fabrik {
 namespace {
 
 using MakeShell = SceneShell (*)();
-constexpr MakeShell kShells[] = {ArmShell, CreatureShell, FieldShell, WalkerShell};
+constexpr MakeShell kShells[] = {ArmShell,    CreatureShell, FieldShell,
+                                 WalkerShell, MocapShell,    CrowdShell};
 
 }  // namespace
 

@@ -30,6 +30,8 @@ SceneShell ArmShell();       // shell_arm.cpp
 SceneShell CreatureShell();  // shell_creature.cpp
 SceneShell FieldShell();     // shell_field.cpp
 SceneShell WalkerShell();    // shell_walker.cpp
+SceneShell MocapShell();     // scenes/mocap/mocap_shell.cpp
+SceneShell CrowdShell();     // scenes/crowd/crowd_shell.cpp
 
 // The entry of the scene named `name`, or null.
 const SceneShell* FindSceneShell(std::string_view name);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -52,6 +53,16 @@ class SceneDrawer {
   void AddTargetMarker(const glm::vec3& target, const glm::vec4& color, float base,
                        bool planar = false);
   WalkerDrawer& walker() { return walker_; }
+  // A scene's own drawing state kept between frames (GL meshes, instance buffers), one per
+  // type, made on first use and destroyed with the drawer, while the GL context is alive.
+  template <class T>
+  T& Keep() {
+    for (const auto& kept : kept_) {
+      if (auto* held = dynamic_cast<Held<T>*>(kept.get())) return held->value;
+    }
+    kept_.push_back(std::make_unique<Held<T>>());
+    return static_cast<Held<T>*>(kept_.back().get())->value;
+  }
 
  private:
   void RebuildGrid(float reach, bool planar, const glm::vec3& root);
@@ -67,6 +78,14 @@ class SceneDrawer {
   void AddConstraintOutline(const JointConstraint& c, const Frame& parent, const glm::vec3& at,
                             float radius, bool at_limit);
   WalkerDrawer walker_;
+  struct KeptState {
+    virtual ~KeptState() = default;
+  };
+  template <class T>
+  struct Held final : KeptState {
+    T value;
+  };
+  std::vector<std::unique_ptr<KeptState>> kept_;
   std::vector<Frame> frames_;
   float grid_reach_ = -1.0f;
   bool grid_planar_ = false;

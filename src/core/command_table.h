@@ -111,6 +111,9 @@ std::span<const CommandExtension> AppCommandLanguage();
 // Groups of entries from their own files, listed in kGroups (command_table.cpp).
 std::span<const AppCommandEntry> CaptureCommandEntries();  // commands_capture.cpp: screenshot
 std::span<const AppCommandEntry> RecordViewEntries();  // commands_record.cpp: record, root, view
+// scenes/mocap/mocap_commands.cpp: mocap, reach, look, ik, ghost, follow
+std::span<const AppCommandEntry> MocapCommandEntries();
+std::span<const AppCommandEntry> CrowdCommandEntries();  // scenes/crowd/crowd_commands.cpp
 
 // The entry named `name`, or null.
 const AppCommandEntry* FindAppCommand(std::string_view name);

@@ -11,6 +11,8 @@
 #include "core/scene_field.h"
 #include "core/scene_walker.h"
 #include "core/step_view.h"
+#include "scenes/crowd/crowd_scene.h"
+#include "scenes/mocap/mocap_scene.h"
 
 namespace fabrik {
 namespace {
@@ -21,12 +23,14 @@ std::unique_ptr<Scene> Make() {
 }
 
 // One line per scene.
-constexpr std::array<SceneEntry, 5> kScenes = {{
+constexpr std::array<SceneEntry, 7> kScenes = {{
     {"chain", Make<ChainScene>},
     {"arm", Make<ArmScene>},
     {"creature", Make<CreatureScene>},
     {"field", Make<FieldScene>},
     {"walker", Make<WalkerScene>},
+    {"mocap", Make<MocapScene>},
+    {"crowd", Make<CrowdScene>},
 }};
 
 }  // namespace

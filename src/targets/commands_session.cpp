@@ -15,8 +15,8 @@ constexpr std::array<std::string_view, 4> kSolverNames = {"fabrik", "ccd", "jaco
                                                           "dls"};
 // The app's scene registry (core/scene_registry.cpp) has the same names, in this order; a
 // test of the app core's suite compares the two.
-constexpr std::array<std::string_view, 5> kSceneNames = {"chain", "arm", "creature", "field",
-                                                         "walker"};
+constexpr std::array<std::string_view, 7> kSceneNames = {"chain", "arm",    "creature", "field",
+                                                         "walker", "mocap", "crowd"};
 constexpr std::string_view kReset[] = {"reset"};
 
 Status Fail(std::string message) { return MakeError(std::move(message)); }
@@ -119,7 +119,7 @@ const CommandSpec kSpecs[] = {
      .parse = ParseSolver,
      .keywords = kSolverNames},
     {.name = cmd::Scene::kName,
-     .usage = "scene chain|arm|creature|field|walker",
+     .usage = "scene chain|arm|creature|field|walker|mocap|crowd",
      .summary = "choose the scene",
      .parse = ParseScene,
      .context_keywords = SceneKeywords},

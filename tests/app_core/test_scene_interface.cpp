@@ -53,7 +53,8 @@ TEST(SceneInterface, RegistryNamesEveryBuiltInSceneAndTheLanguageAcceptsThem) {
   Core core;
   std::vector<std::string_view> names;
   for (const SceneEntry& e : RegisteredScenes()) names.push_back(e.name);
-  EXPECT_EQ(names, (std::vector<std::string_view>{"chain", "arm", "creature", "field", "walker"}));
+  EXPECT_EQ(names, (std::vector<std::string_view>{"chain", "arm", "creature", "field", "walker",
+                                                 "mocap", "crowd"}));
   // The language's list (used where the app's context is not given: --scene, scripts parsed
   // alone) and the usage line `help scene` prints name the same scenes.
   const std::span<const std::string_view> language = SceneNames();
