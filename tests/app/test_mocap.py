@@ -60,17 +60,18 @@ class Mocap(unittest.TestCase):
         self.assertEqual(last["clip"]["path"], CLIP)
         self.assertGreater(last["clip"]["time"], 0.5)
         self.assertTrue(last["mocap_view"]["ghost"])
-        # The torso (the middle of the root's first spine bone) is drawn in the shirt's blue.
+        # The torso (the middle joint on the path from the head down to the root) is drawn in
+        # the shirt's blue.
         sk = last["skeleton"]
-        spine = [i for i, p in enumerate(sk["parents"]) if p == 0]
-        upper = max(spine, key=lambda i: sk["joints"][i][1])
-        grand = [i for i, p in enumerate(sk["parents"]) if p == upper]
-        mid = sk["joints"][grand[0]] if grand else sk["joints"][upper]
+        path = [sk["head"]["joint"]]
+        while sk["parents"][path[-1]] >= 0:
+            path.append(sk["parents"][path[-1]])
+        mid = sk["joints"][path[len(path) // 2]]
         img = load_png(png)
         self.assertGreater(share(img, *project(last, mid), shirt), 0.5)
         # ...and the hills well beside the character are not.
         root = sk["joints"][0]
-        for dx, dz in [(2.5, 0), (0, 2.5), (-2, -2)]:
+        for dx, dz in [(1.0, 0), (0, 1.0), (-0.8, -0.8)]:
             ground = [root[0] + dx, sk["feet"][0]["ground"], root[2] + dz]
             self.assertLess(share(img, *project(last, ground), shirt), 0.5, (dx, dz))
 
@@ -137,12 +138,12 @@ class Mocap(unittest.TestCase):
             demo.wait_frames(3)
             demo.move(500, 100)
             for bad, needle in [("mocap load " + d, "directory"),
-                                ("mocap load " + cut, "truncated"),
+                                ("mocap load " + cut, "cut.bvh"),
                                 ("mocap load /no/such.bvh", "no such file")]:
                 before = demo.wait_frames(2)
                 after = open_console_and_run(
-                    demo, bad, lambda st: needle in st.get("console_last", ""),
-                    "the error for " + bad)
+                    demo, bad, lambda st: needle in st.get("console_last", "")
+                    and st["console_last"].startswith("mocap load:"), "the error for " + bad)
                 self.assertEqual(after["clip"], before["clip"])
                 self.assertEqual(after["skeleton"]["joints"], before["skeleton"]["joints"])
 
