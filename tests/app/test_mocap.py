@@ -7,8 +7,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fabrik_app import (LiveDemo, all_finite, dist, load_png, project,  # noqa: E402
-                        read_states, run_demo)
+from fabrik_app import (LiveDemo, all_finite, dist, load_png,  # noqa: E402
+                        open_console_and_run, project, read_states, run_demo)
 
 FAST = ["--size", "640x480", "--msaa", "0", "--no-vsync", "--fixed-dt", "0.016"]
 HILLS = ["--scene", "mocap", "--terrain", "assets/terrain/hills.png"]
@@ -32,16 +32,6 @@ def feet_on_ground(state):
         if ankle[1] < foot["ground"] - 0.003:
             return False
     return True
-
-
-def open_console_and_run(demo, line, until, what):
-    if not demo.latest()["console_open"]:
-        demo.key("grave")
-    demo.wait_until(lambda s: s["console_open"] and s["console_ready"],
-                    what="the console's input line to take the keyboard")
-    demo.type(line)
-    demo.key("Return")
-    return demo.wait_until(until, what=what)
 
 
 class Mocap(unittest.TestCase):

@@ -136,11 +136,13 @@ TEST(MocapScene, RefusedCommandsChangeNothing) {
   core.Run("scene mocap");
   core.Run("mocap pause");
   const std::string before = Kept(core);
-  for (const char* line :
-       {"ik weight 1.5", "ik weight nan", "ik", "reach up 1 2 3", "reach left 1 2",
-        "reach left 1e9 0 0", "reach left target", "look 1 2", "look inf 0 0", "mocap speed 0",
-        "mocap speed 9", "mocap frame -1", "mocap loop maybe", "mocap", "mocap jump",
-        "ghost maybe", "follow 2", "characters 0", "characters 6000", "characters x"}) {
+  for (const char* line : {"ik weight 1.5",     "ik weight nan",  "ik",
+                           "reach up 1 2 3",    "reach left 1 2", "reach left 1e9 0 0",
+                           "reach left target", "look 1 2",       "look inf 0 0",
+                           "mocap speed 0",     "mocap speed 9",  "mocap frame -1",
+                           "mocap loop maybe",  "mocap",          "mocap jump",
+                           "ghost maybe",       "follow 2",       "characters 0",
+                           "characters 6000",   "characters x"}) {
     SCOPED_TRACE(line);
     core.Run(line);
     EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
@@ -182,8 +184,7 @@ TEST(MocapScene, HostileLoadsGiveOneErrorAndChangeNothing) {
                     "HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Xrotation "
                     "Yrotation\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 1\nFrame "
                     "Time: 0.01\nnan 0 0\n");
-  for (const std::string& path :
-       {dir, cut, nan_clip, ::testing::TempDir() + "mocap_missing.bvh"}) {
+  for (const std::string& path : {dir, cut, nan_clip, ::testing::TempDir() + "mocap_missing.bvh"}) {
     SCOPED_TRACE(path);
     const std::size_t printed = core.state().console.printed;
     core.Run("mocap load " + path);

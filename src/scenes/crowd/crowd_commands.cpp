@@ -43,8 +43,12 @@ constexpr std::string_view kCharactersDetails[] = {
     "  headings on the terrain, their legs solved together by the batched solver."};
 
 const AppCommandEntry kEntries[] = {
-    {{"characters", "characters N", "the crowd scene's number of characters", kCharactersDetails,
-      ParseCharacters, {}},
+    {{"characters",
+      "characters N",
+      "the crowd scene's number of characters",
+      kCharactersDetails,
+      ParseCharacters,
+      {}},
      ApplyCharacters},
 };
 

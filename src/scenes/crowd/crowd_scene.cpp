@@ -29,8 +29,8 @@ bool CrowdScene::Enter(AppState& state) { return Build(state); }
 
 bool CrowdScene::Build(AppState& state) {
   const std::string& path = state.mocap.clip_path;
-  auto first = LoadRig(ResolveDataPath(path, state.command_context.search_roots),
-                       state.mocap.scale);
+  auto first =
+      LoadRig(ResolveDataPath(path, state.command_context.search_roots), state.mocap.scale);
   if (!first) {
     SetMessage(state, "crowd: " + first.error(), true);
     return false;

@@ -51,7 +51,7 @@ class CrowdScene final : public Scene {
   std::optional<mocap::Crowd> crowd_;
   std::shared_ptr<const Heightmap> ground_;  // kept alive: the crowd holds a plain pointer
   int ground_revision_ = -1;
-  std::vector<std::string> clips_;           // the clips played, as loaded
+  std::vector<std::string> clips_;  // the clips played, as loaded
   float ik_weight_ = 1.0f;
 };
 

@@ -19,8 +19,7 @@ void CrowdPanel(const AppState& state, UiState&, CommandQueue& queue) {
   const mocap::CrowdTiming& t = crowd.last_timing();
   ImGui::Text("%d characters, %d clip(s)", static_cast<int>(crowd.size()),
               static_cast<int>(scene->clips().size()));
-  ImGui::Text("IK %.2f ms (batched leg solve %.2f ms)", t.ik_seconds * 1e3,
-              t.solve_seconds * 1e3);
+  ImGui::Text("IK %.2f ms (batched leg solve %.2f ms)", t.ik_seconds * 1e3, t.solve_seconds * 1e3);
   ImGui::Text("sampling %.2f ms, whole update %.2f ms", t.sample_seconds * 1e3,
               t.frame_seconds * 1e3);
   // The count being typed lives in ImGui's storage until it is sent.
@@ -34,8 +33,7 @@ void CrowdPanel(const AppState& state, UiState&, CommandQueue& queue) {
     queue.Push(Command(cmd::Extension{"characters", {std::to_string(wanted)}}),
                CommandSource::kQuiet);
   }
-  ImGui::TextColored(panel::kDim, "Draws the %d nearest the camera's pivot.",
-                     kMaxDrawnCharacters);
+  ImGui::TextColored(panel::kDim, "Draws the %d nearest the camera's pivot.", kMaxDrawnCharacters);
 }
 
 void CrowdDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {

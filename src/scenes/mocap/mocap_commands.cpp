@@ -175,13 +175,14 @@ constexpr std::string_view kMocapDetails[] = {
     "  play, pause; speed X (0.05..4 times real time); frame N (jump, clamped to the clip);",
     "  loop on|off; scale S|auto: metres per file unit, auto from the skeleton's height.",
     "  The packaged clips are in /usr/share/assimp/models/BVH (package assimp-testmodels)."};
-constexpr std::string_view kMocapKeywords[] = {"load", "play", "pause", "speed",
+constexpr std::string_view kMocapKeywords[] = {"load",  "play", "pause", "speed",
                                                "frame", "loop", "scale"};
 
 // --- reach left|right X Y Z | reach left|right off | reach right target ---
 
-constexpr const char* kReachUsage = "reach left|right X Y Z | reach left|right off | "
-                                    "reach right target";
+constexpr const char* kReachUsage =
+    "reach left|right X Y Z | reach left|right off | "
+    "reach right target";
 
 Result<std::vector<std::string>> ParseReach(Args args) {
   const std::string side = args.empty() ? "" : text::Lower(args[0]);
@@ -198,8 +199,8 @@ Result<std::vector<std::string>> ParseReach(Args args) {
   }
   if (args.size() != 4) {
     return MakeError("reach " + side + ": expected X Y Z or off" +
-                     std::string(side == "right" ? " or target" : "") + " (usage: " +
-                     kReachUsage + ")");
+                     std::string(side == "right" ? " or target" : "") + " (usage: " + kReachUsage +
+                     ")");
   }
   auto xyz = Point("reach " + side, args.subspan(1), kReachUsage);
   if (!xyz) return xyz;
@@ -291,19 +292,14 @@ Result<std::vector<std::string>> OnOffWords(std::string_view what, Args args) {
 Result<std::vector<std::string>> ParseGhost(Args args) { return OnOffWords("ghost", args); }
 Result<std::vector<std::string>> ParseFollow(Args args) { return OnOffWords("follow", args); }
 
-bool ApplyGhost(AppState& state, Args args, CommandOutput& out) {
+// ghost and follow: one view flag of the scene each.
+template <bool MocapScene::*kFlag>
+bool ApplyViewFlag(AppState& state, Args args, CommandOutput& out) {
+  const std::string name = kFlag == &MocapScene::ghost ? "ghost" : "follow";
   MocapScene* scene = Mocap(state);
-  if (scene == nullptr) return NeedMocap("ghost", out);
-  scene->ghost = args[0] == "on";
-  out.Print("ghost " + args[0]);
-  return true;
-}
-
-bool ApplyFollow(AppState& state, Args args, CommandOutput& out) {
-  MocapScene* scene = Mocap(state);
-  if (scene == nullptr) return NeedMocap("follow", out);
-  scene->follow = args[0] == "on";
-  out.Print("follow " + args[0]);
+  if (scene == nullptr) return NeedMocap(name, out);
+  scene->*kFlag = args[0] == "on";
+  out.Print(name + " " + args[0]);
   return true;
 }
 
@@ -328,10 +324,10 @@ const AppCommandEntry kEntries[] = {
      ApplyIk},
     {{"ghost", "ghost on|off", "draw the clip's own pose faintly (mocap scene)", kGhostDetails,
       ParseGhost, kOnOff},
-     ApplyGhost},
+     ApplyViewFlag<&MocapScene::ghost>},
     {{"follow", "follow on|off", "the camera follows the mocap character", kFollowDetails,
       ParseFollow, kOnOff},
-     ApplyFollow},
+     ApplyViewFlag<&MocapScene::follow>},
 };
 
 }  // namespace

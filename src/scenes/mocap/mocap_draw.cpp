@@ -209,7 +209,8 @@ void MocapLook::DrawCrowd(const AppState& state, const CrowdScene& scene, Render
     const glm::vec3 d = root - pivot;
     nearest_.push_back({d.x * d.x + d.z * d.z, i});
   }
-  const std::size_t drawn = std::min(nearest_.size(), static_cast<std::size_t>(kMaxDrawnCharacters));
+  const std::size_t drawn =
+      std::min(nearest_.size(), static_cast<std::size_t>(kMaxDrawnCharacters));
   std::nth_element(nearest_.begin(), nearest_.begin() + static_cast<std::ptrdiff_t>(drawn) - 1,
                    nearest_.end());
   bones_.clear();

@@ -16,16 +16,6 @@ namespace {
 
 using namespace panel;
 
-void Send(CommandQueue& queue, std::string name, std::vector<std::string> args) {
-  queue.Push(Command(cmd::Extension{std::move(name), std::move(args)}), CommandSource::kQuiet);
-}
-
-std::string Number(float v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.9g", static_cast<double>(v));
-  return buf;
-}
-
 std::string FileName(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -38,7 +28,8 @@ void ClipPicker(const MocapScene& scene, CommandQueue& queue) {
   if (ImGui::BeginCombo("clip", current.c_str())) {
     for (const std::string& clip : clips) {
       const std::string name = FileName(clip);
-      if (ImGui::Selectable(name.c_str(), name == current)) Send(queue, "mocap", {"load", clip});
+      if (ImGui::Selectable(name.c_str(), name == current))
+        SendCommand(queue, "mocap", {"load", clip});
     }
     if (clips.empty()) ImGui::TextColored(kDim, "no packaged clips (assimp-testmodels)");
     ImGui::EndCombo();
@@ -49,44 +40,47 @@ void PlaybackControls(const MocapScene& scene, CommandQueue& queue) {
   const Playback& p = scene.playback;
   const mocap::Clip& clip = scene.character().rig().clip;
   if (ImGui::Button(p.playing ? "pause" : "play", ImVec2(60.0f, 0.0f))) {
-    Send(queue, "mocap", {p.playing ? "pause" : "play"});
+    SendCommand(queue, "mocap", {p.playing ? "pause" : "play"});
   }
   ImGui::SameLine();
   bool loop = p.loop;
-  if (ImGui::Checkbox("loop", &loop)) Send(queue, "mocap", {"loop", loop ? "on" : "off"});
+  if (ImGui::Checkbox("loop", &loop)) SendCommand(queue, "mocap", {"loop", loop ? "on" : "off"});
   ImGui::SameLine();
   float speed = p.speed;
   ImGui::SetNextItemWidth(110.0f);
   if (ImGui::SliderFloat("speed", &speed, kMinPlaybackSpeed, kMaxPlaybackSpeed, "%.2fx",
                          ImGuiSliderFlags_Logarithmic)) {
-    Send(queue, "mocap", {"speed", Number(speed)});
+    SendCommand(queue, "mocap", {"speed", CommandNumber(speed)});
   }
   int frame = scene.frame();
   if (ImGui::SliderInt("frame", &frame, 0, clip.frame_count() - 1)) {
-    Send(queue, "mocap", {"frame", std::to_string(frame)});
+    SendCommand(queue, "mocap", {"frame", std::to_string(frame)});
   }
-  ImGui::TextColored(kDim, "%.2f / %.2f s, %d frames at %.0f Hz, %.3g m per unit (%s)",
-                     p.time, clip.duration(), clip.frame_count(), 1.0f / clip.frame_time(),
-                     clip.scale(), mocap::ScaleSourceName(clip.scale_source()));
+  ImGui::TextColored(kDim, "%.2f / %.2f s, %d frames at %.0f Hz, %.3g m per unit (%s)", p.time,
+                     clip.duration(), clip.frame_count(), 1.0f / clip.frame_time(), clip.scale(),
+                     mocap::ScaleSourceName(clip.scale_source()));
 }
 
 void IkControls(const MocapScene& scene, CommandQueue& queue) {
   const mocap::Character& c = scene.character();
   float weight = c.ik_weight();
   if (ImGui::SliderFloat("IK weight", &weight, 0.0f, 1.0f, "%.2f")) {
-    Send(queue, "ik", {"weight", Number(weight)});
+    SendCommand(queue, "ik", {"weight", CommandNumber(weight)});
   }
   bool ghost = scene.ghost, follow = scene.follow;
   if (ImGui::Checkbox("ghost (the clip before IK)", &ghost)) {
-    Send(queue, "ghost", {ghost ? "on" : "off"});
+    SendCommand(queue, "ghost", {ghost ? "on" : "off"});
   }
-  if (ImGui::Checkbox("camera follows", &follow)) Send(queue, "follow", {follow ? "on" : "off"});
+  if (ImGui::Checkbox("camera follows", &follow))
+    SendCommand(queue, "follow", {follow ? "on" : "off"});
 
   const char* sides[] = {"left", "right"};
   for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
     const mocap::FootState& foot = c.foot(side);
     ImGui::TextColored(foot.pinned ? kGood : kDim, "%s foot: %s", sides[side],
-                       foot.pinned ? "pinned" : foot.contact ? "landing" : "swinging");
+                       foot.pinned    ? "pinned"
+                       : foot.contact ? "landing"
+                                      : "swinging");
   }
   for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
     const auto target = c.reach_target(side);
@@ -95,7 +89,7 @@ void IkControls(const MocapScene& scene, CommandQueue& queue) {
       ImGui::TextColored(kWarn, "%s hand reaches (%.2f, %.2f, %.2f)", sides[side], target->x,
                          target->y, target->z);
       ImGui::SameLine();
-      if (ImGui::SmallButton("let go")) Send(queue, "reach", {sides[side], "off"});
+      if (ImGui::SmallButton("let go")) SendCommand(queue, "reach", {sides[side], "off"});
     } else {
       ImGui::TextColored(kDim, "%s hand follows the clip", sides[side]);
     }
@@ -104,7 +98,7 @@ void IkControls(const MocapScene& scene, CommandQueue& queue) {
   if (const auto look = c.look_target()) {
     ImGui::TextColored(kWarn, "looks at (%.2f, %.2f, %.2f)", look->x, look->y, look->z);
     ImGui::SameLine();
-    if (ImGui::SmallButton("look off")) Send(queue, "look", {"off"});
+    if (ImGui::SmallButton("look off")) SendCommand(queue, "look", {"off"});
   }
   ImGui::Text("IK %.1f us a frame (legs, pelvis, arms, gaze)", scene.ik_us());
 }

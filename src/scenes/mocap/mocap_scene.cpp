@@ -72,8 +72,9 @@ bool MocapScene::Load(AppState& state, const std::string& path, const std::strin
   character_->Update(0.0f, 0.0f);
   followed_ = Root(*character_);
   if (!right_follows_ && rig_->limbs.has_arms) {
-    PlaceTarget(state, character_->pose().positions[static_cast<std::size_t>(
-                           rig_->limbs.arms[mocap::kRight].end())]);
+    PlaceTarget(state,
+                character_->pose()
+                    .positions[static_cast<std::size_t>(rig_->limbs.arms[mocap::kRight].end())]);
   }
   if (!first) PlaceCamera(state);
   return true;
@@ -161,8 +162,7 @@ void MocapScene::Solve(AppState& state) {
 }
 
 std::span<const glm::vec3> MocapScene::Pose(const AppState& state) const {
-  return character_ ? std::span<const glm::vec3>(character_->pose().positions)
-                    : Scene::Pose(state);
+  return character_ ? std::span<const glm::vec3>(character_->pose().positions) : Scene::Pose(state);
 }
 
 void MocapScene::Handles(const AppState& state, std::vector<Handle>& out) const {
