@@ -1,4 +1,4 @@
-// The crowd scene's console command `characters N` (docs/language.md: Motion capture), an
+// The crowd scene's console command `characters N` (docs/mocap.md: The crowd scene), an
 // entry of the app's command table.
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// The mocap scene's console commands (docs/language.md: Motion capture), entries of the app's
+// The mocap scene's console commands (docs/mocap.md: The mocap scene), entries of the app's
 // command table: `mocap` (load, play, pause, speed, frame, loop, scale), `reach`, `look`,
 // `ik weight`, `ghost` and `follow`. Each parser writes its numbers back with 9 significant
 // digits, so the apply step reads the same floats a script replays.

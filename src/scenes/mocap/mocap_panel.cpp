@@ -1,6 +1,6 @@
 // The mocap scene's panel section: the clip picker, playback, the IK weight, the view toggles
 // and readouts. Every change is sent as the console command that does the same
-// (docs/language.md: Motion capture).
+// (docs/mocap.md: The mocap scene).
 #include <imgui.h>
 
 #include <cstdio>
