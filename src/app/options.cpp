@@ -221,7 +221,8 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   app.add_option("--terrain-height", terrain_height, "height H of white (0 <= H <= 1e4)");
   app.add_option("--bvh", o.bvh_path, "the mocap scene's clip: a BVH file (implies --scene mocap)");
   app.add_option("--bvh-scale", bvh_scale, "metres per BVH file unit (1e-6..1000; default: auto)");
-  app.add_option("--characters", characters, "characters in the crowd scene (1..5000, default 100)");
+  app.add_option("--characters", characters,
+                 "characters in the crowd scene (1..5000, default 100)");
   app.add_option("--solver", solver, "solver at start: fabrik|ccd|jacobian_transpose|dls");
   app.add_option("--exec", o.exec, "run a console command at start (repeatable)")
       ->allow_extra_args(false);

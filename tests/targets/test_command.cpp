@@ -221,7 +221,7 @@ TEST(Command, BadLinesGiveOneSpecificError) {
       {"solver newton",
        "solver: unknown solver 'newton' (known: fabrik, ccd, jacobian_transpose, dls)"},
       {"scene forest",
-       "scene: unknown scene 'forest' (known: chain, arm, creature, field, walker)"},
+       "scene: unknown scene 'forest' (known: chain, arm, creature, field, walker, mocap, crowd)"},
       {"target \"1 2 3", "unterminated quote"},
   };
   ASSERT_GE(cases.size(), 25u);
@@ -374,7 +374,7 @@ TEST(Command, CompletionOffersWholeLines) {
             (V{"mode console", "mode drag", "mode script", "mode spline"}));
   EXPECT_EQ(CompleteCommand("help jo"), V{"help joints"});
   EXPECT_EQ(CompleteCommand("solver j"), V{"solver jacobian_transpose"});
-  EXPECT_EQ(CompleteCommand("scene c"), (V{"scene chain", "scene creature"}));
+  EXPECT_EQ(CompleteCommand("scene c"), (V{"scene chain", "scene creature", "scene crowd"}));
   EXPECT_EQ(CompleteCommand("camera "), V{"camera reset"});
   EXPECT_EQ(CompleteCommand("script r"), (V{"script restart", "script run "}));
   EXPECT_EQ(CompleteCommand("  Mode Sc"), V{"  Mode script"});
