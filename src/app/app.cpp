@@ -102,6 +102,9 @@ StartOptions ToStartOptions(const Options& o) {
   start.terrain_path = o.terrain_path;
   start.terrain_size = o.terrain_size;
   start.terrain_height = o.terrain_height;
+  start.bvh_path = o.bvh_path;
+  start.bvh_scale = o.bvh_scale;
+  start.characters = o.characters;
   start.solver = o.solver;
   start.exec = o.exec;
   start.screenshot_dir = o.screenshot_dir;

@@ -197,7 +197,7 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_vi
   // Numbers are taken as text and read strictly here (ReadNumber): plain decimal only, and
   // range errors that print the limits as docs/options.md states them.
   std::string mode, size, lengths, solver, scene, joints, length, moe, iterations, fixed_dt, frames,
-      msaa, chains, terrain_size, terrain_height;
+      msaa, chains, terrain_size, terrain_height, bvh_scale, characters;
   app.add_option("--mode", mode, "target mode at start: drag|spline|console|script");
   app.add_option("--spline", o.spline_path, "load this spline file at start");
   app.add_option("--script", o.script_path, "load this script file at start");
@@ -221,6 +221,10 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_vi
   app.add_option("--terrain-size", terrain_size,
                  "side S of the terrain square (0.001 <= S <= 1e5)");
   app.add_option("--terrain-height", terrain_height, "height H of white (0 <= H <= 1e4)");
+  app.add_option("--bvh", o.bvh_path, "the mocap scene's clip: a BVH file (implies --scene mocap)");
+  app.add_option("--bvh-scale", bvh_scale, "metres per BVH file unit (1e-6..1000; default: auto)");
+  app.add_option("--characters", characters,
+                 "characters in the crowd scene (1..5000, default 100)");
   app.add_option("--solver", solver, "solver at start: fabrik|ccd|jacobian_transpose|dls");
   app.add_option("--exec", o.exec, "run a console command at start (repeatable)")
       ->allow_extra_args(false);
@@ -271,6 +275,17 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_vi
     if (auto e = ReadNumber("--terrain-height", terrain_height, 0.0f, 1e4f, o.terrain_height)) {
       return fail(*e);
     }
+  }
+  if (app.count("--bvh-scale")) {
+    if (auto e = ReadNumber("--bvh-scale", bvh_scale, 1e-6f, 1e3f, o.bvh_scale)) return fail(*e);
+  }
+  if (app.count("--characters")) {
+    if (auto e = ReadNumber("--characters", characters, 1, 5000, o.characters)) return fail(*e);
+  }
+  if (app.count("--bvh")) {
+    if (o.bvh_path.empty()) return fail("--bvh: empty path");
+    if (auto e = NoControl("--bvh", o.bvh_path)) return fail(*e);
+    if (!app.count("--scene")) o.scene = "mocap";  // a clip is for the mocap scene
   }
   if (app.count("--length")) {
     if (auto e = ReadNumber("--length", length, kMinLength, kMaxLength, o.length)) return fail(*e);

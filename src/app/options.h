@@ -48,6 +48,9 @@ struct Options {
   std::string terrain_path;     // --terrain: a gray PNG heightmap (docs/walker.md: Terrain)
   float terrain_size = 40.0f;   // --terrain-size S
   float terrain_height = 3.0f;  // --terrain-height H
+  std::string bvh_path;         // --bvh: the mocap scene's clip ("" = the default clip)
+  float bvh_scale = 0.0f;       // --bvh-scale: metres per file unit (0 = from the skeleton)
+  int characters = 100;         // --characters: the crowd scene's size
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
   bool hidden = false;            // no visible window (still renders offscreen-sized)

@@ -7,37 +7,25 @@
 #include "app/panel_widgets.h"
 
 namespace fabrik::panel {
-namespace {
-
-void Send(CommandQueue& queue, std::string name, std::vector<std::string> args) {
-  queue.Push(Command(cmd::Extension{std::move(name), std::move(args)}), CommandSource::kQuiet);
-}
-
-std::string Number(float v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.9g", static_cast<double>(v));
-  return buf;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 void OrientSection(const AppState& state, CommandQueue& queue) {
   if (!ImGui::CollapsingHeader("Rotations and skin")) return;
   const OrientState& o = state.orient;
   bool skin = o.skin;
   if (ImGui::Checkbox("skinned tentacle (chain scene)", &skin)) {
-    Send(queue, "skin", {skin ? "on" : "off"});
+    SendCommand(queue, "skin", {skin ? "on" : "off"});
   }
   bool axes = o.axes;
   if (ImGui::Checkbox("joint axes (X red, Y green, Z blue)", &axes)) {
-    Send(queue, "axes", {axes ? "on" : "off"});
+    SendCommand(queue, "axes", {axes ? "on" : "off"});
   }
   bool oriented = o.euler_deg.has_value();
   if (ImGui::Checkbox("orientation target", &oriented)) {
     if (oriented) {
-      Send(queue, "orient", {"0", "0", "0"});
+      SendCommand(queue, "orient", {"0", "0", "0"});
     } else {
-      Send(queue, "orient", {"off"});
+      SendCommand(queue, "orient", {"off"});
     }
   }
   if (!o.euler_deg) return;
@@ -45,7 +33,9 @@ void OrientSection(const AppState& state, CommandQueue& queue) {
   bool changed = ImGui::SliderFloat("yaw", &angles.x, -180.0f, 180.0f, "%.1f deg");
   changed |= ImGui::SliderFloat("pitch", &angles.y, -90.0f, 90.0f, "%.1f deg");
   changed |= ImGui::SliderFloat("roll", &angles.z, -180.0f, 180.0f, "%.1f deg");
-  if (changed) Send(queue, "orient", {Number(angles.x), Number(angles.y), Number(angles.z)});
+  if (changed)
+    SendCommand(queue, "orient",
+                {CommandNumber(angles.x), CommandNumber(angles.y), CommandNumber(angles.z)});
   ImGui::TextColored(kDim, "drag mode: Shift/Ctrl/Alt + wheel turn yaw/pitch/roll");
   if (o.error_deg) {
     ImGui::TextColored(*o.error_deg <= 2.0f ? kGood : kWarn, "effector off by %.2f deg",

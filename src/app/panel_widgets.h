@@ -4,6 +4,10 @@
 
 #include <imgui.h>
 
+#include <cstdio>
+#include <string>
+#include <vector>
+
 #include "app/ui_state.h"
 #include "core/app_state.h"
 
@@ -17,6 +21,20 @@ inline const ImVec4 kDim(0.62f, 0.65f, 0.70f, 1.0f);
 // The format of the panel's number fields: four significant digits, so a length of 0.001
 // shows as 0.001 (not 0.00) and one of 12.5 as 12.5.
 inline constexpr const char* kNumber = "%.4g";
+
+// Sends the command `name args...` as the console would parse it, quietly (no echo in the
+// console; errors still show).
+inline void SendCommand(CommandQueue& queue, std::string name, std::vector<std::string> args) {
+  queue.Push(Command(cmd::Extension{std::move(name), std::move(args)}), CommandSource::kQuiet);
+}
+
+// A float as a command's argument: 9 significant digits, so the apply step reads it back
+// exactly.
+inline std::string CommandNumber(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.9g", static_cast<double>(v));
+  return buf;
+}
 
 // The current target mode's one-line hint (the panel's mode section and the help overlay).
 const char* ModeHint(const AppState& state);

@@ -28,6 +28,7 @@
 #include "ik/solve_types.h"
 #include "ik/solver.h"
 #include "scenes/field/field_scene.h"
+#include "scenes/mocap/mocap_config.h"
 #include "targets/command.h"
 #include "targets/drag_source.h"
 #include "targets/script.h"
@@ -165,6 +166,7 @@ struct TargetPart {
 struct ScenePart {
   SceneState scene;
   FieldConfig field;  // the field scene's shape (--chains, --joints)
+  MocapConfig mocap;  // the mocap and crowd scenes' clip and crowd size (--bvh, --characters)
   TerrainState terrain;
   OrientState orient;  // bone rotations, orientation target, skin and axes (core/orient.h)
   StepState step;

@@ -53,6 +53,7 @@ struct Settings {
   std::map<std::string, bool, std::less<>> flags;
   std::optional<std::string> spline;  // path, 1..4096 bytes, no control character or '"'
   std::optional<std::string> script;  // the same
+  std::optional<std::string> clip;    // the mocap and crowd scenes' clip (the same rule)
   std::optional<SavedCamera> camera;
   std::optional<glm::ivec2> window_size;      // screen coordinates, 200x150 .. 16384x16384
   std::optional<glm::ivec2> window_position;  // screen coordinates, |x|, |y| <= 100000

@@ -70,6 +70,7 @@ Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window
   if (state.script.player.has_script() && !state.script.path.empty()) {
     s.script = SavedPath(state.script.path);
   }
+  if (state.mocap.clip_path != kDefaultClipPath) s.clip = SavedPath(state.mocap.clip_path);
   const OrbitCamera& camera = state.view.camera;
   s.camera = SavedCamera{camera.pivot(), camera.yaw(), camera.pitch(), camera.distance()};
   // Never saved as what the next start would refuse (docs/limits.md): the size within the
@@ -84,10 +85,12 @@ Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window
 }
 
 void DropOverridden(Settings& s, std::span<const std::string> given) {
-  if (Given(given, "--scene")) {
+  // --bvh starts the mocap scene with its clip, as --scene would.
+  if (Given(given, "--scene") || Given(given, "--bvh")) {
     s.scene.reset();
     s.camera.reset();  // it looked at the saved scene
   }
+  if (Given(given, "--bvh")) s.clip.reset();
   if (Given(given, "--joints") || Given(given, "--length") || Given(given, "--lengths")) {
     s.length.reset();
     s.lengths.reset();
@@ -126,6 +129,11 @@ std::vector<AppCommand> SettingsCommands(const Settings& s) {
     line(QuotedAfter("script run", *s.script));
     // Loaded for the panel's picker, but only running when it was the saved mode.
     if (s.mode && *s.mode != "script") line("script stop");
+  }
+  // The clip only matters to the scenes that play it; `mocap load` switches to the mocap
+  // scene, and the scene line after it picks the saved one.
+  if (s.clip && s.scene && (*s.scene == "mocap" || *s.scene == "crowd")) {
+    line(QuotedAfter("mocap load", *s.clip));
   }
   if (s.scene) line("scene " + *s.scene);
   if (s.mode) line("mode " + *s.mode);

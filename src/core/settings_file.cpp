@@ -250,6 +250,7 @@ SettingsRead ParseSettings(std::string_view text, const std::string& name) {
   }
   s.spline = check.Word("spline", IsPath, "a path");
   s.script = check.Word("script", IsPath, "a path");
+  s.clip = check.Word("clip", IsPath, "a path");
   CheckCamera(check, s);
   CheckWindow(check, s);
   if (!check.ignored.empty()) {
@@ -312,6 +313,7 @@ std::string SettingsJson(const Settings& s) {
   for (const auto& [name, on] : s.flags) j[name] = on;
   if (s.spline) j["spline"] = *s.spline;
   if (s.script) j["script"] = *s.script;
+  if (s.clip) j["clip"] = *s.clip;
   if (s.camera) {
     j["camera"] = {{"pivot", {s.camera->pivot.x, s.camera->pivot.y, s.camera->pivot.z}},
                    {"yaw", s.camera->yaw},

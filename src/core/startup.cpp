@@ -106,6 +106,9 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
       return MakeError("--terrain: " + state.message);
     }
   }
+  if (!options.bvh_path.empty()) state.mocap.clip_path = options.bvh_path;
+  state.mocap.scale = options.bvh_scale;
+  state.mocap.characters = options.characters;
   state.scene.current = MakeScene("chain");
   state.screenshot_dir = options.screenshot_dir;
   if (!options.settings_problem.empty()) {

@@ -29,6 +29,9 @@ struct StartOptions {
   std::string terrain_path;     // "" = the default terrain, loaded when the walker starts
   float terrain_size = 40.0f;   // S (docs/walker.md: Terrain)
   float terrain_height = 3.0f;  // H
+  std::string bvh_path;         // the mocap scene's clip; "" = the default (mocap_config.h)
+  float bvh_scale = 0.0f;       // metres per file unit; 0 = from the skeleton's height
+  int characters = 100;         // the crowd scene's size
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
 

@@ -21,4 +21,6 @@
   X(arm, ArmSceneEntry, ArmShell)                \
   X(creature, CreatureSceneEntry, CreatureShell) \
   X(field, FieldSceneEntry, FieldShell)          \
-  X(walker, WalkerSceneEntry, WalkerShell)
+  X(walker, WalkerSceneEntry, WalkerShell)       \
+  X(mocap, MocapSceneEntry, MocapShell)          \
+  X(crowd, CrowdSceneEntry, CrowdShell)

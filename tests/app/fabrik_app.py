@@ -283,6 +283,21 @@ class LiveDemo:
         return 0
 
 
+def open_console_and_run(demo, line, until, what):
+    """Opens the console if it is closed, types `line` and Enter once the input line takes
+    the keyboard, and waits until `until(state)` holds; returns that state."""
+    st = demo.latest()
+    if not st["console_open"]:
+        demo.key("grave")
+    # Typed characters are taken once the input line has the keyboard (after opening, and
+    # again after the Enter of the previous line).
+    demo.wait_until(lambda s: s["console_open"] and s["console_ready"],
+                    what="the console's input line to take the keyboard")
+    demo.type(line)
+    demo.key("Return")
+    return demo.wait_until(until, what=what)
+
+
 def load_png(path):
     from PIL import Image
     return Image.open(path).convert("RGB")

@@ -7,26 +7,13 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fabrik_app import (LiveDemo, all_finite, dist, load_png, project, read_states,  # noqa
-                        run_demo)
+from fabrik_app import (LiveDemo, all_finite, dist, load_png,  # noqa: E402
+                        open_console_and_run, project, read_states, run_demo)
 
 DT = 0.02
 FAST = ["--size", "800x560", "--msaa", "0", "--no-vsync", "--fixed-dt", str(DT)]
 LEAD_IN = 1.0      # seconds before a recording's motion starts in its script
 TOLERANCE = 0.001  # the recorder's: a dropped sample is this close to its glide
-
-
-def open_console_and_run(demo, line, until, what):
-    st = demo.latest()
-    if not st["console_open"]:
-        demo.key("grave")
-    # Typed characters are taken once the input line has the keyboard (after opening, and
-    # again after the Enter of the previous line).
-    demo.wait_until(lambda s: s["console_open"] and s["console_ready"],
-                    what="the console's input line to take the keyboard")
-    demo.type(line)
-    demo.key("Return")
-    return demo.wait_until(until, what=what)
 
 
 class RecordReplay(unittest.TestCase):

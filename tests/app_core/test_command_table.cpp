@@ -175,6 +175,13 @@ TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
       {"record", "record start " + ::testing::TempDir() + "command_table_record.txt"},
       {"root", "root free"},
       {"view", "view 2d"},
+      {"mocap", "mocap speed 0.5"},
+      {"reach", "reach left 0.3 1.2 0.4"},
+      {"look", "look 1 1.6 2"},
+      {"ik", "ik weight 0.5"},
+      {"ghost", "ghost off"},
+      {"follow", "follow off"},
+      {"characters", "characters 20"},
   };
   std::vector<std::string_view> names;
   for (const CommandSpec& spec : CommandList()) names.push_back(spec.name);
@@ -185,6 +192,9 @@ TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
     ASSERT_NE(it, good.end()) << "no good line for this command";
     Core core;
     if (name == "walker") core.Run("scene walker");
+    for (std::string_view needs_clip : {"mocap", "reach", "look", "ik", "ghost", "follow"}) {
+      if (name == needs_clip) core.Run("scene mocap");
+    }
     if (name == "camera") core.Send(app::CameraOrbit{{80.0f, 0.0f}});  // so reset moves it
     core.Frames(1);
     const std::string before = core.Fingerprint();

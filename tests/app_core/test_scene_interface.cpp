@@ -53,14 +53,15 @@ TEST(SceneInterface, RegistryNamesEveryBuiltInSceneAndTheLanguageAcceptsThem) {
   Core core;
   std::vector<std::string_view> names;
   for (const SceneEntry& e : RegisteredScenes()) names.push_back(e.name);
-  EXPECT_EQ(names, (std::vector<std::string_view>{"chain", "arm", "creature", "field", "walker"}));
+  EXPECT_EQ(names, (std::vector<std::string_view>{"chain", "arm", "creature", "field", "walker",
+                                                  "mocap", "crowd"}));
   // The language takes the registry's names from the app's context: parsing, the usage line
   // `help scene` prints, and Tab completion name the same scenes.
   const CommandContext& context = core.state().command_context;
   EXPECT_EQ(names, context.scene_names);
   const std::vector<std::string> help = HelpLines("scene", context);
   ASSERT_FALSE(help.empty());
-  EXPECT_EQ(help[0], "usage: scene chain|arm|creature|field|walker");
+  EXPECT_EQ(help[0], "usage: scene chain|arm|creature|field|walker|mocap|crowd");
   for (std::string_view name : names) {
     EXPECT_EQ(CompleteCommand("scene " + std::string(name), context),
               std::vector<std::string>{"scene " + std::string(name)});
@@ -72,7 +73,8 @@ TEST(SceneInterface, RegistryNamesEveryBuiltInSceneAndTheLanguageAcceptsThem) {
   Result<Command> forest = ParseCommand("scene forest", context);
   ASSERT_FALSE(forest.ok());
   EXPECT_EQ(forest.error(),
-            "scene: unknown scene 'forest' (known: chain, arm, creature, field, walker)");
+            "scene: unknown scene 'forest' (known: chain, arm, creature, field, walker, mocap, "
+            "crowd)");
   for (std::string_view name : names) {
     core.Run("scene " + std::string(name));
     EXPECT_EQ(core.state().scene.name(), name);

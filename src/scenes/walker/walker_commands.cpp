@@ -80,7 +80,10 @@ bool ApplyTerrain(AppState& state, Args args, CommandOutput& out) {
   std::snprintf(buf, sizeof(buf), ": %.4g x %.4g, %.4g high", static_cast<double>(size),
                 static_cast<double>(size), static_cast<double>(height));
   out.Print("terrain " + resolved + buf +
-            (state.scene.name() == "walker" ? "" : " (shown in the walker scene)"));
+            (state.scene.name() == "walker" || state.scene.name() == "mocap" ||
+                     state.scene.name() == "crowd"
+                 ? ""
+                 : " (shown in the walker, mocap and crowd scenes)"));
   return true;
 }
 

@@ -1,0 +1,63 @@
+// crowd_scene.h - many characters playing motion-capture clips on the terrain, their legs
+// solved together by the batched solver every frame (docs/mocap.md: The crowd scene).
+//
+// `characters N` (1..kMaxCharacters, default 100) characters play the current clip and every
+// other packaged clip with legs of the same joint count (mocap/crowd.h needs one leg shape),
+// each at a random place, heading and start time, drawn from a fixed seed so two runs are the
+// same. They stand on a square around the origin whose side grows with N (about 3 m per
+// character's square root, at most the terrain's side). The ground is the app's terrain, or
+// flat ground, as in the mocap scene. Drawing is capped: the shell draws at most
+// kMaxDrawnCharacters, those nearest the camera's pivot.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/scene.h"
+#include "mocap/crowd.h"
+#include "terrain/heightmap.h"
+
+namespace fabrik {
+
+inline constexpr int kMaxDrawnCharacters = 300;
+
+class CrowdScene final : public Scene {
+ public:
+  std::string_view name() const override { return "crowd"; }
+  // Loads the clips and places state.mocap.characters characters; fails (message set,
+  // nothing changed) when the current clip cannot be loaded.
+  bool Enter(AppState& state) override;
+  OrbitCamera::Home CameraHome(const AppState& state) const override;
+  // One Crowd::Update(dt); solve_us is the whole update, ik_us its IK (after sampling).
+  void Solve(AppState& state) override;
+  // The first character's final pose.
+  std::span<const glm::vec3> Pose(const AppState& state) const override;
+  // Nothing to drag.
+  void Handles(const AppState&, std::vector<Handle>&) const override {}
+  // "characters", "ik_weight", "ik_us", "crowd" {clips, drawn_cap, frame_us, sample_us,
+  // solve_us, lowest_foot} (docs/state.md).
+  void WriteState(nlohmann::json& line) const override;
+
+  Status SetIkWeight(float weight);
+  const mocap::Crowd& crowd() const { return *crowd_; }
+  const std::shared_ptr<const Heightmap>& ground() const { return ground_; }
+  const std::vector<std::string>& clips() const { return clips_; }
+
+ private:
+  bool Build(AppState& state);
+
+  std::optional<mocap::Crowd> crowd_;
+  std::shared_ptr<const Heightmap> ground_;  // kept alive: the crowd holds a plain pointer
+  int ground_revision_ = -1;
+  std::vector<std::string> clips_;  // the clips played, as loaded
+  float ik_weight_ = 1.0f;
+};
+
+struct AppCommandEntry;  // core/command_table.h
+// The scene's own commands: characters (crowd_commands.cpp).
+std::span<const AppCommandEntry> CrowdCommandEntries();
+
+}  // namespace fabrik

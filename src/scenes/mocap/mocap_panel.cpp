@@ -1,0 +1,118 @@
+// The mocap scene's panel section: the clip picker, playback, the IK weight, the view toggles
+// and readouts. Every change is sent as the console command that does the same
+// (docs/mocap.md: The mocap scene).
+#include <imgui.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/panel_widgets.h"
+#include "scenes/mocap/mocap_config.h"
+#include "scenes/mocap/mocap_scene.h"
+
+namespace fabrik {
+namespace {
+
+using namespace panel;
+
+std::string FileName(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+void ClipPicker(const MocapScene& scene, CommandQueue& queue) {
+  // The packaged clips do not change while the demo runs: listed once.
+  static const std::vector<std::string> clips = PackagedClips();
+  const std::string current = FileName(scene.clip_path());
+  if (ImGui::BeginCombo("clip", current.c_str())) {
+    for (const std::string& clip : clips) {
+      const std::string name = FileName(clip);
+      if (ImGui::Selectable(name.c_str(), name == current))
+        SendCommand(queue, "mocap", {"load", clip});
+    }
+    if (clips.empty()) ImGui::TextColored(kDim, "no packaged clips (assimp-testmodels)");
+    ImGui::EndCombo();
+  }
+}
+
+void PlaybackControls(const MocapScene& scene, CommandQueue& queue) {
+  const Playback& p = scene.playback;
+  const mocap::Clip& clip = scene.character().rig().clip;
+  if (ImGui::Button(p.playing ? "pause" : "play", ImVec2(60.0f, 0.0f))) {
+    SendCommand(queue, "mocap", {p.playing ? "pause" : "play"});
+  }
+  ImGui::SameLine();
+  bool loop = p.loop;
+  if (ImGui::Checkbox("loop", &loop)) SendCommand(queue, "mocap", {"loop", loop ? "on" : "off"});
+  ImGui::SameLine();
+  float speed = p.speed;
+  ImGui::SetNextItemWidth(110.0f);
+  if (ImGui::SliderFloat("speed", &speed, kMinPlaybackSpeed, kMaxPlaybackSpeed, "%.2fx",
+                         ImGuiSliderFlags_Logarithmic)) {
+    SendCommand(queue, "mocap", {"speed", CommandNumber(speed)});
+  }
+  int frame = scene.frame();
+  if (ImGui::SliderInt("frame", &frame, 0, clip.frame_count() - 1)) {
+    SendCommand(queue, "mocap", {"frame", std::to_string(frame)});
+  }
+  ImGui::TextColored(kDim, "%.2f / %.2f s, %d frames at %.0f Hz, %.3g m per unit (%s)", p.time,
+                     clip.duration(), clip.frame_count(), 1.0f / clip.frame_time(), clip.scale(),
+                     mocap::ScaleSourceName(clip.scale_source()));
+}
+
+void IkControls(const MocapScene& scene, CommandQueue& queue) {
+  const mocap::Character& c = scene.character();
+  float weight = c.ik_weight();
+  if (ImGui::SliderFloat("IK weight", &weight, 0.0f, 1.0f, "%.2f")) {
+    SendCommand(queue, "ik", {"weight", CommandNumber(weight)});
+  }
+  bool ghost = scene.ghost, follow = scene.follow;
+  if (ImGui::Checkbox("ghost (the clip before IK)", &ghost)) {
+    SendCommand(queue, "ghost", {ghost ? "on" : "off"});
+  }
+  if (ImGui::Checkbox("camera follows", &follow))
+    SendCommand(queue, "follow", {follow ? "on" : "off"});
+
+  const char* sides[] = {"left", "right"};
+  for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
+    const mocap::FootState& foot = c.foot(side);
+    ImGui::TextColored(foot.pinned ? kGood : kDim, "%s foot: %s", sides[side],
+                       foot.pinned    ? "pinned"
+                       : foot.contact ? "landing"
+                                      : "swinging");
+  }
+  for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
+    const auto target = c.reach_target(side);
+    ImGui::PushID(side);
+    if (target) {
+      ImGui::TextColored(kWarn, "%s hand reaches (%.2f, %.2f, %.2f)", sides[side], target->x,
+                         target->y, target->z);
+      ImGui::SameLine();
+      if (ImGui::SmallButton("let go")) SendCommand(queue, "reach", {sides[side], "off"});
+    } else {
+      ImGui::TextColored(kDim, "%s hand follows the clip", sides[side]);
+    }
+    ImGui::PopID();
+  }
+  if (const auto look = c.look_target()) {
+    ImGui::TextColored(kWarn, "looks at (%.2f, %.2f, %.2f)", look->x, look->y, look->z);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("look off")) SendCommand(queue, "look", {"off"});
+  }
+  ImGui::Text("IK %.1f us a frame (legs, pelvis, arms, gaze)", scene.ik_us());
+}
+
+}  // namespace
+
+void MocapPanel(const AppState& state, UiState&, CommandQueue& queue) {
+  const MocapScene* scene = state.scene.As<MocapScene>();
+  if (scene == nullptr) return;
+  ClipPicker(*scene, queue);
+  PlaybackControls(*scene, queue);
+  IkControls(*scene, queue);
+  ImGui::TextColored(kDim, "Drag the orange ball: the right hand reaches for it.");
+  ImGui::TextColored(kDim, "Console: reach, look, ik weight, mocap (help mocap).");
+}
+
+}  // namespace fabrik

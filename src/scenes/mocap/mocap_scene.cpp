@@ -1,0 +1,293 @@
+#include "scenes/mocap/mocap_scene.h"
+
+#include <chrono>
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <nlohmann/json.hpp>
+
+#include "core/app_state.h"
+#include "core/frame.h"
+#include "core/json_util.h"
+#include "core/scene_registry.h"
+#include "scenes/mocap/mocap_rig.h"
+
+namespace fabrik {
+namespace {
+
+using json::Num;
+using json::Vec;
+
+// The hands' readout: reached within the library's tolerance plus float slack.
+constexpr float kReachedDistance = 0.0015f;
+
+nlohmann::json Points(std::span<const glm::vec3> points) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const glm::vec3& p : points) out.push_back(Vec(p));
+  return out;
+}
+
+nlohmann::json PointOrNull(const std::optional<glm::vec3>& p) {
+  return p ? Vec(*p) : nlohmann::json();
+}
+
+glm::vec3 Root(const mocap::Character& c) {
+  return c.pose().positions[static_cast<std::size_t>(c.rig().limbs.pelvis)];
+}
+
+}  // namespace
+
+bool MocapScene::Enter(AppState& state) {
+  const std::string& path = state.mocap.clip_path;
+  return Load(state, path, ResolveDataPath(path, state.command_context.search_roots),
+              state.mocap.scale);
+}
+
+bool MocapScene::Load(AppState& state, const std::string& path, const std::string& resolved_path,
+                      float scale) {
+  auto rig = LoadRig(resolved_path, scale);
+  if (!rig) {
+    SetMessage(state, "mocap load: " + rig.error(), true);
+    return false;
+  }
+  auto made = mocap::Character::Create(rig.value());
+  if (!made) {
+    SetMessage(state, "mocap load: " + path + ": " + made.error(), true);
+    return false;
+  }
+  mocap::Character next = std::move(made).value();
+  // The new character takes over what the user set on the old one. The targets were checked
+  // when set; a clip without arms or head simply has none.
+  if (character_) {
+    (void)next.SetIkWeight(character_->ik_weight());
+    if (left_reach_) (void)next.SetReachTarget(mocap::kLeft, *left_reach_);
+    if (auto look = character_->look_target()) (void)next.SetLookTarget(*look);
+  }
+  const bool first = !character_.has_value();
+  rig_ = std::move(rig).value();
+  character_ = std::move(next);
+  path_ = path;
+  ground_revision_ = -1;  // point the new character at the ground
+  SyncGround(state);
+  playback.time = 0.0f;
+  if (first) playback.playing = true;
+  character_->Update(0.0f, 0.0f);
+  followed_ = Root(*character_);
+  if (!right_follows_ && rig_->limbs.has_arms) {
+    PlaceTarget(state,
+                character_->pose()
+                    .positions[static_cast<std::size_t>(rig_->limbs.arms[mocap::kRight].end())]);
+  }
+  if (!first) PlaceCamera(state);
+  return true;
+}
+
+void MocapScene::SyncGround(AppState& state) {
+  if (ground_revision_ == state.terrain.revision && ground_) return;
+  if (state.terrain.map) {
+    ground_ = state.terrain.map;
+  } else {
+    auto flat = Heightmap::Flat(state.terrain.size);
+    if (!flat) flat = Heightmap::Flat(40.0f);
+    ground_ = std::make_shared<const Heightmap>(std::move(flat).value());
+  }
+  ground_revision_ = state.terrain.revision;
+  if (character_) character_->SetTerrain(ground_.get());
+}
+
+OrbitCamera::Home MocapScene::CameraHome(const AppState& state) const {
+  if (!character_) return Scene::CameraHome(state);
+  OrbitCamera::Home home;
+  const float height = rig_->clip.rest_height();
+  home.pivot = Root(*character_) + glm::vec3(0.0f, -0.05f * height, 0.0f);
+  home.yaw = 0.65f;
+  home.pitch = 0.25f;
+  home.distance = 2.3f * height;
+  return home;
+}
+
+void MocapScene::PlaceCamera(AppState& state) {
+  state.view.camera.SetHome(CameraHome(state));
+  state.view.camera.Reset();
+}
+
+void MocapScene::Solve(AppState& state) {
+  if (!character_) return;
+  SyncGround(state);
+  const float dt = std::isfinite(state.timing.dt) ? std::max(state.timing.dt, 0.0f) : 0.0f;
+  playback.Advance(dt, rig_->clip.duration());
+
+  // The right hand takes the mode's target once the user reaches for it (header comment).
+  if (state.mode != last_mode_) {
+    if (state.mode != TargetMode::kDrag) right_follows_ = rig_->limbs.has_arms;
+    last_mode_ = state.mode;
+  }
+  if (state.drag.dragging && state.scene.grab.kind == Grab::Kind::kTarget) {
+    right_follows_ = rig_->limbs.has_arms;
+  }
+  if (right_follows_ && !character_->SetReachTarget(mocap::kRight, state.target())) {
+    right_follows_ = false;  // a target beyond 10 km: the hand lets go rather than freeze
+    character_->ClearReachTarget(mocap::kRight);
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  character_->Update(playback.time, dt);
+  RecordSolveTime(state, start);
+  ik_us_ = character_->last_ik_seconds() * 1e6;
+
+  const mocap::Limbs& limbs = rig_->limbs;
+  state.last = {};
+  state.last.ok = true;
+  state.last.reachable = true;
+  if (limbs.has_arms) {
+    const glm::vec3 wrist =
+        character_->pose().positions[static_cast<std::size_t>(limbs.arms[mocap::kRight].end())];
+    if (right_follows_) {
+      state.last.distance = glm::distance(wrist, state.target());
+      state.last.reached = state.last.distance <= kReachedDistance;
+    } else if (state.mode == TargetMode::kDrag && !state.drag.dragging) {
+      PlaceTarget(state, wrist);  // the target rides on the hand until it is taken
+      state.last.reached = true;
+    }
+  }
+  if (follow) {
+    // Move the pivot with the root, keeping the user's orbit and zoom: the character stays
+    // where the user framed it while the clip carries it across the ground.
+    const glm::vec3 root = Root(*character_);
+    const OrbitCamera& camera = state.view.camera;
+    state.view.camera.SetPose(camera.pivot() + (root - followed_), camera.yaw(), camera.pitch(),
+                              camera.distance());
+    followed_ = root;
+  } else {
+    followed_ = Root(*character_);
+  }
+}
+
+std::span<const glm::vec3> MocapScene::Pose(const AppState& state) const {
+  return character_ ? std::span<const glm::vec3>(character_->pose().positions) : Scene::Pose(state);
+}
+
+void MocapScene::Handles(const AppState& state, std::vector<Handle>& out) const {
+  out.push_back({state.target(), {Grab::Kind::kTarget, -1}});
+  if (!character_) return;
+  if (left_reach_) out.push_back({*left_reach_, {Grab::Kind::kEffectorTarget, kLeftHandHandle}});
+  if (auto look = character_->look_target()) {
+    out.push_back({*look, {Grab::Kind::kEffectorTarget, kLookHandle}});
+  }
+}
+
+bool MocapScene::MoveHandle(const Grab& grab, const glm::vec3& position) {
+  if (!character_ || grab.kind != Grab::Kind::kEffectorTarget) return false;
+  if (grab.index == kLeftHandHandle && left_reach_) {
+    if (character_->SetReachTarget(mocap::kLeft, position)) left_reach_ = position;
+    return true;
+  }
+  if (grab.index == kLookHandle && character_->look_target()) {
+    (void)character_->SetLookTarget(position);
+    return true;
+  }
+  return false;
+}
+
+Status MocapScene::SetReach(AppState& state, mocap::Side hand,
+                            const std::optional<glm::vec3>& point) {
+  if (!character_) return MakeError("no clip is loaded");
+  if (!rig_->limbs.has_arms) return MakeError(path_ + " has no arms to reach with");
+  if (!point) {
+    character_->ClearReachTarget(hand);
+    if (hand == mocap::kLeft) left_reach_.reset();
+    if (hand == mocap::kRight) right_follows_ = false;
+    return Ok{};
+  }
+  if (Status set = character_->SetReachTarget(hand, *point); !set) return set;
+  if (hand == mocap::kLeft) {
+    left_reach_ = point;
+  } else {
+    right_follows_ = true;
+    PlaceTarget(state, *point);
+  }
+  return Ok{};
+}
+
+Status MocapScene::FollowTarget() {
+  if (!character_) return MakeError("no clip is loaded");
+  if (!rig_->limbs.has_arms) return MakeError(path_ + " has no arms to reach with");
+  right_follows_ = true;
+  return Ok{};
+}
+
+Status MocapScene::SetLook(const std::optional<glm::vec3>& point) {
+  if (!character_) return MakeError("no clip is loaded");
+  if (!point) {
+    character_->ClearLookTarget();
+    return Ok{};
+  }
+  return character_->SetLookTarget(*point);
+}
+
+Status MocapScene::SetIkWeight(float weight) {
+  if (!character_) return MakeError("no clip is loaded");
+  return character_->SetIkWeight(weight);
+}
+
+void MocapScene::SetFrame(int frame) {
+  if (!character_) return;
+  const mocap::Clip& clip = rig_->clip;
+  const int f = std::clamp(frame, 0, clip.frame_count() - 1);
+  playback.time = static_cast<float>(f) * clip.frame_time();
+  playback.Clamp(clip.duration());
+}
+
+int MocapScene::frame() const {
+  if (!character_) return 0;
+  return FrameAt(playback.time, rig_->clip.frame_time(), rig_->clip.frame_count());
+}
+
+void MocapScene::WriteState(nlohmann::json& j) const {
+  if (!character_) return;
+  const mocap::Character& c = *character_;
+  const mocap::Clip& clip = rig_->clip;
+  const mocap::Limbs& limbs = rig_->limbs;
+  nlohmann::json feet = nlohmann::json::array();
+  for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
+    const mocap::FootState& foot = c.foot(side);
+    const glm::vec3 ankle = c.pose().positions[static_cast<std::size_t>(foot.joint)];
+    feet.push_back({{"joint", foot.joint},
+                    {"contact", foot.contact},
+                    {"pinned", foot.pinned ? Vec(foot.pin) : nlohmann::json()},
+                    {"ground", Num(ground_->HeightAt(ankle.x, ankle.z))}});
+  }
+  nlohmann::json hands = nlohmann::json::array();
+  for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
+    hands.push_back({{"joint", limbs.has_arms ? limbs.arms[side].end() : -1},
+                     {"target", PointOrNull(c.reach_target(side))},
+                     {"blend", Num(c.reach_blend(side))}});
+  }
+  j["skeleton"] = {
+      {"names", clip.names()},
+      {"parents", clip.parents()},
+      {"joints", Points(c.pose().positions)},
+      {"animated", Points(c.animated().positions)},
+      {"feet", std::move(feet)},
+      {"hands", std::move(hands)},
+      {"head",
+       {{"joint", limbs.has_head ? limbs.head : -1}, {"look", PointOrNull(c.look_target())}}}};
+  j["clip"] = {{"path", path_},
+               {"frame", frame()},
+               {"frames", clip.frame_count()},
+               {"time", Num(playback.time)},
+               {"scale", Num(clip.scale())}};
+  j["ik_weight"] = Num(c.ik_weight());
+  j["ik_us"] = Num(ik_us_);
+  j["playback"] = {{"playing", playback.playing},
+                   {"speed", Num(playback.speed)},
+                   {"loop", playback.loop},
+                   {"right_follows_target", right_follows_}};
+  j["mocap_view"] = {{"ghost", ghost}, {"follow", follow}};
+}
+
+// Its registry line (scenes/registry.h).
+SceneEntry MocapSceneEntry() {
+  return {.make = MakeSceneOf<MocapScene>, .commands = MocapCommandEntries};
+}
+
+}  // namespace fabrik

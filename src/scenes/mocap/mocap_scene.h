@@ -1,0 +1,110 @@
+// mocap_scene.h - a motion-capture clip with full-body FABRIK on top (docs/mocap.md: The mocap
+// scene). One character (mocap/character.h) plays the clip on the terrain: its feet are
+// grounded, and its hands and head take targets.
+//
+// Ground: the app's terrain (`--terrain`, `terrain load`) when one is loaded, else flat ground
+// at y = 0 of the terrain's side. The character stands with its clip's frame-0 root at the
+// world's origin, facing +Z.
+//
+// Targets, world metres:
+//   * the right hand reaches for the mode's target (the app's target) once it is taken: a
+//     drag of the hand's marker (or anywhere else), a switch to the spline, console or script
+//     mode, `reach right X Y Z` (which also puts the target there) or `reach right target`.
+//     Until then the target rides on the right wrist, so its marker is where the hand is;
+//     `reach right off` lets go;
+//   * the left hand reaches for a fixed point (`reach left X Y Z`, a drag of its marker);
+//   * the head looks at a point (`look X Y Z`, a drag of its marker).
+// Targets ease in and out over the library's 0.3 s blend; `ik weight W` blends the whole IK
+// with the clip (0: the clip itself).
+//
+// Playback (mocap_playback.h) advances by the frame's dt, so `--fixed-dt` plays the clip
+// deterministically. The camera, when following, moves its pivot with the character's root.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/scene.h"
+#include "core/target_sources.h"
+#include "mocap/character.h"
+#include "scenes/mocap/mocap_playback.h"
+#include "terrain/heightmap.h"
+
+namespace fabrik {
+
+class MocapScene final : public Scene {
+ public:
+  // Grab indices of the handles other than the right hand's target (Grab::kEffectorTarget).
+  static constexpr int kLeftHandHandle = 0;
+  static constexpr int kLookHandle = 1;
+
+  std::string_view name() const override { return "mocap"; }
+  // Loads state.mocap's clip (path resolved against the data folder, its scale); fails with
+  // the loader's one-line message and changes nothing.
+  bool Enter(AppState& state) override;
+  OrbitCamera::Home CameraHome(const AppState& state) const override;
+  // Advances the clip, sets the targets, runs the character's frame (IK timed into ik_us and
+  // state.solve_us) and moves a following camera. state.last: distance from the right wrist
+  // to its reach target (0 without one), reached within the library's 1 mm tolerance.
+  void Solve(AppState& state) override;
+  // The final pose's joints, world metres, in the clip's joint order.
+  std::span<const glm::vec3> Pose(const AppState& state) const override;
+  // The right hand's target (the app's target), the left hand's and the look point when set.
+  void Handles(const AppState& state, std::vector<Handle>& out) const override;
+  bool MoveHandle(const Grab& grab, const glm::vec3& position) override;
+  // "skeleton", "clip", "ik_weight", "ik_us", "playback", "mocap_view" (docs/state.md).
+  void WriteState(nlohmann::json& line) const override;
+
+  // Swaps the clip for the one at `resolved_path` (`path` as the user wrote it), keeping the
+  // weight, targets and playback settings; time restarts at 0. On failure: false with the
+  // message set, nothing changed.
+  bool Load(AppState& state, const std::string& path, const std::string& resolved_path,
+            float scale);
+  // A hand's reach: a point, or nullopt to let go. The right hand's point also becomes the
+  // app's target. Refused (message, nothing changed) without arms or for a non-finite or
+  // farther than 10 km point.
+  Status SetReach(AppState& state, mocap::Side hand, const std::optional<glm::vec3>& point);
+  // The right hand follows the app's target from now on.
+  Status FollowTarget();
+  Status SetLook(const std::optional<glm::vec3>& point);
+  Status SetIkWeight(float weight);
+  // Jumps to frame `frame` (clamped into the clip).
+  void SetFrame(int frame);
+
+  const mocap::Character& character() const { return *character_; }
+  const std::shared_ptr<const Heightmap>& ground() const { return ground_; }
+  const std::string& clip_path() const { return path_; }
+  bool right_follows() const { return right_follows_; }
+  int frame() const;
+  double ik_us() const { return ik_us_; }
+
+  Playback playback;
+  bool ghost = true;   // draw the clip's own pose (the animated pose) faintly
+  bool follow = true;  // the camera's pivot follows the character
+
+ private:
+  // Points the character at the app's current terrain, or at flat ground (docs above).
+  void SyncGround(AppState& state);
+  void PlaceCamera(AppState& state);
+
+  std::shared_ptr<const mocap::Rig> rig_;
+  std::optional<mocap::Character> character_;
+  // The ground the character stands on, kept alive here: the character holds a plain pointer.
+  std::shared_ptr<const Heightmap> ground_;
+  int ground_revision_ = -1;
+  std::string path_;
+  bool right_follows_ = false;
+  TargetMode last_mode_ = TargetMode::kDrag;
+  std::optional<glm::vec3> left_reach_;  // what `reach left` asked for (before blending)
+  glm::vec3 followed_{0.0f};             // the root position the camera last followed
+  double ik_us_ = 0.0;
+};
+
+struct AppCommandEntry;  // core/command_table.h
+// The scene's own commands: mocap, reach, look, ik, ghost, follow (mocap_commands.cpp).
+std::span<const AppCommandEntry> MocapCommandEntries();
+
+}  // namespace fabrik

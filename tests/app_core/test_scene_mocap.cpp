@@ -1,0 +1,279 @@
+// The mocap and crowd scenes in the headless core (docs/mocap.md: The mocap scene): loading
+// clips good and bad, playback, the commands' parse and refusals, reach and look, the IK
+// weight, the state line's fields, and the crowd's size.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "core/app_state.h"
+#include "core/settings.h"
+#include "core_test_util.h"
+#include "scenes/crowd/crowd_scene.h"
+#include "scenes/mocap/mocap_scene.h"
+
+namespace fabrik::testing {
+namespace {
+
+const char* const kClip01 = "/usr/share/assimp/models/BVH/01_01.bvh";
+const char* const kClip03 = "/usr/share/assimp/models/BVH/01_03.bvh";
+
+glm::vec3 At(const nlohmann::json& v) {
+  return {v[0].get<float>(), v[1].get<float>(), v[2].get<float>()};
+}
+
+// What a refused command must leave alone in the mocap scene.
+std::string Kept(const Core& core) {
+  nlohmann::json j = core.Json();
+  return nlohmann::json{{"scene", j["scene"]},
+                        {"clip", j["clip"]},
+                        {"skeleton", j["skeleton"]},
+                        {"ik_weight", j["ik_weight"]},
+                        {"playback", j["playback"]}}
+      .dump();
+}
+
+TEST(MocapScene, StartsOnTheDefaultClipWithEveryStateField) {
+  Core core;
+  core.Run("scene mocap");
+  ASSERT_EQ(core.state().scene.name(), "mocap") << core.LastLine();
+  core.Frames(3);
+  const nlohmann::json j = core.Json();
+  EXPECT_EQ(j["clip"]["path"], kClip01);
+  EXPECT_EQ(j["clip"]["frames"], 2752);
+  EXPECT_GT(j["clip"]["scale"].get<double>(), 0.0);
+  const nlohmann::json& s = j["skeleton"];
+  const std::size_t n = s["names"].size();
+  EXPECT_EQ(n, 38u);
+  EXPECT_EQ(s["parents"].size(), n);
+  EXPECT_EQ(s["parents"][0], -1);
+  EXPECT_EQ(s["joints"].size(), n);
+  EXPECT_EQ(s["animated"].size(), n);
+  ASSERT_EQ(s["feet"].size(), 2u);
+  for (const auto& foot : s["feet"]) {
+    EXPECT_GE(foot["joint"].get<int>(), 0);
+    EXPECT_TRUE(foot["contact"].is_boolean());
+    EXPECT_TRUE(foot["pinned"].is_null() || foot["pinned"].is_array());
+  }
+  ASSERT_EQ(s["hands"].size(), 2u);
+  EXPECT_NE(s["hands"][0]["joint"], s["hands"][1]["joint"]);
+  EXPECT_TRUE(s["head"]["look"].is_null());
+  EXPECT_EQ(j["ik_weight"], 1.0);
+  EXPECT_TRUE(j["ik_us"].is_number());
+  EXPECT_EQ(j["joints"].size(), n);  // the pose the shell draws is the final one
+}
+
+TEST(MocapScene, FixedDtPlaysTheClipDeterministically) {
+  Core a, b;
+  a.Run("scene mocap");
+  b.Run("scene mocap");
+  a.Frames(30);
+  b.Frames(30);
+  EXPECT_EQ(a.Json()["skeleton"]["joints"], b.Json()["skeleton"]["joints"]);
+  // 31 frames of 1/60 s after the scene started (the switch's frame plays one step).
+  EXPECT_NEAR(a.Json()["clip"]["time"].get<double>(), 31.0 / 60.0, 1e-4);
+  a.Run("mocap pause");
+  const double paused = a.Json()["clip"]["time"];
+  a.Frames(10);
+  EXPECT_EQ(a.Json()["clip"]["time"].get<double>(), paused);
+  a.Run("mocap frame 600");
+  EXPECT_EQ(a.Json()["clip"]["frame"], 600);
+  a.Run("mocap speed 2");
+  a.Run("mocap play");
+  const double before = a.Json()["clip"]["time"];
+  a.Frames(6);
+  EXPECT_NEAR(a.Json()["clip"]["time"].get<double>() - before, 2.0 * 6.0 / 60.0, 1e-4);
+}
+
+TEST(MocapScene, WeightZeroShowsTheClipItself) {
+  Core core;
+  core.Run("scene mocap");
+  core.Run("reach right 0.4 1.3 0.5");
+  core.Run("look 2 1.6 3");
+  core.Run("ik weight 0");
+  core.Frames(40);
+  const nlohmann::json s = core.Json()["skeleton"];
+  EXPECT_EQ(s["joints"], s["animated"]);
+  core.Run("ik weight 1");
+  core.Frames(2);
+  const nlohmann::json t = core.Json()["skeleton"];
+  EXPECT_NE(t["joints"], t["animated"]);
+}
+
+TEST(MocapScene, ReachAndLookEaseInAndHit) {
+  Core core;
+  core.Run("scene mocap");
+  core.Run("mocap pause");
+  const nlohmann::json j0 = core.Json();
+  const int wrist = j0["skeleton"]["hands"][1]["joint"];
+  const glm::vec3 start = At(j0["skeleton"]["joints"][wrist]);
+  // A point 25 cm from the wrist: within reach of the arm.
+  const glm::vec3 goal = start + glm::vec3(0.15f, 0.1f, 0.17f);
+  core.Run("reach right " + std::to_string(goal.x) + " " + std::to_string(goal.y) + " " +
+           std::to_string(goal.z));
+  const nlohmann::json j1 = core.Json();
+  // Never in one frame: after the first frame the blend has only begun.
+  EXPECT_LT(j1["skeleton"]["hands"][1]["blend"].get<float>(), 0.5f);
+  EXPECT_GT(glm::distance(At(j1["skeleton"]["joints"][wrist]), goal), 0.05f);
+  core.Frames(30);  // past the 0.3 s blend
+  const nlohmann::json j2 = core.Json();
+  EXPECT_NEAR(glm::distance(At(j2["skeleton"]["joints"][wrist]), goal), 0.0f, 0.002f);
+  EXPECT_EQ(At(j2["target"]), At(j2["skeleton"]["hands"][1]["target"]));
+  core.Run("look 3 1.5 4");
+  core.Frames(30);
+  EXPECT_EQ(At(core.Json()["skeleton"]["head"]["look"]), glm::vec3(3.0f, 1.5f, 4.0f));
+  core.Run("reach right off");
+  core.Run("look off");
+  core.Frames(30);
+  const nlohmann::json j3 = core.Json();
+  EXPECT_TRUE(j3["skeleton"]["hands"][1]["target"].is_null());
+  EXPECT_TRUE(j3["skeleton"]["head"]["look"].is_null());
+}
+
+TEST(MocapScene, RefusedCommandsChangeNothing) {
+  Core core;
+  core.Run("scene mocap");
+  core.Run("mocap pause");
+  const std::string before = Kept(core);
+  for (const char* line : {"ik weight 1.5",     "ik weight nan",  "ik",
+                           "reach up 1 2 3",    "reach left 1 2", "reach left 1e9 0 0",
+                           "reach left target", "look 1 2",       "look inf 0 0",
+                           "mocap speed 0",     "mocap speed 9",  "mocap frame -1",
+                           "mocap loop maybe",  "mocap",          "mocap jump",
+                           "ghost maybe",       "follow 2",       "characters 0",
+                           "characters 6000",   "characters x"}) {
+    SCOPED_TRACE(line);
+    core.Run(line);
+    EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
+    EXPECT_EQ(Kept(core), before);
+  }
+}
+
+TEST(MocapScene, SceneCommandsOutsideTheSceneAreRefused) {
+  Core core;
+  core.Frames(2);
+  auto kept = [&] {
+    const nlohmann::json j = core.Json();
+    return nlohmann::json{j["scene"], j["target"], j["mode"], core.state().mocap.clip_path}.dump();
+  };
+  for (const char* line : {"reach left 0 1 0", "look 0 1 0", "ik weight 0.5", "ghost off",
+                           "follow off", "mocap pause"}) {
+    SCOPED_TRACE(line);
+    const std::string before = kept();
+    core.Run(line);
+    EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
+    EXPECT_NE(core.LastLine().find("scene"), std::string::npos) << core.LastLine();
+    EXPECT_EQ(kept(), before);
+  }
+}
+
+TEST(MocapScene, HostileLoadsGiveOneErrorAndChangeNothing) {
+  Core core;
+  core.Run("scene mocap");
+  core.Run("mocap pause");
+  const std::string before = Kept(core);
+  const std::string dir = ::testing::TempDir() + "mocap_dir.bvh";
+  std::filesystem::create_directories(dir);
+  // A copy of 01_01 cut in the middle of its motion data.
+  std::ifstream in(kClip01, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string cut = WriteTempFile("mocap_cut.bvh", text.substr(0, text.size() / 2));
+  const std::string nan_clip =
+      WriteTempFile("mocap_nan.bvh",
+                    "HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Xrotation "
+                    "Yrotation\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 1\nFrame "
+                    "Time: 0.01\nnan 0 0\n");
+  for (const std::string& path : {dir, cut, nan_clip, ::testing::TempDir() + "mocap_missing.bvh"}) {
+    SCOPED_TRACE(path);
+    const std::size_t printed = core.state().console.printed;
+    core.Run("mocap load " + path);
+    EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
+    EXPECT_EQ(core.state().console.printed, printed + 2);  // the typed line and one error
+    EXPECT_EQ(Kept(core), before);
+    EXPECT_EQ(core.state().mocap.clip_path, kClip01);
+  }
+}
+
+TEST(MocapScene, LoadsAnotherClipKeepingTheWeight) {
+  Core core;
+  core.Run("scene mocap");
+  core.Run("ik weight 0.5");
+  core.Run(std::string("mocap load ") + kClip03);
+  EXPECT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  const nlohmann::json j = core.Json();
+  EXPECT_EQ(j["clip"]["path"], kClip03);
+  EXPECT_EQ(j["clip"]["frames"], 4511);
+  EXPECT_EQ(j["ik_weight"], 0.5);
+  // A scale of its own: 0.01 m per unit makes the CMU skeleton about 0.37 m tall.
+  core.Run("mocap scale 0.01");
+  EXPECT_NEAR(core.Json()["clip"]["scale"].get<double>(), 0.01, 1e-9);
+}
+
+TEST(MocapScene, TheSettingsRestoreTheSceneAndItsClip) {
+  Core core;
+  core.Run(std::string("mocap load ") + kClip03);
+  ASSERT_EQ(core.state().scene.name(), "mocap");
+  const Settings saved = CaptureSettings(core.state(), std::nullopt, std::nullopt);
+  ASSERT_TRUE(saved.clip.has_value());
+  StartOptions options = FixedStep();
+  options.saved = SettingsCommands(saved);
+  Core restored(options);
+  restored.Frames(1);
+  EXPECT_EQ(restored.state().scene.name(), "mocap");
+  EXPECT_EQ(restored.Json()["clip"]["frames"], 4511);
+  // A --bvh on the command line wins over the saved clip and scene.
+  Settings overridden = saved;
+  const std::string given[] = {"--bvh"};
+  DropOverridden(overridden, given);
+  EXPECT_FALSE(overridden.clip.has_value());
+  EXPECT_FALSE(overridden.scene.has_value());
+}
+
+TEST(MocapScene, FeetStayOnTheHills) {
+  StartOptions options = FixedStep();
+  options.terrain_path = "assets/terrain/hills.png";
+  Core core(options);
+  core.Run("scene mocap");
+  for (int i = 0; i < 120; ++i) {
+    core.Frames(1);
+    const nlohmann::json j = core.Json();
+    for (const auto& foot : j["skeleton"]["feet"]) {
+      const glm::vec3 ankle = At(j["skeleton"]["joints"][foot["joint"].get<int>()]);
+      const float ground = core.state().terrain.map->HeightAt(ankle.x, ankle.z);
+      EXPECT_GE(ankle.y, ground - 0.002f) << "frame " << i;
+    }
+  }
+}
+
+TEST(MocapScene, DraggingTheLookPointMovesIt) {
+  Core core;
+  core.Run("scene mocap");
+  core.Run("look 1 1.6 2");
+  std::vector<Handle> handles;
+  core.state().scene.current->Handles(core.state(), handles);
+  ASSERT_EQ(handles.size(), 2u);  // the right hand's target and the look point
+  EXPECT_EQ(handles[1].grab.index, MocapScene::kLookHandle);
+  ASSERT_TRUE(core.state().scene.current->MoveHandle(handles[1].grab, {2.0f, 1.5f, 2.0f}));
+  EXPECT_EQ(At(core.Json()["skeleton"]["head"]["look"]), glm::vec3(2.0f, 1.5f, 2.0f));
+}
+
+TEST(CrowdScene, CharactersSetsTheCrowdAndItsFeetStayOnTheGround) {
+  StartOptions options = FixedStep();
+  options.characters = 12;
+  Core core(options);
+  core.Run("scene crowd");
+  ASSERT_EQ(core.state().scene.name(), "crowd") << core.LastLine();
+  core.Frames(20);
+  nlohmann::json j = core.Json();
+  EXPECT_EQ(j["characters"], 12);
+  EXPECT_GE(j["crowd"]["lowest_foot"].get<double>(), -0.002);
+  core.Run("characters 30");
+  EXPECT_EQ(core.Json()["characters"], 30);
+  core.Run("characters 0");
+  EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
+  EXPECT_EQ(core.Json()["characters"], 30);
+}
+
+}  // namespace
+}  // namespace fabrik::testing
