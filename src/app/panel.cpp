@@ -69,10 +69,20 @@ bool FilePicker(const char* id, const std::vector<std::string>& files, const std
   return load;
 }
 
-// A load line for a path, quoted so that spaces survive (docs/language.md "The console and script
-// language": "double quotes" make one word).
-std::string LoadLine(const char* verb, const char* path) {
-  return std::string(verb) + " \"" + path + "\"";
+// The typed command `VERB SUB PATH` gives (spline load, script run): parsed here with the
+// app's context, which reads and checks the file as the console line would; the apply step
+// then uses the parsed spline or script. A path or file the language refuses is not sent: its
+// one error line becomes the panel's message instead.
+void PushLoad(const AppState& state, CommandQueue& queue, const char* verb, const char* sub,
+              const char* path) {
+  const std::string words[] = {verb, sub, path};
+  Result<Command> parsed = ParseCommandWords(words, state.command_context);
+  if (!parsed.ok()) {
+    queue.Push(app::Notice{parsed.error(), true});
+    return;
+  }
+  // As the console line would, its output printed.
+  queue.Push(std::move(parsed.value()), CommandSource::kConsole);
 }
 
 void SplineSection(const AppState& state, UiState& ui, CommandQueue& queue) {
@@ -83,7 +93,7 @@ void SplineSection(const AppState& state, UiState& ui, CommandQueue& queue) {
     return;
   }
   if (FilePicker("spline", state.spline_files, sp.path, ui.spline, "Load")) {
-    queue.Push(app::Line{LoadLine("spline load", ui.spline.path)}, CommandSource::kConsole);
+    PushLoad(state, queue, "spline", "load", ui.spline.path);
   }
   const SplineFollower& f = sp.follower;
   if (!f.has_spline()) {
@@ -125,7 +135,7 @@ void ScriptSection(const AppState& state, UiState& ui, CommandQueue& queue) {
     return;
   }
   if (FilePicker("script", state.script_files, sc.path, ui.script, "Run")) {
-    queue.Push(app::Line{LoadLine("script run", ui.script.path)}, CommandSource::kConsole);
+    PushLoad(state, queue, "script", "run", ui.script.path);
   }
   const ScriptPlayer& p = sc.player;
   // The buttons act as their console lines would, echo included.
@@ -211,8 +221,7 @@ void SolverEditor(const AppState& state, CommandQueue& queue) {
   // docs/accelerated-fabrik.md. Used by FABRIK, the arm's constrained FABRIK and the step
   // view; the race shows both FABRIKs whatever this says.
   bool accelerate = state.settings.accelerate;
-  if (controls.accelerate &&
-      ImGui::Checkbox("accelerate FABRIK (bend-scale steps)", &accelerate)) {
+  if (controls.accelerate && ImGui::Checkbox("accelerate FABRIK (bend-scale steps)", &accelerate)) {
     queue.Push(Command(cmd::Extension{"accelerate", {accelerate ? "on" : "off"}}));
   }
   float moe = state.settings.tolerance;
