@@ -1,19 +1,16 @@
-// fabrik.solve_batch: N chains through ChainBatch and SolveFabrikBatch with the GIL released.
+// fabrik.solve_batch: N chains through ChainBatch::FromPoses and SolveFabrikBatch with the GIL
+// released.
 //
 // The joints are read straight from the caller's float32 buffer and written back into it
 // (in place) or into a fresh copy; glm::vec3 is three packed floats, so an (N, n+1, 3)
 // C-contiguous float32 array is N x (n+1) vec3s with no repacking.
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -21,7 +18,6 @@
 #include <vector>
 
 #include "ik/batch_fabrik.h"
-#include "ik/chain.h"
 #include "ik/fabrik.h"
 #include "py_api.h"
 #include "py_convert.h"
@@ -124,35 +120,17 @@ struct Work {
   bool* reachable = nullptr;
 };
 
-// Builds every chain (in parallel) and the batch; the error names the first bad chain.
+// The batch straight from the caller's packed float32 poses (ChainBatch::FromPoses: no
+// Chain per chain, no re-layout beyond the batch's own); its error names the first bad chain,
+// which the module calls joints[c] after its argument.
 Result<ChainBatch> MakeBatch(const Work& w) {
-  std::vector<std::optional<Chain>> made(w.chains);
-  std::atomic<std::size_t> first_bad{std::numeric_limits<std::size_t>::max()};
   const auto* points = reinterpret_cast<const glm::vec3*>(w.poses);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, w.chains, 256),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t c = r.begin(); c != r.end(); ++c) {
-                        const glm::vec3* p = points + c * w.joints;
-                        Result<Chain> chain =
-                            Chain::FromJoints(std::vector<glm::vec3>(p, p + w.joints));
-                        if (chain) {
-                          made[c].emplace(std::move(chain).value());
-                          continue;
-                        }
-                        std::size_t seen = first_bad.load();
-                        while (c < seen && !first_bad.compare_exchange_weak(seen, c)) {
-                        }
-                      }
-                    });
-  if (const std::size_t bad = first_bad.load(); bad < w.chains) {
-    const glm::vec3* p = points + bad * w.joints;
-    return MakeError("joints[" + std::to_string(bad) +
-                     "]: " + Chain::FromJoints(std::vector<glm::vec3>(p, p + w.joints)).error());
-  }
-  std::vector<Chain> chains;
-  chains.reserve(w.chains);
-  for (std::optional<Chain>& c : made) chains.push_back(std::move(*c));
-  return ChainBatch::FromChains(chains);
+  Result<ChainBatch> made = ChainBatch::FromPoses(
+      std::span<const glm::vec3>(points, w.chains * w.joints), w.joints, BatchThreads::kAll);
+  if (made) return made;
+  std::string message = made.error();
+  if (message.rfind("chains[", 0) == 0) message.replace(0, 6, "joints");
+  return MakeError(message);
 }
 
 // Everything after the arguments were read; runs without the GIL. Returns an error message
@@ -169,7 +147,8 @@ std::optional<std::string> Run(Work& w) {
     return message;
   }
   batch.CopyAllPoses(
-      std::span<glm::vec3>(reinterpret_cast<glm::vec3*>(w.poses), w.chains * w.joints));
+      std::span<glm::vec3>(reinterpret_cast<glm::vec3*>(w.poses), w.chains * w.joints),
+      BatchThreads::kAll);
   for (std::size_t c = 0; c < w.chains; ++c) {
     const ChainOutcome o = batch.outcome(c);
     w.iterations[c] = o.iterations;

@@ -23,7 +23,7 @@
 // (the tests find them bitwise equal on every SIMD target). The bend-scale step's 1-D search
 // makes its decisions per lane through the very code the single-chain solver uses; its chain
 // sweeps (in double) run in SIMD, one chain per lane, over groups of 32 lanes. Its working
-// memory (~170 KB per thread) lives on the solving thread's stack. Cold targets near full
+// memory (~320 KB per thread) lives on the solving thread's stack. Cold targets near full
 // reach converge in ~2 iterations instead of ~20 (and none is left at the cap), but an
 // iteration with a bend-scale step costs several chain sweeps in double: the per-chain gain
 // is smaller than the iteration ratio (docs/performance-batch.md has the figures).
@@ -41,9 +41,9 @@
 #include <span>
 #include <vector>
 
-#include "ik/chain.h"
-#include "ik/result.h"
-#include "ik/solve_types.h"
+#include "chain.h"
+#include "result.h"
+#include "solve_types.h"
 
 namespace fabrik {
 
@@ -51,6 +51,13 @@ namespace fabrik {
 // vectors, 16 AVX2 ones: independent vectors hide the latency of square root and division;
 // 128 measured ~5% faster than 64 on the 10,000-chain field).
 inline constexpr std::size_t kBatchBlockLanes = 128;
+
+// How many threads a batch solve (and FromPoses, CopyAllPoses) uses.
+enum class BatchThreads : std::uint8_t {
+  kOne,  // the calling thread only
+  kAll,  // oneTBB parallel_for over blocks, in the calling thread's task arena (all cores
+         // unless the caller limits it, e.g. with tbb::task_arena or tbb::global_control)
+};
 
 // The per-chain outcome of the last solve, as SolveResult reports it for one chain.
 struct ChainOutcome {
@@ -74,6 +81,17 @@ class ChainBatch {
   static Result<ChainBatch> FromRoots(std::span<const glm::vec3> roots, glm::vec3 direction,
                                       std::span<const float> lengths);
 
+  // Chains given as packed poses: chain c's joints (root first) are
+  // poses[c * joints_per_chain, (c + 1) * joints_per_chain). Each chain is checked and
+  // measured exactly as Chain::FromJoints does it, so the batch equals
+  // FromChains(those chains), without building them: no allocation per chain, the storage
+  // filled block by block (over threads with kAll). Fails when joints_per_chain < 2 or
+  // poses.size() is not a positive multiple of it, and otherwise on the first (lowest) bad
+  // chain c with "chains[c]: " followed by FromJoints' message for it.
+  static Result<ChainBatch> FromPoses(std::span<const glm::vec3> poses,
+                                      std::size_t joints_per_chain,
+                                      BatchThreads threads = BatchThreads::kAll);
+
   // Deep copies (e.g. to keep a start pose to reset to). Assignment between batches of the
   // same shape reuses the storage: no allocation.
   ChainBatch(const ChainBatch& other);
@@ -95,8 +113,10 @@ class ChainBatch {
   // Copies chain c's joints (root first) into `out`, which must hold joint_count() points.
   void CopyPose(std::size_t c, std::span<glm::vec3> out) const;
   // Copies every chain's joints, chain after chain (chain c starts at c x joint_count()),
-  // into `out`, which must hold chain_count() x joint_count() points. For renderers.
-  void CopyAllPoses(std::span<glm::vec3> out) const;
+  // into `out`, which must hold chain_count() x joint_count() points (points beyond `out`
+  // are skipped). For renderers, and to read a solve back into packed poses (kAll: block by
+  // block over threads).
+  void CopyAllPoses(std::span<glm::vec3> out, BatchThreads threads = BatchThreads::kOne) const;
 
   // Replaces chain c's pose under the rules of Chain::SetPose (joint_count() finite points,
   // root unchanged, lengths kept within 1e-4 relative); on error the batch is unchanged.
@@ -154,13 +174,6 @@ class ChainBatch {
   std::vector<BlockTally> tally_;
 };
 
-// How many threads a batch solve uses.
-enum class BatchThreads : std::uint8_t {
-  kOne,  // the calling thread only
-  kAll,  // oneTBB parallel_for over blocks, in the calling thread's task arena (all cores
-         // unless the caller limits it, e.g. with tbb::task_arena or tbb::global_control)
-};
-
 // Whether a solve may regroup the chains afterwards. A SIMD vector runs until its slowest
 // lane stops, so lanes that converged early idle. When chains track slowly moving targets, a
 // chain's iteration count is much like its last one; kWhenRagged therefore, after a solve
@@ -192,10 +205,11 @@ struct BatchSolveResult {
 
 // Solves every chain of `batch` towards its own target (targets[c] for chain c; exactly
 // chain_count() targets) with the same settings, each from its current pose, as SolveFabrik
-// would (settings.accelerate included: see the top of this file). Rejected, with nothing moved: settings invalid as in ValidateSolveInput, a
-// non-finite target (error names the first, bad_index), a target count that differs from
-// chain_count(), or an empty (moved-from) batch. A chain that has converged stops changing; a block
-// stops when all its chains have converged or hit the cap. Per-chain results: batch.outcome(c).
+// would (settings.accelerate included: see the top of this file). Rejected, with nothing moved:
+// settings invalid as in ValidateSolveInput, a non-finite target (error names the first,
+// bad_index), a target count that differs from chain_count(), or an empty (moved-from) batch. A
+// chain that has converged stops changing; a block stops when all its chains have converged or hit
+// the cap. Per-chain results: batch.outcome(c).
 BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> targets,
                                   const SolveSettings& settings,
                                   BatchThreads threads = BatchThreads::kAll,

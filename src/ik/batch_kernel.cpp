@@ -26,7 +26,8 @@
 #include <bitset>
 #include <cstdint>
 #include <cstring>
-#include <optional>
+#include <new>
+#include <type_traits>
 
 #include "ik/batch_accelerate-inl.h"
 #include "ik/batch_block.h"
@@ -145,9 +146,16 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, boo
 
   // Accelerated FABRIK: after the first iteration each lane takes either a textbook iteration
   // (masks `go` below) or a bend-scale step (batch_bend-inl.h) per iteration.
-  // (Constructed only when used: its working memory is ~60 KB.)
-  std::optional<AccelerateLanes> acc;
-  if (accelerate) acc.emplace().Begin(b, tolerance);
+  // (Constructed only when used: its working memory is ~300 KB.)
+  // Default-initialised in place: std::optional's emplace() value-initialises, which here
+  // compiled to zeroing the whole ~300 KB per block, more than a cold block's bend steps cost.
+  static_assert(std::is_trivially_destructible_v<AccelerateLanes>);
+  alignas(AccelerateLanes) unsigned char acc_storage[sizeof(AccelerateLanes)];
+  AccelerateLanes* acc = nullptr;
+  if (accelerate) {
+    acc = new (acc_storage) AccelerateLanes;
+    acc->Begin(b, tolerance);
+  }
   HWY_ALIGN float active_flags[kLanes];
   M go[kVecs];
 
