@@ -39,6 +39,7 @@
 
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -73,17 +74,31 @@ HWY_INLINE V3 Sub3(const V3& a, const V3& b) {
 HWY_INLINE V3 Scale3(const V3& a, VF k) {
   return {hn::Mul(a.x, k), hn::Mul(a.y, k), hn::Mul(a.z, k)};
 }
+// The arithmetic below uses explicit fused multiply-adds (on targets without FMA, Highway
+// does a multiply and an add): the step is not meant to reproduce the double step's bits,
+// and fusing cuts the sweep's operations by a third.
 HWY_INLINE VF Dot(const V3& a, const V3& b) {
-  return hn::Add(hn::Add(hn::Mul(a.x, b.x), hn::Mul(a.y, b.y)), hn::Mul(a.z, b.z));
+  return hn::MulAdd(a.z, b.z, hn::MulAdd(a.y, b.y, hn::Mul(a.x, b.x)));
 }
 HWY_INLINE VF Length(const V3& a) { return hn::Sqrt(Dot(a, a)); }
 HWY_INLINE V3 Cross(const V3& a, const V3& b) {
-  return {hn::Sub(hn::Mul(a.y, b.z), hn::Mul(b.y, a.z)),
-          hn::Sub(hn::Mul(a.z, b.x), hn::Mul(b.z, a.x)),
-          hn::Sub(hn::Mul(a.x, b.y), hn::Mul(b.x, a.y))};
+  return {hn::MulSub(a.y, b.z, hn::Mul(b.y, a.z)), hn::MulSub(a.z, b.x, hn::Mul(b.z, a.x)),
+          hn::MulSub(a.x, b.y, hn::Mul(b.x, a.y))};
 }
 HWY_INLINE V3 Select(const MF& m, const V3& a, const V3& b) {
   return {hn::IfThenElse(m, a.x, b.x), hn::IfThenElse(m, a.y, b.y), hn::IfThenElse(m, a.z, b.z)};
+}
+
+// 1 / sqrt(x): the hardware estimate refined by one Newton step (a relative error of a few
+// float ulps on AVX-512, whose estimate has 14 bits, ~5e-7 where it has 12), far cheaper than
+// a square root and a division. Used for the blends s + (1 - s) conj(q) of unit q with w >= 0,
+// whose squared norms lie in [0.5, 1] for s in [0, 1] and in [1, 545] for the curl factors,
+// and for Arc's norms (in (1e-12, 4] where they are used): never near 0 or overflow.
+HWY_INLINE VF InvSqrt(DF d, VF x) {
+  const VF y = hn::ApproximateReciprocalSqrt(x);
+  // y (1.5 - 0.5 x y^2)
+  const VF half_x = hn::Mul(hn::Set(d, 0.5f), x);
+  return hn::Mul(y, hn::NegMulAdd(half_x, hn::Mul(y, y), hn::Set(d, 1.5f)));
 }
 
 // v / |v| where |v| is positive and finite, else `fallback`.
@@ -100,8 +115,8 @@ HWY_INLINE V3 UnitOr(DF d, const V3& v, const V3& fallback) {
 HWY_INLINE Q4 Arc(DF d, const V3& a, const V3& b) {
   const VF w = hn::Add(hn::Set(d, 1.0f), Dot(a, b));
   const V3 v = Cross(a, b);
-  const VF norm_sq = hn::Add(hn::Mul(w, w), Dot(v, v));
-  const VF inv = hn::Div(hn::Set(d, 1.0f), hn::Sqrt(norm_sq));
+  const VF norm_sq = hn::MulAdd(w, w, Dot(v, v));
+  const VF inv = InvSqrt(d, norm_sq);
   Q4 q{hn::Mul(w, inv), hn::Mul(v.x, inv), hn::Mul(v.y, inv), hn::Mul(v.z, inv)};
   const MF opposite = hn::Not(hn::Gt(norm_sq, hn::Set(d, 1e-12f)));
   if (HWY_UNLIKELY(!hn::AllFalse(d, opposite))) {
@@ -117,11 +132,11 @@ HWY_INLINE Q4 Arc(DF d, const V3& a, const V3& b) {
 
 // The quaternion product p * q.
 HWY_INLINE Q4 Mul(const Q4& p, const Q4& q) {
-  using hn::Add, hn::Sub, hn::Mul;
-  return {Sub(Sub(Sub(Mul(p.w, q.w), Mul(p.x, q.x)), Mul(p.y, q.y)), Mul(p.z, q.z)),
-          Sub(Add(Add(Mul(p.w, q.x), Mul(p.x, q.w)), Mul(p.y, q.z)), Mul(p.z, q.y)),
-          Sub(Add(Add(Mul(p.w, q.y), Mul(p.y, q.w)), Mul(p.z, q.x)), Mul(p.x, q.z)),
-          Sub(Add(Add(Mul(p.w, q.z), Mul(p.z, q.w)), Mul(p.x, q.y)), Mul(p.y, q.x))};
+  using hn::MulAdd, hn::NegMulAdd, hn::Mul;
+  return {NegMulAdd(p.z, q.z, NegMulAdd(p.y, q.y, NegMulAdd(p.x, q.x, Mul(p.w, q.w)))),
+          NegMulAdd(p.z, q.y, MulAdd(p.y, q.z, MulAdd(p.x, q.w, Mul(p.w, q.x)))),
+          NegMulAdd(p.x, q.z, MulAdd(p.z, q.x, MulAdd(p.y, q.w, Mul(p.w, q.y)))),
+          NegMulAdd(p.y, q.x, MulAdd(p.x, q.y, MulAdd(p.z, q.w, Mul(p.w, q.z))))};
 }
 
 // v rotated by unit q: v + 2 (w (u x v) + u x (u x v)), u = q's vector part.
@@ -130,24 +145,12 @@ HWY_INLINE V3 Rotate(DF d, const Q4& q, const V3& v) {
   const V3 uv = Cross(u, v);
   const V3 uuv = Cross(u, uv);
   const VF two = hn::Set(d, 2.0f);
-  return {hn::Add(v.x, hn::Mul(hn::Add(hn::Mul(uv.x, q.w), uuv.x), two)),
-          hn::Add(v.y, hn::Mul(hn::Add(hn::Mul(uv.y, q.w), uuv.y), two)),
-          hn::Add(v.z, hn::Mul(hn::Add(hn::Mul(uv.z, q.w), uuv.z), two))};
+  return {hn::MulAdd(hn::MulAdd(uv.x, q.w, uuv.x), two, v.x),
+          hn::MulAdd(hn::MulAdd(uv.y, q.w, uuv.y), two, v.y),
+          hn::MulAdd(hn::MulAdd(uv.z, q.w, uuv.z), two, v.z)};
 }
 
-// 1 / sqrt(x): the hardware estimate refined by one Newton step (a relative error of a few
-// float ulps on AVX-512, whose estimate has 14 bits, ~5e-7 where it has 12), far cheaper than
-// a square root and a division. Used for the blends s + (1 - s) conj(q) of unit q with w >= 0,
-// whose squared norms lie in [0.5, 1] for s in [0, 1] and in [1, 545] for the curl factors:
-// never near 0 or overflow.
-HWY_INLINE VF InvSqrt(DF d, VF x) {
-  const VF y = hn::ApproximateReciprocalSqrt(x);
-  // y (1.5 - 0.5 x y^2)
-  const VF half_x = hn::Mul(hn::Set(d, 0.5f), x);
-  return hn::Mul(y, hn::NegMulAdd(half_x, hn::Mul(y, y), hn::Set(d, 1.5f)));
-}
-
-enum class Mode { kPrecompute, kEvaluate, kMeasure, kWrite };
+enum class Mode { kPrecompute, kEvaluate, kMeasure, kWrite, kWriteMeasure };
 
 // One sweep over the vectors of the block with a lane taking part (w.take):
 //   kPrecompute: the directions d_i and conj(q_i) into w.pre (kPre chains only);
@@ -156,7 +159,8 @@ enum class Mode { kPrecompute, kEvaluate, kMeasure, kWrite };
 //   kMeasure:    the pose the write would produce (M_0 = w.turn): the largest joint move into
 //                w.out[0] and the new effector's distance to the target into w.out[1], both
 //                in units of the chain's length;
-//   kWrite:      that pose, stored into the lanes with w.take.
+//   kWrite:      that pose, stored into the lanes with w.take;
+//   kWriteMeasure: both (the caller restores the lanes that fail the guards).
 // Without kPre the directions and bends are computed from the pose in every sweep (the write
 // reads joint i + 1 before it overwrites it, and keeps the old joint for the next segment).
 // The running state stays in registers, joint after joint: the only dependency carried from
@@ -168,7 +172,9 @@ void Sweep(const BlockView& b, BendScratchF& w) {
   constexpr std::size_t N = hn::MaxLanes(d);
   static_assert(kLanes % N == 0, "a block is a whole number of vectors");
   const std::size_t m = b.joint_count - 1;  // segments
-  constexpr bool kTurned = kMode == Mode::kMeasure || kMode == Mode::kWrite;
+  constexpr bool kStore = kMode == Mode::kWrite || kMode == Mode::kWriteMeasure;
+  constexpr bool kMeasuring = kMode == Mode::kMeasure || kMode == Mode::kWriteMeasure;
+  constexpr bool kTurned = kStore || kMeasuring;
   auto pre = [&](std::size_t i, std::size_t r, std::size_t o) {
     return w.pre + (i * BendScratchF::kPreRows + r) * kLanes + o;
   };
@@ -219,27 +225,28 @@ void Sweep(const BlockView& b, BendScratchF& w) {
       if constexpr (kMode != Mode::kPrecompute) {
         if (i > 0) {
           // R_i(s) = normalise(s + (1 - s) conj(q_i)); M_i = M_{i-1} R_i.
-          const Q4 r{hn::Add(s, hn::Mul(t, cq.w)), hn::Mul(t, cq.x), hn::Mul(t, cq.y),
-                     hn::Mul(t, cq.z)};
-          const VF inv = InvSqrt(d, hn::Add(hn::Add(hn::Mul(r.w, r.w), hn::Mul(r.x, r.x)),
-                                            hn::Add(hn::Mul(r.y, r.y), hn::Mul(r.z, r.z))));
+          const Q4 r{hn::MulAdd(t, cq.w, s), hn::Mul(t, cq.x), hn::Mul(t, cq.y), hn::Mul(t, cq.z)};
+          const VF inv = InvSqrt(
+              d,
+              hn::MulAdd(r.z, r.z, hn::MulAdd(r.y, r.y, hn::MulAdd(r.x, r.x, hn::Mul(r.w, r.w)))));
           frame = Mul(frame, Q4{hn::Mul(r.w, inv), hn::Mul(r.x, inv), hn::Mul(r.y, inv),
                                 hn::Mul(r.z, inv)});
         }
         const V3 new_dir = i > 0 || kTurned ? Rotate(d, frame, dir) : dir;
         const VF len = hn::Mul(hn::Load(d, b.lengths + i * kLanes + o), inv_total);
-        off = {hn::Add(off.x, hn::Mul(len, new_dir.x)), hn::Add(off.y, hn::Mul(len, new_dir.y)),
-               hn::Add(off.z, hn::Mul(len, new_dir.z))};
+        off = {hn::MulAdd(len, new_dir.x, off.x), hn::MulAdd(len, new_dir.y, off.y),
+               hn::MulAdd(len, new_dir.z, off.z)};
         if constexpr (kTurned) {
           // Joint i + 1 = root + length x offset: the offset stays small (units of the
           // chain's length), so a root far away rounds each joint once.
-          const V3 x{hn::Add(root.x, hn::Mul(total, off.x)), hn::Add(root.y, hn::Mul(total, off.y)),
-                     hn::Add(root.z, hn::Mul(total, off.z))};
-          if constexpr (kMode == Mode::kWrite) {
+          const V3 x{hn::MulAdd(total, off.x, root.x), hn::MulAdd(total, off.y, root.y),
+                     hn::MulAdd(total, off.z, root.z)};
+          if constexpr (kStore) {
             hn::BlendedStore(x.x, take, d, b.coord(i + 1, 0) + o);
             hn::BlendedStore(x.y, take, d, b.coord(i + 1, 1) + o);
             hn::BlendedStore(x.z, take, d, b.coord(i + 1, 2) + o);
-          } else {
+          }
+          if constexpr (kMeasuring) {
             moved = hn::Max(moved, Length(Scale3(Sub3(x, point), inv_total)));
             if (i + 1 == m) {
               const V3 target =
@@ -255,7 +262,7 @@ void Sweep(const BlockView& b, BendScratchF& w) {
       hn::Store(off.x, d, w.out[0] + o);
       hn::Store(off.y, d, w.out[1] + o);
       hn::Store(off.z, d, w.out[2] + o);
-    } else if constexpr (kMode == Mode::kMeasure) {
+    } else if constexpr (kMeasuring) {
       hn::Store(moved, d, w.out[0] + o);
     }
   }
@@ -518,22 +525,47 @@ inline void BendScaleLanesFloat(const BlockView& b, const std::uint8_t* want, fl
     // The jump guard can bite only when max_move < 2 x the chain's length.
     const MF guard = hn::Lt(hn::Mul(hn::Load(d, max_move + o), inv_total), hn::Set(d, 2.0f));
     const MF check = hn::And(found, hn::Or(guard, hn::Not(sure)));
-    hn::Store(hn::IfThenElseZero(check, one), d, w.take + o);
+    hn::Store(hn::IfThenElseZero(check, one), d, w.check + o);
     hn::Store(hn::IfThenElseZero(hn::AndNot(check, found), one), d, w.accept + o);
     measure = measure || !hn::AllFalse(d, check);
   }
-  if (measure) {
-    SweepAll<Mode::kMeasure>(b, w, pre);
+  // The lanes that pass the guards; `checked` lanes were measured (out[0], out[1]).
+  auto guards = [&](std::size_t o) {
+    const MF check = hn::Gt(hn::Load(d, w.check + o), zero);
+    const VF moved = hn::Load(d, w.out[0] + o);
+    const VF after = hn::Load(d, w.out[1] + o);
+    return hn::And(
+        hn::And(check, hn::IsFinite(after)),
+        hn::And(hn::Lt(after, hn::Load(d, w.current + o)),
+                hn::Le(moved, hn::Mul(hn::Load(d, max_move + o), hn::Load(d, w.inv_total + o)))));
+  };
+  if (measure && pre) {
+    // Written and measured in one sweep: the lanes that fail a guard (rare) get their joints
+    // back from a copy of the block's pose.
+    const std::size_t floats = (n - 1) * 3 * kLanes;
+    std::copy_n(b.coord(1, 0), floats, w.backup);
     for (std::size_t o = 0; o < kLanes; o += N) {
-      const MF check = hn::Gt(hn::Load(d, w.take + o), zero);
-      const VF moved = hn::Load(d, w.out[0] + o);
-      const VF after = hn::Load(d, w.out[1] + o);
-      const MF ok = hn::And(
-          hn::And(check, hn::IsFinite(after)),
-          hn::And(hn::Lt(after, hn::Load(d, w.current + o)),
-                  hn::Le(moved, hn::Mul(hn::Load(d, max_move + o), hn::Load(d, w.inv_total + o)))));
-      hn::BlendedStore(one, ok, d, w.accept + o);
+      hn::Store(hn::Or(hn::Load(d, w.accept + o), hn::Load(d, w.check + o)), d, w.take + o);
     }
+    Sweep<Mode::kWriteMeasure, true>(b, w);
+    for (std::size_t o = 0; o < kLanes; o += N) {
+      const MF check = hn::Gt(hn::Load(d, w.check + o), zero);
+      hn::BlendedStore(one, guards(o), d, w.accept + o);
+      const MF failed = hn::AndNot(guards(o), check);
+      if (hn::AllFalse(d, failed)) continue;
+      for (std::size_t lane = o; lane < o + N; ++lane) {
+        if (!(w.check[lane] > 0.0f) || w.accept[lane] > 0.0f) continue;
+        for (std::size_t k = 0; k < floats; k += kLanes)
+          b.coord(1, 0)[k + lane] = w.backup[k + lane];
+      }
+    }
+    for (std::size_t lane = 0; lane < kLanes; ++lane) applied[lane] = w.accept[lane] > 0.0f;
+    return;
+  }
+  if (measure) {
+    for (std::size_t o = 0; o < kLanes; o += N) hn::Store(hn::Load(d, w.check + o), d, w.take + o);
+    SweepAll<Mode::kMeasure>(b, w, pre);
+    for (std::size_t o = 0; o < kLanes; o += N) hn::BlendedStore(one, guards(o), d, w.accept + o);
   }
   bool write = false;
   for (std::size_t o = 0; o < kLanes; o += N) {

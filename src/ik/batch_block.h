@@ -110,7 +110,7 @@ inline bool BendFloatResolves(float goal, float total, std::size_t segments) {
 
 // Working memory of the float bend-scale step over one block's lanes (batch_bend_float-inl.h):
 // per lane, the search's state and the sweeps' inputs and outputs, all floats.
-// ~140 KB, on the stack of the thread solving the block.
+// ~190 KB, on the stack of the thread solving the block.
 struct BendScratchF {
   static constexpr std::size_t kPreRows = 7;  // direction x, y, z and conj(bend) w, x, y, z
   // [segment][row][lane]
@@ -120,7 +120,9 @@ struct BendScratchF {
   // Per lane, in units of the chain's length: 1 / length, |target - root|, |effector -
   // target| before the step, the search's goal.
   alignas(64) float inv_total[kLanes], radius[kLanes], current[kLanes], goal[kLanes];
-  alignas(64) float accept[kLanes];
+  alignas(64) float accept[kLanes], check[kLanes];
+  // A copy of joints 1.. of the block while a step writes and measures at once.
+  alignas(64) float backup[kBendFloatPreSegments * 3 * kLanes];
   // The search (detail::BendSearch's members, per lane).
   alignas(64) float st[kLanes], x[kLanes], best_s[kLanes], best_f[kLanes], best_o[3][kLanes];
   alignas(64) float a[kLanes], fa[kLanes], b[kLanes], fb[kLanes], curl[kLanes];
