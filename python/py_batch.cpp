@@ -120,26 +120,50 @@ struct Work {
   bool* reachable = nullptr;
 };
 
-// The batch straight from the caller's packed float32 poses (ChainBatch::FromPoses: no
-// Chain per chain, no re-layout beyond the batch's own); its error names the first bad chain,
-// which the module calls joints[c] after its argument.
-Result<ChainBatch> MakeBatch(const Work& w) {
-  const auto* points = reinterpret_cast<const glm::vec3*>(w.poses);
-  Result<ChainBatch> made = ChainBatch::FromPoses(
-      std::span<const glm::vec3>(points, w.chains * w.joints), w.joints, BatchThreads::kAll);
-  if (made) return made;
-  std::string message = made.error();
+// The module's name for chain c is joints[c], after its argument.
+std::string Renamed(std::string message) {
   if (message.rfind("chains[", 0) == 0) message.replace(0, 6, "joints");
-  return MakeError(message);
+  return message;
+}
+
+// Each thread keeps its last batch's storage for its next call (ChainBatch::AssignPoses
+// reuses it when the shape is the same): a fresh 100,000-chain batch costs ~20 MB of new
+// pages to fault in, about as much as solving it. Batches of more points than kKeepPoints
+// are dropped after their call, so a one-off giant call does not hold its memory.
+constexpr std::size_t kKeepPoints = 4'000'000;  // 48 MB of joints
+thread_local std::optional<ChainBatch> t_kept;
+
+// The thread's batch filled straight from the caller's packed float32 poses (no Chain per
+// chain); its error names the first bad chain. Null with `error` set on failure.
+ChainBatch* FillBatch(const Work& w, std::string& error) {
+  const std::span<const glm::vec3> poses(reinterpret_cast<const glm::vec3*>(w.poses),
+                                         w.chains * w.joints);
+  if (t_kept) {
+    Status filled = t_kept->AssignPoses(poses, w.joints, BatchThreads::kAll);
+    if (!filled) {
+      t_kept.reset();
+      error = Renamed(filled.error());
+      return nullptr;
+    }
+  } else {
+    Result<ChainBatch> made = ChainBatch::FromPoses(poses, w.joints, BatchThreads::kAll);
+    if (!made) {
+      error = Renamed(made.error());
+      return nullptr;
+    }
+    t_kept.emplace(std::move(made).value());
+  }
+  return &*t_kept;
 }
 
 // Everything after the arguments were read; runs without the GIL. Returns an error message
 // or nothing; the poses are written only after a successful solve.
 std::optional<std::string> Run(Work& w) {
   GateVisit gate;
-  Result<ChainBatch> made = MakeBatch(w);
-  if (!made) return made.error();
-  ChainBatch& batch = made.value();
+  std::string fill_error;
+  ChainBatch* filled = FillBatch(w, fill_error);
+  if (filled == nullptr) return fill_error;
+  ChainBatch& batch = *filled;
   const BatchSolveResult result =
       SolveFabrikBatch(batch, w.targets, w.settings, BatchThreads::kAll, BatchRegroup::kNever);
   if (!result.ok) {
@@ -156,6 +180,7 @@ std::optional<std::string> Run(Work& w) {
     w.reached[c] = o.reached;
     w.reachable[c] = o.reachable;
   }
+  if (w.chains * w.joints > kKeepPoints) t_kept.reset();
   return std::nullopt;
 }
 

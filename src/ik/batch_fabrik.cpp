@@ -28,12 +28,24 @@ void ChainBatch::AllocateLanes(Lanes& l) const {
   l.min_fast_sq = hwy::AllocateAligned<float>(slots);
   l.distance = hwy::AllocateAligned<float>(slots);
   l.iterations = hwy::AllocateAligned<std::int32_t>(slots);
-  std::fill_n(l.distance.get(), slots, 0.0f);
-  std::fill_n(l.iterations.get(), slots, 0);
   l.reached = hwy::AllocateAligned<std::uint8_t>(slots);
   l.reachable = hwy::AllocateAligned<std::uint8_t>(slots);
+  ClearOutcomes(l);
+}
+
+void ChainBatch::ClearOutcomes(Lanes& l) const {
+  const std::size_t slots = lane_slots();
+  std::fill_n(l.distance.get(), slots, 0.0f);
+  std::fill_n(l.iterations.get(), slots, 0);
   std::fill_n(l.reached.get(), slots, std::uint8_t{0});
   std::fill_n(l.reachable.get(), slots, std::uint8_t{0});
+}
+
+void ChainBatch::ResetOrder() {
+  for (std::size_t s = 0; s < lane_slots(); ++s) {
+    chain_of_[s] = static_cast<std::uint32_t>(std::min(s, chain_count_));
+    if (s < chain_count_) slot_of_[s] = static_cast<std::uint32_t>(s);
+  }
 }
 
 void ChainBatch::CopyLanes(const Lanes& from, Lanes& to) const {
@@ -60,10 +72,7 @@ void ChainBatch::Allocate(std::size_t chains, std::size_t joints) {
   chain_of_.resize(lane_slots());
   regroup_next_.resize(chains);
   tally_.resize(block_count_);
-  for (std::size_t s = 0; s < lane_slots(); ++s) {
-    chain_of_[s] = static_cast<std::uint32_t>(std::min(s, chains));
-    if (s < chains) slot_of_[s] = static_cast<std::uint32_t>(s);
-  }
+  ResetOrder();
 }
 
 ChainBatch::ChainBatch(const ChainBatch& other) { *this = other; }

@@ -15,18 +15,20 @@
 // the degenerate cases (coincident points, the straight-chain trap, extreme lengths,
 // targets out of reach): lanes that meet one are handled by per-lane scalar code that
 // follows fabrik.cpp exactly, inside the same solve.
-// With settings.accelerate the batch runs accelerated FABRIK (fabrik_accelerated.h) and gives,
-// chain for chain, what SolveFabrik with `accelerate` gives: the same textbook iterations and
-// bend-scale steps in the same order (each lane keeps its own schedule: a step after every
-// textbook iteration, a growing wait after a step that was left out), hence the same
-// iteration count, `reached`/`reachable` and distance, and joints equal to float rounding
-// (the tests find them bitwise equal on every SIMD target). The bend-scale step's 1-D search
-// makes its decisions per lane through the very code the single-chain solver uses; its chain
-// sweeps (in double) run in SIMD, one chain per lane, over groups of 32 lanes. Its working
-// memory (~320 KB per thread) lives on the solving thread's stack. Cold targets near full
-// reach converge in ~2 iterations instead of ~20 (and none is left at the cap), but an
-// iteration with a bend-scale step costs several chain sweeps in double: the per-chain gain
-// is smaller than the iteration ratio (docs/performance-batch.md has the figures).
+// With settings.accelerate the batch runs accelerated FABRIK (fabrik_accelerated.h): the same
+// textbook iterations and bend-scale steps in the same order as SolveFabrik with `accelerate`
+// (each lane keeps its own schedule: a step after every textbook iteration, a growing wait
+// after a step that was left out). The bend-scale step runs in float SIMD, search and guards
+// included (batch_bend_float-inl.h), where the single-chain step runs in double; it takes the
+// same decisions, so per chain the iteration count and `reached`/`reachable` are those of
+// SolveFabrik with `accelerate` (on 100,000 cold 10-joint chains, every one), but the factor
+// it lands on agrees only to within the search's goal: joints agree to a fraction of the
+// tolerance as a rule and to a few tolerances at worst, not to float rounding. Lanes whose
+// search goal is too fine for float (very small tolerances, long chains: BendFloatResolves)
+// take the double step, which reproduces SolveFabrik's bitwise. Its working memory (~300 KB
+// per thread) lives on the solving thread's stack. Cold targets near full reach converge in ~2
+// iterations instead of ~20, and none is left at the cap (docs/performance-batch.md has the
+// figures).
 // Guarantees, as for SolveFabrik: every root is fixed (bitwise), every segment keeps its
 // length, no joint nor distance becomes NaN or inf, invalid input is rejected before anything
 // moves, and a solve allocates nothing on the heap (the parallel path runs in oneTBB's
@@ -92,6 +94,14 @@ class ChainBatch {
                                       std::size_t joints_per_chain,
                                       BatchThreads threads = BatchThreads::kAll);
 
+  // The same into this batch: every chain replaced by the packed poses (chain count and joint
+  // count may change). When both stay the same the storage is reused, so refilling a batch
+  // for call after call costs no allocation and touches no fresh memory. The outcomes are
+  // reset to zero. Fails as FromPoses; a bad size leaves the batch unchanged, a bad chain
+  // leaves it holding no chains (like a moved-from batch).
+  Status AssignPoses(std::span<const glm::vec3> poses, std::size_t joints_per_chain,
+                     BatchThreads threads = BatchThreads::kAll);
+
   // Deep copies (e.g. to keep a start pose to reset to). Assignment between batches of the
   // same shape reuses the storage: no allocation.
   ChainBatch(const ChainBatch& other);
@@ -146,6 +156,8 @@ class ChainBatch {
   ChainBatch() = default;
   void Allocate(std::size_t chains, std::size_t joints);
   void AllocateLanes(Lanes& lanes) const;
+  void ClearOutcomes(Lanes& lanes) const;
+  void ResetOrder();  // chain c in slot c, padding slots after the last chain
   void CopyLanes(const Lanes& from, Lanes& to) const;
   std::size_t JointIndex(std::size_t slot, std::size_t j, std::size_t coord) const;
   std::size_t LengthIndex(std::size_t slot, std::size_t s) const;

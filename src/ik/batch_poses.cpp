@@ -19,6 +19,14 @@ using batch::kLanes;
 
 Result<ChainBatch> ChainBatch::FromPoses(std::span<const glm::vec3> poses,
                                          std::size_t joints_per_chain, BatchThreads threads) {
+  ChainBatch batch;
+  Status filled = batch.AssignPoses(poses, joints_per_chain, threads);
+  if (!filled) return MakeError(filled.error());
+  return batch;
+}
+
+Status ChainBatch::AssignPoses(std::span<const glm::vec3> poses, std::size_t joints_per_chain,
+                               BatchThreads threads) {
   const std::size_t n = joints_per_chain;
   if (n < 2) return MakeError("a chain needs at least 2 joints, got " + std::to_string(n));
   if (poses.empty() || poses.size() % n != 0) {
@@ -29,15 +37,21 @@ Result<ChainBatch> ChainBatch::FromPoses(std::span<const glm::vec3> poses,
   if (chains >= std::numeric_limits<std::uint32_t>::max() / 2) {
     return MakeError("too many chains for one batch");
   }
-  ChainBatch batch;
-  batch.Allocate(chains, n);
-  Lanes& l = batch.lanes_;
+  if (chains != chain_count_ || n != joint_count_ || !lanes_.joints) {
+    Allocate(chains, n);
+  } else {
+    // The storage is reused (no allocation, no fresh pages to fault in): only the order a
+    // regrouping may have permuted and the outcomes are reset.
+    ResetOrder();
+    ClearOutcomes(lanes_);
+  }
+  Lanes& l = lanes_;
   // The lowest bad chain: blocks run in any order, so every thread lowers it.
   std::atomic<std::size_t> first_bad{chains};
-  batch::ForRange(batch.block_count_, threads, [&](std::size_t block) {
+  batch::ForRange(block_count_, threads, [&](std::size_t block) {
     float* joints = l.joints.get() + block * n * 3 * kLanes;
     float* lengths = l.lengths.get() + block * (n - 1) * kLanes;
-    float* target = batch.scratch_.get() + block * batch::kScratchFloats + batch::kScratchTarget;
+    float* target = scratch_.get() + block * batch::kScratchFloats + batch::kScratchTarget;
     for (std::size_t lane = 0; lane < kLanes; ++lane) {
       const std::size_t slot = block * kLanes + lane;
       // Padding slots (past the last chain) hold a copy of the last chain, as FromChains.
@@ -62,13 +76,14 @@ Result<ChainBatch> ChainBatch::FromPoses(std::span<const glm::vec3> poses,
     }
   });
   if (const std::size_t bad = first_bad.load(); bad < chains) {
+    *this = ChainBatch();  // half filled: holds no chains now
     // Measured again for its message (only on failure, so the fill allocates nothing).
-    std::vector<float> lengths(n - 1);
+    std::vector<float> scratch(n - 1);
     const Result<detail::JointMeasure> m =
-        detail::MeasureJoints(poses.subspan(bad * n, n), lengths.data(), 1);
+        detail::MeasureJoints(poses.subspan(bad * n, n), scratch.data(), 1);
     return MakeError("chains[" + std::to_string(bad) + "]: " + m.error());
   }
-  return batch;
+  return Ok{};
 }
 
 void ChainBatch::CopyAllPoses(std::span<glm::vec3> out, BatchThreads threads) const {

@@ -101,5 +101,40 @@ TEST(BatchFromPoses, RefusesWhatFromJointsRefusesNamingTheFirstBadChain) {
   EXPECT_FALSE(ChainBatch::FromPoses({}, 5).ok());
 }
 
+// Refilling a batch in place: after a solve that regrouped it, with the same shape (storage
+// reused) and another shape, it equals a fresh FromPoses batch; a bad chain leaves it empty.
+TEST(BatchFromPoses, AssignPosesRefillsInPlace) {
+  std::mt19937 rng(9);
+  std::vector<Chain> chains;
+  std::vector<glm::vec3> targets;
+  RandomBatch(rng, 300, 10, chains, targets);
+  ChainBatch batch = MustBatch(chains);
+  ASSERT_TRUE(SolveFabrikBatch(batch, targets, testing::BatchSettings(1e-4f, 40, false)).regrouped);
+  for (std::size_t joints : {10u, 4u}) {
+    RandomBatch(rng, 200, joints, chains, targets);
+    const std::vector<glm::vec3> poses = Packed(chains);
+    ASSERT_TRUE(batch.AssignPoses(poses, joints).ok());
+    ChainBatch fresh = ChainBatch::FromPoses(poses, joints).value();
+    ASSERT_EQ(batch.chain_count(), 200u);
+    std::vector<glm::vec3> a(poses.size()), b(poses.size());
+    batch.CopyAllPoses(a);
+    EXPECT_TRUE(testing::BitwiseEqual(a, poses));
+    for (std::size_t c = 0; c < 200; ++c) EXPECT_EQ(batch.outcome(c).iterations, 0);
+    const SolveSettings settings = testing::BatchSettings(1e-3f, 30, true);
+    ASSERT_TRUE(SolveFabrikBatch(batch, targets, settings).ok);
+    ASSERT_TRUE(SolveFabrikBatch(fresh, targets, settings).ok);
+    batch.CopyAllPoses(a);
+    fresh.CopyAllPoses(b);
+    EXPECT_TRUE(testing::BitwiseEqual(a, b));
+  }
+  std::vector<glm::vec3> poses = Packed(chains);
+  poses[5 * 4 + 2] = poses[5 * 4 + 1];
+  const Status bad = batch.AssignPoses(poses, 4);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().rfind("chains[5]: ", 0), 0u) << bad.error();
+  EXPECT_EQ(batch.chain_count(), 0u);
+  EXPECT_FALSE(batch.AssignPoses(poses, 3).ok());  // not a multiple: refused before filling
+}
+
 }  // namespace
 }  // namespace fabrik
