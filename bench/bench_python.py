@@ -42,22 +42,17 @@ def workload(seed=1):
     return poses, targets
 
 
-def median_time(fn, repeats):
+def median_time(fn, repeats, clock=time.perf_counter):
     times = []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = clock()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
     return statistics.median(times), min(times), max(times)
 
 
 def median_cpu(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t0 = time.process_time()
-        fn()
-        times.append(time.process_time() - t0)
-    return statistics.median(times)
+    return median_time(fn, repeats, clock=time.process_time)[0]
 
 
 def cpu_figures(poses, targets, repeats):
