@@ -170,8 +170,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         BATCH_CHECK(got.reachable == expected.reachable, "chain %zu: reachable %d, scalar %d", c,
                     got.reachable, expected.reachable);
         BATCH_CHECK(got.iterations >= 0 && got.iterations <= settings.max_iterations,
-                    "chain %zu: %d iterations, cap %d", c, got.iterations,
-                    settings.max_iterations);
+                    "chain %zu: %d iterations, cap %d", c, got.iterations, settings.max_iterations);
         BATCH_CHECK(got.reached == (got.distance <= settings.tolerance),
                     "chain %zu: reached %d at distance %a", c, got.reached, got.distance);
         batch.CopyPose(c, pose);
