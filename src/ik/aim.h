@@ -32,7 +32,7 @@
 #include <span>
 #include <vector>
 
-#include "ik/chain.h"
+#include "chain.h"
 
 namespace fabrik {
 
