@@ -10,6 +10,7 @@
 #include "core/scene_walker.h"
 #include "core/screenshot.h"
 #include "core/step_view.h"
+#include "core/stop_request.h"
 #include "core/view_2d.h"
 
 namespace fabrik {
@@ -137,6 +138,22 @@ bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource sour
 
 namespace {
 
+// What one due script line costs of a frame's budget (kScriptFrameUnits): a line that rebuilds
+// a chain, the field or the scene, or reads a terrain, takes a whole frame's budget, so one such
+// line runs a frame; `state` formats the whole state; anything else is cheap. 600 lines of
+// `at 0 chains 100000 20` then run over 600 frames instead of freezing the first.
+std::size_t ScriptLineCost(const Command& command) {
+  if (std::holds_alternative<cmd::Joints>(command) || std::holds_alternative<cmd::Length>(command) ||
+      std::holds_alternative<cmd::Lengths>(command) || std::holds_alternative<cmd::Scene>(command)) {
+    return kScriptFrameUnits;
+  }
+  if (std::holds_alternative<cmd::State>(command)) return 8;
+  if (const auto* ext = std::get_if<cmd::Extension>(&command)) {
+    if (ext->name == "chains" || ext->name == "terrain") return kScriptFrameUnits;
+  }
+  return 1;
+}
+
 // A started script keeps running until it ends or is stopped, whatever the mode, so a script
 // can switch modes (a tour); its target drives the chain only in script mode. The step view
 // pauses script time.
@@ -144,8 +161,13 @@ void AdvanceScript(AppState& state) {
   ScriptTarget& script = state.script;
   if (!script.running || !script.player.has_script()) return;
   const float dt = state.step.active ? 0.0f : state.timing.dt;
-  ScriptStep step = script.player.Advance(dt, state.target());
-  for (const Command& command : step.commands) Execute(state, command, CommandSource::kScript);
+  const ScriptBudget budget{kScriptFrameUnits, ScriptLineCost};
+  ScriptStep step = script.player.Advance(dt, state.target(), budget);
+  for (const Command& command : step.commands) {
+    // A quit signal ends the demo after this frame: the rest of the lines do not matter.
+    if (StopRequested()) break;
+    Execute(state, command, CommandSource::kScript);
+  }
   if (step.target) script.target = step.target;
   // A target line's angles set the orientation when the line fires (the parser keeps them in
   // range, so SetOrientation accepts them).
