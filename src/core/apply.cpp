@@ -138,19 +138,22 @@ bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource sour
 
 namespace {
 
-// What one due script line costs of a frame's budget (kScriptFrameUnits): a line that rebuilds
-// a chain, the field or the scene, or reads a terrain, takes a whole frame's budget, so one such
-// line runs a frame; `state` formats the whole state; anything else is cheap. 600 lines of
-// `at 0 chains 100000 20` then run over 600 frames instead of freezing the first.
+// What one due script line costs of a frame's budget (kScriptFrameUnits). A line that switches
+// the scene, rebuilds the field (up to 2,000,000 joints: about 43 ms) or reads a terrain (an
+// 8192 x 8192 PNG: about half a second) takes a whole frame's budget, so one such line runs a
+// frame and 600 lines of `at 0 chains 100000 20` run over 600 frames instead of freezing the
+// first. Rebuilding the chain (at most 10,000 joints) and `state` (the whole state as text)
+// cost 16 and 8: a script's set-up lines at time 0 still run together in its first frame.
 std::size_t ScriptLineCost(const Command& command) {
-  if (std::holds_alternative<cmd::Joints>(command) || std::holds_alternative<cmd::Length>(command) ||
-      std::holds_alternative<cmd::Lengths>(command) || std::holds_alternative<cmd::Scene>(command)) {
-    return kScriptFrameUnits;
-  }
-  if (std::holds_alternative<cmd::State>(command)) return 8;
+  if (std::holds_alternative<cmd::Scene>(command)) return kScriptFrameUnits;
   if (const auto* ext = std::get_if<cmd::Extension>(&command)) {
     if (ext->name == "chains" || ext->name == "terrain") return kScriptFrameUnits;
   }
+  if (std::holds_alternative<cmd::Joints>(command) || std::holds_alternative<cmd::Length>(command) ||
+      std::holds_alternative<cmd::Lengths>(command)) {
+    return 16;
+  }
+  if (std::holds_alternative<cmd::State>(command)) return 8;
   return 1;
 }
 

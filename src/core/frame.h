@@ -25,7 +25,7 @@ namespace fabrik {
 // simulation when state.fixed_dt > 0; otherwise clamped to [0, 0.1]). Updates timing.
 void BeginFrame(AppState& state, float real_dt);
 // A frame's budget for a script's due lines, in cost units: an ordinary line costs 1, `state` 8,
-// and a line that rebuilds the chain, the field or the scene or loads a terrain the whole
+// `joints`, `length` and `lengths` 16, and `scene`, `chains` and `terrain load` the whole
 // budget. Due lines beyond it run on the next frames, in file order (ScriptBudget in
 // targets/script.h), so no script freezes a frame for long (docs/limits.md: Bounds).
 inline constexpr std::size_t kScriptFrameUnits = 256;
