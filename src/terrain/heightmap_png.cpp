@@ -49,6 +49,17 @@ std::vector<float> Downsample(const T* pixels, int width, int height, int factor
   return samples;
 }
 
+// stb_image's reason for a failure, printable: for an unknown chunk it quotes the chunk's
+// four type bytes from the file as they are, which may be a newline or any other byte, and a
+// message is one line of text.
+std::string FailureReason() {
+  std::string reason = stbi_failure_reason() != nullptr ? stbi_failure_reason() : "unknown";
+  for (char& c : reason) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+  }
+  return reason;
+}
+
 std::string ChannelProblem(int channels) {
   switch (channels) {
     case 2:
@@ -96,7 +107,7 @@ Result<Heightmap> DecodeHeightmapPng(std::span<const unsigned char> bytes, const
   int width = 0, height = 0, channels = 0;
   // The header alone: sizes and channel count are checked before anything is decoded.
   if (!stbi_info_from_memory(bytes.data(), length, &width, &height, &channels)) {
-    return MakeError(label + ": unreadable PNG header (" + stbi_failure_reason() + ")");
+    return MakeError(label + ": unreadable PNG header (" + FailureReason() + ")");
   }
   if (width < 1 || height < 1 || width > Heightmap::kMaxSide || height > Heightmap::kMaxSide) {
     return MakeError(label + ": " + std::to_string(width) + " x " + std::to_string(height) +
@@ -116,7 +127,7 @@ Result<Heightmap> DecodeHeightmapPng(std::span<const unsigned char> bytes, const
     std::unique_ptr<stbi_us, StbFree> pixels(
         stbi_load_16_from_memory(bytes.data(), length, &w, &h, &c, 1));
     if (!pixels) {
-      return MakeError(label + ": corrupt PNG data (" + stbi_failure_reason() + ")");
+      return MakeError(label + ": corrupt PNG data (" + FailureReason() + ")");
     }
     if (w != width || h != height) return MakeError(label + ": inconsistent PNG size");
     samples = Downsample(pixels.get(), w, h, factor, 65535.0f);
@@ -124,7 +135,7 @@ Result<Heightmap> DecodeHeightmapPng(std::span<const unsigned char> bytes, const
     std::unique_ptr<stbi_uc, StbFree> pixels(
         stbi_load_from_memory(bytes.data(), length, &w, &h, &c, 1));
     if (!pixels) {
-      return MakeError(label + ": corrupt PNG data (" + stbi_failure_reason() + ")");
+      return MakeError(label + ": corrupt PNG data (" + FailureReason() + ")");
     }
     if (w != width || h != height) return MakeError(label + ": inconsistent PNG size");
     samples = Downsample(pixels.get(), w, h, factor, 255.0f);

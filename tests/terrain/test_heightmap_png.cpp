@@ -86,6 +86,19 @@ TEST(HeightmapPng, AFileUnderProcIsReadToItsEndNotCalledEmpty) {
   ExpectError(map, "not a PNG file");
 }
 
+TEST(HeightmapPng, AnUnknownChunkWithControlBytesIsOnePrintableLine) {
+  // Found by fuzz_terrain_png: stb_image names an unknown chunk by its four type bytes from
+  // the file, here "\x00\x1a\n\x00"-like bytes, which put a newline into the message.
+  const unsigned char bytes[] = {
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49,
+      0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x28, 0x00, 0x00, 0x00, 0x03, 0x08, 0x00,
+      0x00, 0x00, 0x00, 0xc4, 0xfe, 0x12, 0x44, 0x00, 0x00, 0x89, 0x50, 0x4e, 0x47,
+      0x0d, 0x0a, 0x00, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x33};
+  Result<Heightmap> map = DecodeHeightmapPng(bytes, "odd.png", 40.0f, 3.0f);
+  ExpectError(map, "terrain 'odd.png': corrupt PNG data (");
+  for (char c : map.error()) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << map.error();
+}
+
 TEST(HeightmapPng, TheShippedTerrainLoads) {
   Result<Heightmap> map =
       LoadHeightmapPng(std::string(FABRIK_SOURCE_DIR) + "/assets/terrain/hills.png", 40.0f, 3.0f);
