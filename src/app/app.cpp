@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <glm/common.hpp>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -28,6 +29,8 @@
 #include "core/settings.h"
 #include "core/startup.h"
 #include "core/state_writer.h"
+#include "core/stop_request.h"
+#include "core/window_limits.h"
 #include "render/renderer.h"
 #include "render/window.h"
 
@@ -36,8 +39,30 @@ namespace {
 
 // SIGINT (Ctrl+C), SIGTERM and SIGHUP close the window like its close button, so the settings
 // are still saved (docs/settings.md).
-volatile std::sig_atomic_t g_stop_signal = 0;
-void OnStopSignal(int) { g_stop_signal = 1; }
+void OnStopSignal(int) { RequestStop(); }
+
+// `position` (a window's top-left corner, screen coordinates) moved onto a monitor: kept when
+// it lies on one, otherwise the nearest point of the nearest monitor's work area, so a saved
+// place never opens the window off every screen (X11 also wraps coordinates beyond 16 bits).
+glm::ivec2 OnAMonitor(glm::ivec2 position) {
+  int count = 0;
+  GLFWmonitor** monitors = glfwGetMonitors(&count);
+  std::optional<glm::ivec2> best;
+  long long best_distance = 0;
+  for (int k = 0; k < count; ++k) {
+    int x = 0, y = 0, w = 0, h = 0;
+    glfwGetMonitorWorkarea(monitors[k], &x, &y, &w, &h);
+    if (w <= 0 || h <= 0) continue;
+    const glm::ivec2 lo(x, y), hi(x + w - 1, y + h - 1);
+    const glm::ivec2 p = glm::clamp(position, lo, hi);
+    const long long dx = p.x - position.x, dy = p.y - position.y;
+    if (!best || dx * dx + dy * dy < best_distance) {
+      best = p;
+      best_distance = dx * dx + dy * dy;
+    }
+  }
+  return best.value_or(position);
+}
 
 // The window's size (when it is a size worth restoring) and place, for the settings.
 std::pair<std::optional<glm::ivec2>, std::optional<glm::ivec2>> WindowPlacement(
@@ -45,8 +70,9 @@ std::pair<std::optional<glm::ivec2>, std::optional<glm::ivec2>> WindowPlacement(
   int x = 0, y = 0;
   glfwGetWindowPos(window.handle(), &x, &y);
   const glm::ivec2 size = window.window_size();
-  const bool sized = size.x >= 200 && size.y >= 150 && size.x <= 16384 && size.y <= 16384;
-  return {sized ? std::optional<glm::ivec2>(size) : std::nullopt, glm::ivec2(x, y)};
+  const bool sized = size.x >= kMinWindowSize.x && size.y >= kMinWindowSize.y &&
+                     size.x <= kMaxWindowSize.x && size.y <= kMaxWindowSize.y;
+  return {sized ? std::optional<glm::ivec2>(size) : std::nullopt, OnAMonitor({x, y})};
 }
 
 int Fail(int code, const std::string& message) {
@@ -145,6 +171,7 @@ class WindowShell : public FrameShell {
     renderer_.BeginFrame(state.view.framebuffer_size);
     scene_.Draw(state, renderer_);
     ui_.report.draw_calls = renderer_.draw_calls();
+    ui_.report.drawn_items = renderer_.drawn_items();
     DrawPanel(state, ui_, queue);
     DrawConsole(state, ui_.console, queue);
     // A screenshot frame leaves the help overlay out (docs/settings.md).
@@ -222,8 +249,12 @@ int RunApp(const Options& options) {
   if (!window_result) return Fail(1, window_result.error());
   std::unique_ptr<Window> window = std::move(window_result).value();
   if (settings.window_position) {
-    glfwSetWindowPos(window->handle(), settings.window_position->x, settings.window_position->y);
+    const glm::ivec2 place = OnAMonitor(*settings.window_position);
+    glfwSetWindowPos(window->handle(), place.x, place.y);
   }
+  // Resizing at run time stops at the same bounds as --size (docs/limits.md).
+  glfwSetWindowSizeLimits(window->handle(), kMinWindowSize.x, kMinWindowSize.y, kMaxWindowSize.x,
+                          kMaxWindowSize.y);
   auto renderer_result = Renderer::Create(state.data_dir + "/shaders");
   if (!renderer_result) return Fail(1, renderer_result.error());
   std::unique_ptr<Renderer> renderer = std::move(renderer_result).value();
@@ -262,7 +293,7 @@ int RunApp(const Options& options) {
       if (!written) std::fprintf(stderr, "fabrik-demo: %s\n", written.error().c_str());
     }
     window->SwapBuffers();
-    if (last_frame || state.quit_requested || g_stop_signal != 0) window->RequestClose();
+    if (last_frame || state.quit_requested || StopRequested()) window->RequestClose();
     // Saved every few seconds too, so a crash or a kill loses little.
     if (autosave.Due(glfwGetTime())) {
       const auto [size, position] = WindowPlacement(*window);

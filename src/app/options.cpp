@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/window_limits.h"
 #include "ik/solver.h"
 #include "targets/command.h"
 
@@ -110,7 +111,7 @@ OptError ParseLengths(const std::string& text, std::vector<float>& out) {
   return std::nullopt;
 }
 
-// "WxH", each a whole number, within 200x150 .. 16384x16384.
+// "WxH", each a whole number, within kMinWindowSize .. kMaxWindowSize.
 OptError ParseSize(const std::string& size, int& width, int& height) {
   const std::size_t x = size.find_first_of("xX");
   long long w = 0, h = 0;
@@ -121,8 +122,11 @@ OptError ParseSize(const std::string& size, int& width, int& height) {
   if (pw == Parse::kMalformed || ph == Parse::kMalformed) {
     return "--size: expected WxH such as 1280x800, got " + Quote(size);
   }
-  if (pw != Parse::kOk || ph != Parse::kOk || w < 200 || h < 150 || w > 16384 || h > 16384) {
-    return "--size: " + Quote(size) + " is out of range (200x150 to 16384x16384)";
+  if (pw != Parse::kOk || ph != Parse::kOk || w < kMinWindowSize.x || h < kMinWindowSize.y ||
+      w > kMaxWindowSize.x || h > kMaxWindowSize.y) {
+    return "--size: " + Quote(size) + " is out of range (" + std::to_string(kMinWindowSize.x) +
+           "x" + std::to_string(kMinWindowSize.y) + " to " + std::to_string(kMaxWindowSize.x) +
+           "x" + std::to_string(kMaxWindowSize.y) + ")";
   }
   width = static_cast<int>(w);
   height = static_cast<int>(h);

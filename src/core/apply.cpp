@@ -7,6 +7,7 @@
 #include "core/orient.h"
 #include "core/screenshot.h"
 #include "core/step_view.h"
+#include "core/stop_request.h"
 #include "core/view_2d.h"
 #include "scenes/arm/arm_scene.h"
 #include "scenes/creature/creature_scene.h"
@@ -137,6 +138,25 @@ bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource sour
 
 namespace {
 
+// What one due script line costs of a frame's budget (kScriptFrameUnits). A line that switches
+// the scene, rebuilds the field (up to 2,000,000 joints: about 43 ms) or reads a terrain (an
+// 8192 x 8192 PNG: about half a second) takes a whole frame's budget, so one such line runs a
+// frame and 600 lines of `at 0 chains 100000 20` run over 600 frames instead of freezing the
+// first. Rebuilding the chain (at most 10,000 joints) and `state` (the whole state as text)
+// cost 16 and 8: a script's set-up lines at time 0 still run together in its first frame.
+std::size_t ScriptLineCost(const Command& command) {
+  if (std::holds_alternative<cmd::Scene>(command)) return kScriptFrameUnits;
+  if (const auto* ext = std::get_if<cmd::Extension>(&command)) {
+    if (ext->name == "chains" || ext->name == "terrain") return kScriptFrameUnits;
+  }
+  if (std::holds_alternative<cmd::Joints>(command) || std::holds_alternative<cmd::Length>(command) ||
+      std::holds_alternative<cmd::Lengths>(command)) {
+    return 16;
+  }
+  if (std::holds_alternative<cmd::State>(command)) return 8;
+  return 1;
+}
+
 // A started script keeps running until it ends or is stopped, whatever the mode, so a script
 // can switch modes (a tour); its target drives the chain only in script mode. The step view
 // pauses script time.
@@ -144,8 +164,13 @@ void AdvanceScript(AppState& state) {
   ScriptTarget& script = state.script;
   if (!script.running || !script.player.has_script()) return;
   const float dt = state.step.active ? 0.0f : state.timing.dt;
-  ScriptStep step = script.player.Advance(dt, state.target());
-  for (const Command& command : step.commands) Execute(state, command, CommandSource::kScript);
+  const ScriptBudget budget{kScriptFrameUnits, ScriptLineCost};
+  ScriptStep step = script.player.Advance(dt, state.target(), budget);
+  for (const Command& command : step.commands) {
+    // A quit signal ends the demo after this frame: the rest of the lines do not matter.
+    if (StopRequested()) break;
+    Execute(state, command, CommandSource::kScript);
+  }
   if (step.target) script.target = step.target;
   // A target line's angles set the orientation when the line fires (the parser keeps them in
   // range, so SetOrientation accepts them).

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,15 @@ namespace fabrik {
 // Starts a frame: `real_dt` wall-clock seconds since the last one (ignored for the
 // simulation when state.fixed_dt > 0; otherwise clamped to [0, 0.1]). Updates timing.
 void BeginFrame(AppState& state, float real_dt);
+// A frame's budget for a script's due lines, in cost units: an ordinary line costs 1, `state` 8,
+// `joints`, `length` and `lengths` 16, and `scene`, `chains` and `terrain load` the whole
+// budget. Due lines beyond it run on the next frames, in file order (ScriptBudget in
+// targets/script.h), so no script freezes a frame for long (docs/limits.md: Bounds).
+inline constexpr std::size_t kScriptFrameUnits = 256;
+
 // Step 2: applies every queued command in order, then advances the running script and
-// applies its due commands. The only step that changes settings, mode, chain or scene.
+// applies the due commands that fit in kScriptFrameUnits. The only step that changes
+// settings, mode, chain or scene.
 void ApplyCommands(AppState& state, CommandQueue& queue);
 // Applies one command now (ApplyCommands and the start-up use it). Returns false when the
 // command was refused (an error line is in the console log; nothing changed).

@@ -21,6 +21,7 @@
 
 #include "core/app_command.h"
 #include "core/startup.h"
+#include "core/window_limits.h"
 #include "ik/result.h"
 #include "io/file_write.h"
 
@@ -55,7 +56,7 @@ struct Settings {
   std::optional<std::string> script;  // the same
   std::optional<std::string> clip;    // the mocap and crowd scenes' clip (the same rule)
   std::optional<SavedCamera> camera;
-  std::optional<glm::ivec2> window_size;      // screen coordinates, 200x150 .. 16384x16384
+  std::optional<glm::ivec2> window_size;      // screen coordinates, core/window_limits.h
   std::optional<glm::ivec2> window_position;  // screen coordinates, |x|, |y| <= 100000
 };
 

@@ -76,7 +76,7 @@ Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window
   // Never saved as what the next start would refuse (docs/limits.md): the size within the
   // --size range, the position within the range the reader takes.
   if (window_size) {
-    s.window_size = glm::clamp(*window_size, glm::ivec2(200, 150), glm::ivec2(16384, 16384));
+    s.window_size = glm::clamp(*window_size, kMinWindowSize, kMaxWindowSize);
   }
   if (window_position) {
     s.window_position = glm::clamp(*window_position, glm::ivec2(-100000), glm::ivec2(100000));

@@ -161,7 +161,7 @@ void CheckWindow(Checker& check, Settings& out) {
     return;
   }
   out.window_size =
-      check.Pair(*v, "size", {200, 150}, {16384, 16384}, "[W, H] from 200x150 to 16384x16384");
+      check.Pair(*v, "size", kMinWindowSize, kMaxWindowSize, "[W, H] from 200x150 to 4096x4096");
   out.window_position = check.Pair(*v, "position", {-100000, -100000}, {100000, 100000},
                                    "[X, Y], each within +-100000");
 }

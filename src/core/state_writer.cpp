@@ -66,6 +66,7 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
                  {"yaw", Num(s.view.camera.yaw())},
                  {"pitch", Num(s.view.camera.pitch())}};
   j["draw_calls"] = shell.draw_calls;
+  j["drawn_items"] = shell.drawn_items;
   if (s.spline.follower.has_spline()) {
     j["spline"] = {{"path", s.spline.path},
                    {"distance", Num(s.spline.follower.distance())},
@@ -80,7 +81,9 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
                    {"duration", Num(s.script.player.duration())},
                    {"playing", s.script.player.playing()},
                    {"running", s.script.running},
-                   {"finished", s.script.player.finished()}};
+                   {"finished", s.script.player.finished()},
+                   {"next_line", s.script.player.next_source_line()},
+                   {"due", s.script.player.due_lines()}};
   }
   if (s.step.active) {
     nlohmann::json step = {{"step", s.step.step},

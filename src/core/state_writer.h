@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <glm/vec2.hpp>
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -17,6 +18,7 @@ struct ShellReport {
   bool console_open = false;
   bool console_ready = false;  // the console's input line takes typed characters now
   int draw_calls = 0;
+  std::size_t drawn_items = 0;  // instances and line vertices drawn (Renderer::drawn_items)
   // The pointer as this frame's input saw it (window coordinates, top-left origin), and the
   // left, right and middle buttons, so tests can wait for input to arrive instead of sleeping.
   bool cursor_valid = false;

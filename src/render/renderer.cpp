@@ -219,6 +219,7 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::string& shader_dir
 
 void Renderer::BeginFrame(glm::ivec2 framebuffer_size) {
   draw_calls_ = 0;
+  drawn_items_ = 0;
   impl_->framebuffer_height = static_cast<float>(std::max(framebuffer_size.y, 1));
   glViewport(0, 0, framebuffer_size.x, framebuffer_size.y);
   glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
@@ -257,6 +258,7 @@ float Renderer::PixelsPerUnitAt(const glm::vec3& point) const {
 }
 
 void Renderer::DrawSpheres(std::span<const SphereInstance> spheres) {
+  drawn_items_ += spheres.size();
   auto& im = *impl_;
   im.scratch.clear();
   im.levels.clear();
@@ -277,6 +279,7 @@ void Renderer::DrawSpheres(std::span<const SphereInstance> spheres) {
 }
 
 void Renderer::DrawBones(std::span<const BoneInstance> bones) {
+  drawn_items_ += bones.size();
   auto& im = *impl_;
   im.scratch.clear();
   im.levels.clear();
@@ -325,6 +328,7 @@ void Renderer::DrawShell(const glm::vec3& center, float radius, const glm::vec4&
 
 void Renderer::DrawLines(std::span<const LineVertex> vertices, float width, bool on_top,
                          glm::vec3 fade_centre, float fade_radius) {
+  drawn_items_ += vertices.size();
   if (vertices.empty()) return;
   glBindBuffer(GL_ARRAY_BUFFER, impl_->line_vbo);
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size_bytes()), vertices.data(),

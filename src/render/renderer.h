@@ -14,6 +14,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
@@ -89,12 +90,16 @@ class Renderer {
 
   // Draw calls issued since BeginFrame (for the panel's readouts and tests).
   int draw_calls() const { return draw_calls_; }
+  // Sphere and bone instances and line vertices handed to Draw* since BeginFrame: what one
+  // frame asked the GPU to draw (tests check that a scene's frame stays bounded).
+  std::size_t drawn_items() const { return drawn_items_; }
 
  private:
   struct Impl;
   explicit Renderer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
   int draw_calls_ = 0;
+  std::size_t drawn_items_ = 0;
 };
 
 // Writes RGB pixels (top row first) as a PNG file: encoded by stb_image_write in memory, then

@@ -174,14 +174,37 @@ glm::vec3 ScriptPlayer::GlideAt(double t) const {
   return glm::vec3(p);
 }
 
-ScriptStep ScriptPlayer::Advance(double dt, const glm::vec3& current_target) {
+std::size_t ScriptPlayer::due_lines() const {
+  if (!script_ || !started_) return 0;
+  const std::vector<ScriptLine>& lines = script_->lines();
+  // Times never decrease down the list, so the due lines are a prefix of what is left.
+  const auto first = lines.begin() + static_cast<std::ptrdiff_t>(next_);
+  const auto past = std::upper_bound(first, lines.end(), time_ + kTimeEpsilon,
+                                     [](double t, const ScriptLine& l) { return t < l.time; });
+  return static_cast<std::size_t>(past - first);
+}
+
+ScriptStep ScriptPlayer::Advance(double dt, const glm::vec3& current_target,
+                                 const ScriptBudget& budget) {
   ScriptStep step;
-  if (script_ && playing_ && std::isfinite(dt) && dt > 0.0) {
+  const bool moving = playing_ && std::isfinite(dt) && dt > 0.0;
+  // Lines held back by an earlier step's budget run even when time stands still (paused, or
+  // the step view), so a pause never strands them.
+  if (script_ && started_ && (moving || due_lines() > 0)) {
     const double step_start = time_;
     // Cap the step so time stays finite whatever dt is; 1e9 s is beyond any script.
-    const double end = time_ + std::min(dt, 1.0e9);
+    const double end = moving ? time_ + std::min(dt, 1.0e9) : time_;
     const std::vector<ScriptLine>& lines = script_->lines();
+    std::size_t used = 0;
+    bool first = true;
     while (next_ < lines.size() && lines[next_].time <= end + kTimeEpsilon) {
+      const std::size_t cost = (budget.cost == nullptr ||
+                                std::holds_alternative<cmd::Target>(lines[next_].command))
+                                   ? 1
+                                   : budget.cost(lines[next_].command);
+      if (!first && (cost > budget.units || used + cost > budget.units)) break;
+      first = false;
+      used += cost;
       const ScriptLine& line = lines[next_++];
       if (const auto* target = std::get_if<cmd::Target>(&line.command)) {
         // Start from the scripted target if it is still moving (or was set during this

@@ -95,6 +95,16 @@ struct ScriptStep {
   std::optional<glm::vec3> target_angles_deg;
 };
 
+// How much of one step's due work may run (docs/limits.md: Bounds, "script lines in a frame").
+// Each due line costs cost(command) units (1 when `cost` is null; a target line costs 1). A
+// line runs when the units used so far in the step plus its cost fit in `units`, and the
+// first due line of a step always runs, so a script always moves on. Lines that do not fit
+// stay due and run first on the next steps, in file order; script time moves on regardless.
+struct ScriptBudget {
+  std::size_t units = static_cast<std::size_t>(-1);  // no limit
+  std::size_t (*cost)(const Command& command) = nullptr;
+};
+
 // Plays a Script against script time. Deterministic: time is accumulated in double, and a
 // line at time T is due once script time >= T - kTimeEpsilon, so with a fixed dt a line at
 // T = k * dt fires on step k exactly (float rounding of the sum cannot delay it a step), and
@@ -131,7 +141,9 @@ class ScriptPlayer {
   // space): a glide that fires in this step starts from it, unless an earlier glide is still
   // running at that moment, in which case it starts from that glide's position then.
   // Glide positions are exact at the step's end time; at T + D the target is exactly XYZ.
-  ScriptStep Advance(double dt, const glm::vec3& current_target);
+  // `budget` bounds the lines run in this step (ScriptBudget); a line held back by it runs on
+  // a later step (even while paused it stays due), before any line after it.
+  ScriptStep Advance(double dt, const glm::vec3& current_target, const ScriptBudget& budget = {});
 
   bool playing() const { return playing_; }
   // Script time in seconds since Start (0 when stopped).
@@ -140,6 +152,8 @@ class ScriptPlayer {
   std::size_t next_line_index() const { return next_; }
   // Its 1-based file line, or 0 when all have fired or there is no script.
   std::size_t next_source_line() const;
+  // Lines whose time has come but that a budget held back (0 when none).
+  std::size_t due_lines() const;
   double duration() const { return script_ ? script_->duration() : 0.0; }
   // True when every line has fired and the last glide has arrived (also for an empty
   // script once started). A finished script stays finished until Start/Restart.

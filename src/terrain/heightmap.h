@@ -29,6 +29,10 @@ class Heightmap {
  public:
   // Largest accepted image side, pixels (larger files are refused as absurd).
   static constexpr int kMaxSide = 8192;
+  // Largest side kept after loading: a larger image is averaged down in blocks of k x k
+  // pixels (k the smallest whole number that brings both sides to this or less). The ground
+  // is drawn with 257 vertices a side, so nothing visible is lost.
+  static constexpr int kMaxStoredSide = 1024;
   // Accepted ranges of the world size S and the height scale H (world units).
   static constexpr float kMinSize = 1e-3f;
   static constexpr float kMaxSize = 1e5f;

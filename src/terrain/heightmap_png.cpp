@@ -22,12 +22,42 @@ struct StbFree {
   void operator()(void* pixels) const { stbi_image_free(pixels); }
 };
 
-// Samples gray / max_gray of a decoded single-channel image.
+// Samples gray / max_gray of a decoded single-channel image of width x height pixels, averaged
+// down in blocks of `factor` x `factor` pixels (the last block of a row or column takes what is
+// left). The image is only drawn and sampled at a coarse grid, so a large one is kept at
+// most Heightmap::kMaxStoredSide per side: 4 MiB of samples for an 8192 x 8192 file, not 256.
 template <typename T>
-std::vector<float> Normalise(const T* pixels, std::size_t count, float max_gray) {
-  std::vector<float> samples(count);
-  for (std::size_t k = 0; k < count; ++k) samples[k] = float(pixels[k]) / max_gray;
+std::vector<float> Downsample(const T* pixels, int width, int height, int factor,
+                              float max_gray) {
+  const int out_w = (width + factor - 1) / factor;
+  const int out_h = (height + factor - 1) / factor;
+  std::vector<float> samples(std::size_t(out_w) * std::size_t(out_h));
+  for (int b = 0; b < out_h; ++b) {
+    const int j0 = b * factor, j1 = std::min(height, j0 + factor);
+    for (int a = 0; a < out_w; ++a) {
+      const int i0 = a * factor, i1 = std::min(width, i0 + factor);
+      double sum = 0.0;  // exact for up to 2^37 16-bit samples
+      for (int j = j0; j < j1; ++j) {
+        const T* row = pixels + std::size_t(j) * std::size_t(width);
+        for (int i = i0; i < i1; ++i) sum += double(row[i]);
+      }
+      const double mean = sum / (double(j1 - j0) * double(i1 - i0));
+      samples[std::size_t(b) * std::size_t(out_w) + std::size_t(a)] =
+          std::min(1.0f, float(mean / double(max_gray)));
+    }
+  }
   return samples;
+}
+
+// stb_image's reason for a failure, printable: for an unknown chunk it quotes the chunk's
+// four type bytes from the file as they are, which may be a newline or any other byte, and a
+// message is one line of text.
+std::string FailureReason() {
+  std::string reason = stbi_failure_reason() != nullptr ? stbi_failure_reason() : "unknown";
+  for (char& c : reason) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+  }
+  return reason;
 }
 
 std::string ChannelProblem(int channels) {
@@ -77,7 +107,7 @@ Result<Heightmap> DecodeHeightmapPng(std::span<const unsigned char> bytes, const
   int width = 0, height = 0, channels = 0;
   // The header alone: sizes and channel count are checked before anything is decoded.
   if (!stbi_info_from_memory(bytes.data(), length, &width, &height, &channels)) {
-    return MakeError(label + ": unreadable PNG header (" + stbi_failure_reason() + ")");
+    return MakeError(label + ": unreadable PNG header (" + FailureReason() + ")");
   }
   if (width < 1 || height < 1 || width > Heightmap::kMaxSide || height > Heightmap::kMaxSide) {
     return MakeError(label + ": " + std::to_string(width) + " x " + std::to_string(height) +
@@ -89,27 +119,30 @@ Result<Heightmap> DecodeHeightmapPng(std::span<const unsigned char> bytes, const
                      "; a heightmap must be a grayscale PNG (8 or 16 bits)");
   }
   const bool sixteen = stbi_is_16_bit_from_memory(bytes.data(), length) != 0;
+  const int factor = (std::max(width, height) + Heightmap::kMaxStoredSide - 1) /
+                     Heightmap::kMaxStoredSide;
   int w = 0, h = 0, c = 0;
   std::vector<float> samples;
   if (sixteen) {
     std::unique_ptr<stbi_us, StbFree> pixels(
         stbi_load_16_from_memory(bytes.data(), length, &w, &h, &c, 1));
     if (!pixels) {
-      return MakeError(label + ": corrupt PNG data (" + stbi_failure_reason() + ")");
+      return MakeError(label + ": corrupt PNG data (" + FailureReason() + ")");
     }
     if (w != width || h != height) return MakeError(label + ": inconsistent PNG size");
-    samples = Normalise(pixels.get(), std::size_t(w) * std::size_t(h), 65535.0f);
+    samples = Downsample(pixels.get(), w, h, factor, 65535.0f);
   } else {
     std::unique_ptr<stbi_uc, StbFree> pixels(
         stbi_load_from_memory(bytes.data(), length, &w, &h, &c, 1));
     if (!pixels) {
-      return MakeError(label + ": corrupt PNG data (" + stbi_failure_reason() + ")");
+      return MakeError(label + ": corrupt PNG data (" + FailureReason() + ")");
     }
     if (w != width || h != height) return MakeError(label + ": inconsistent PNG size");
-    samples = Normalise(pixels.get(), std::size_t(w) * std::size_t(h), 255.0f);
+    samples = Downsample(pixels.get(), w, h, factor, 255.0f);
   }
+  const int kept_w = (width + factor - 1) / factor, kept_h = (height + factor - 1) / factor;
   Result<Heightmap> map =
-      Heightmap::FromSamples(width, height, std::move(samples), size, height_scale);
+      Heightmap::FromSamples(kept_w, kept_h, std::move(samples), size, height_scale);
   if (!map) return MakeError(label + ": " + map.error());
   return map;
 }
@@ -122,17 +155,24 @@ Result<Heightmap> LoadHeightmapPng(const std::string& path, float size, float he
   if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
     return MakeError(label + ": not a regular file");
   }
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
+  std::ifstream file(path, std::ios::binary);
   if (!file) return MakeError(label + ": cannot open the file (missing or unreadable)");
-  const std::streamoff end = file.tellg();
-  if (end < 0) return MakeError(label + ": cannot read the file (not a regular file?)");
-  if (std::uintmax_t(end) > kMaxHeightmapFileBytes) {
-    return MakeError(label + ": the file is larger than 64 MiB");
+  // Read to the end rather than trusting the size the file system states: files under /proc
+  // state 0 bytes yet have contents (they are not empty). One byte past the limit tells a file
+  // that is too large without reading all of it.
+  std::vector<unsigned char> bytes;
+  const std::uintmax_t stated = std::filesystem::file_size(path, ec);
+  if (!ec) bytes.reserve(std::min<std::uintmax_t>(stated, kMaxHeightmapFileBytes) + 1);
+  std::array<char, 1 << 16> chunk{};
+  while (bytes.size() <= kMaxHeightmapFileBytes) {
+    file.read(chunk.data(), chunk.size());
+    const std::streamsize got = file.gcount();
+    bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + got);
+    if (!file) break;
   }
-  std::vector<unsigned char> bytes(static_cast<std::size_t>(end));
-  file.seekg(0);
-  if (!bytes.empty() && !file.read(reinterpret_cast<char*>(bytes.data()), end)) {
-    return MakeError(label + ": cannot read the file");
+  if (file.bad()) return MakeError(label + ": cannot read the file");
+  if (bytes.size() > kMaxHeightmapFileBytes) {
+    return MakeError(label + ": the file is larger than 64 MiB");
   }
   return DecodeHeightmapPng(bytes, path, size, height_scale);
 }

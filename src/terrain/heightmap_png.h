@@ -5,7 +5,9 @@
 // kMaxHeightmapFileBytes long. Anything else - a missing or unreadable file, an empty, truncated or
 // corrupt one, a colour, gray+alpha or paletted image, an absurd size - is refused with one message
 // that names the file and the problem; nothing is ever partly loaded and nothing crashes. Sizes are
-// checked from the header before any pixel is decoded.
+// checked from the header before any pixel is decoded. An image with a side above
+// Heightmap::kMaxStoredSide is averaged down to at most that (the heightmap's width() and
+// height() are then the kept sizes; it still covers the same square).
 #pragma once
 
 #include <cstddef>

@@ -4,12 +4,15 @@ Limits).
 """
 import json
 import os
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fabrik_app import LiveDemo, all_finite, read_states, run_demo  # noqa
+from fabrik_app import DEMO, LiveDemo, all_finite, demo_env, read_states, run_demo  # noqa
 
 FAST = ["--size", "640x480", "--msaa", "0", "--no-vsync", "--hidden"]
 MEMORY_LIMIT_MB = 512  # docs/options.md: Limits
@@ -93,6 +96,135 @@ class BadLines(unittest.TestCase):
         self.assertIn("many.txt:11: too many spline points", err)
         self.assertEqual(len(err.strip().splitlines()), 1, err)
 
+
+class FrameBudget(unittest.TestCase):
+    """A script's due lines beyond a frame's budget run on the next frames, in file order
+    (docs/limits.md: Bounds), and a quit signal ends the demo while it is draining."""
+
+    def test_heavy_lines_due_together_run_one_a_frame_in_order(self):
+        # Each `chains` line rebuilds the field; 12 of them at time 0 must not all run in the
+        # first frame: the frame counter moves on while the script drains.
+        lines = ["at 0 chains %d 4" % (10 + k) for k in range(12)] + ["at 0 echo drained"]
+        states = run_script(lines, extra=["--scene", "field", "--fixed-dt", "0.02"], frames=16)
+        first = states[0]["script"]
+        self.assertEqual(first["next_line"], 2, first)   # line 1 ran, line 2 waits
+        self.assertEqual(first["due"], 12, first)
+        draining = [s for s in states if s["script"]["due"] > 0]
+        self.assertEqual(len(draining), 12)
+        for k, s in enumerate(draining):
+            self.assertEqual(s["frame"], states[0]["frame"] + k)
+            self.assertEqual(s["script"]["next_line"], k + 2)
+            self.assertEqual(s["chains"], 10 + k)  # the lines ran in file order, one a frame
+        done = states[len(draining)]
+        self.assertEqual(done["chains"], 21)
+        self.assertTrue(done["script"]["finished"])
+        self.assertEqual(done["console_last"], "drained")
+
+    def test_a_quit_signal_ends_the_demo_while_a_long_script_drains(self):
+        with tempfile.TemporaryDirectory() as d:
+            # 2000 field rebuilds (alternating sizes, so each one really rebuilds): many
+            # seconds of work if run in one frame, and the signal would wait for all of them.
+            script = write(os.path.join(d, "heavy.txt"),
+                           "at 0 chains 5000 20\nat 0 chains 5001 20\n" * 1000)
+            out = os.path.join(d, "s.jsonl")
+            proc = subprocess.Popen([DEMO] + FAST + ["--scene", "field", "--script", script,
+                                                     "--state-out", out],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                    text=True, env=demo_env())
+            try:
+                # Wait (for a state, not a time) until the script is draining.
+                while proc.poll() is None:
+                    states = read_states(out) if os.path.exists(out) else []
+                    if states and states[-1].get("script", {}).get("due", 0) > 0:
+                        break
+                    time.sleep(0.05)
+                if proc.poll() is not None:
+                    self.fail("the demo ended before the signal: " + proc.stderr.read())
+                proc.send_signal(signal.SIGTERM)
+                # A hang guard, not a timing assertion: the demo ends after its current frame.
+                _, err = proc.communicate(timeout=60)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+            self.assertEqual(proc.returncode, 0, err)
+            last = read_states(out)[-1]
+            self.assertGreater(last["script"]["due"], 1000, "it ended long before the end")
+
+
+def write_big_terrain(path, side=8192):
+    """An side x side 16-bit gray PNG of gentle ramps (the largest a terrain may be), written
+    with zlib from the standard library: identical rows compress to a small file."""
+    import struct
+    import zlib
+    row = b"\x00" + b"".join(struct.pack(">H", (i * 8) & 0xFFFF) for i in range(side))
+    z = zlib.compressobj(1)
+    data = b"".join(z.compress(row) for _ in range(side)) + z.flush()
+
+    def chunk(kind, body):
+        return (struct.pack(">I", len(body)) + kind + body
+                + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n")
+        f.write(chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 16, 0, 0, 0, 0)))
+        f.write(chunk(b"IDAT", data))
+        f.write(chunk(b"IEND", b""))
+    return path
+
+
+class Caps(unittest.TestCase):
+    """What one frame draws, the window and the terrain are capped (docs/limits.md: Bounds)."""
+
+    def test_a_window_larger_than_the_cap_is_refused_at_start(self):
+        code, _, err = run_demo(["--size", "8192x8192", "--hidden", "--frames", "1"])
+        self.assertEqual(code, 2, err)
+        self.assertIn("--size: '8192x8192' is out of range (200x150 to 4096x4096)", err)
+
+    def test_the_field_draws_a_bounded_number_of_items_per_frame(self):
+        # 200 chains of 10,000 joints: drawn in full, the near ones alone are ~490,000 spheres.
+        s = last_state(["--scene", "field", "--chains", "200", "--joints", "10000",
+                        "--fixed-dt", "0.02"], frames=2)[-1]
+        self.assertEqual(s["chains"], 200)
+        self.assertGreater(s["drawn_items"], 1000)
+        self.assertLess(s["drawn_items"], 300000)
+
+    def test_a_saved_place_off_every_screen_opens_on_one(self):
+        config = tempfile.mkdtemp(prefix="fabrik-config-")
+        folder = os.path.join(config, "fabrik-demo")
+        os.makedirs(folder)
+        settings = os.path.join(folder, "settings.json")
+        with open(settings, "w") as f:
+            json.dump({"window": {"size": [400, 300], "position": [60000, -70000]}}, f)
+        code, _, err = run_demo(["--msaa", "0", "--no-vsync", "--frames", "3"],
+                                config_dir=config)
+        self.assertEqual(code, 0, err)
+        with open(settings) as f:
+            x, y = json.load(f)["window"]["position"]
+        # The test's X server has one 1600 x 1000 screen (xvfb_test.py).
+        self.assertTrue(0 <= x < 1600 and 0 <= y < 1000, (x, y))
+
+    def test_terrain_loads_of_the_largest_image_do_not_add_up(self):
+        with tempfile.TemporaryDirectory() as d:
+            big = write_big_terrain(os.path.join(d, "big.png"))
+            # Two loads: --terrain, then the script's.
+            script = write(os.path.join(d, "t.txt"), "at 0 terrain load %s\n" % big
+                           + "at 0.1 quit\n")
+            out = os.path.join(d, "s.jsonl")
+            proc = subprocess.Popen([DEMO] + FAST + ["--scene", "walker", "--terrain", big,
+                                                     "--script", script, "--fixed-dt", "0.02",
+                                                     "--state-out", out],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                    env=demo_env())
+            # wait4: the peak resident memory of this child alone.
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            self.assertEqual(proc.returncode, 0)
+            s = read_states(out)[-1]
+        self.assertEqual(s["terrain"]["pixels"], [1024, 1024])  # kept averaged down
+        peak = usage.ru_maxrss / 1024
+        print("two loads of an 8192 x 8192 16-bit terrain: peak %.0f MB" % peak)
+        # Each load frees the last and keeps 4 MiB of heights, not the 256 MiB image.
+        self.assertLess(peak, MEMORY_LIMIT_MB)
 
 class MemoryBound(unittest.TestCase):
     def test_resident_memory_stays_under_the_documented_limit(self):

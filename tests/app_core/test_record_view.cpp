@@ -92,6 +92,74 @@ TEST(RecordReplay, ADragIsRecordedAndReplayed) {
   ExpectReplayMatches(core, path, recorded);
 }
 
+// Frame times that vary like a real frame loop's (between 1/144 s and 1/24 s), the same on
+// every run: a fixed linear congruential sequence.
+class VaryingDt {
+ public:
+  explicit VaryingDt(unsigned seed) : x_(seed) {}
+  float Next() {
+    x_ = x_ * 1664525u + 1013904223u;
+    const float u = static_cast<float>(x_ >> 8) / static_cast<float>(1u << 24);
+    return 1.0f / 144.0f + u * (1.0f / 24.0f - 1.0f / 144.0f);
+  }
+
+ private:
+  unsigned x_;
+};
+
+// The recorded target at `t` seconds into the recording: the straight line between the
+// samples either side (the frames saw nothing in between).
+glm::vec3 RecordedAt(const std::vector<std::pair<double, glm::vec3>>& samples, double t) {
+  if (t <= samples.front().first) return samples.front().second;
+  for (std::size_t i = 1; i < samples.size(); ++i) {
+    if (t <= samples[i].first) {
+      const auto& [t0, p0] = samples[i - 1];
+      const auto& [t1, p1] = samples[i];
+      const float f = static_cast<float>((t - t0) / (t1 - t0));
+      return p0 + (p1 - p0) * f;
+    }
+  }
+  return samples.back().second;
+}
+
+TEST(RecordReplay, TheReplayKeepsTimeWithVaryingFrameTimes) {
+  // No fixed time step: each frame's simulated time is its own (varying) frame time, while
+  // recording and again, with other frame times, while replaying.
+  const std::string path = ::testing::TempDir() + "recorded_varying.txt";
+  Core core(StartOptions{});
+  core.Run("spline load assets/splines/loop.txt");
+  core.Frames(20);
+  core.Run("record start " + path);
+  ASSERT_TRUE(core.state().recording.active()) << core.LastLine();
+  const double t0 = core.state().timing.time;
+  std::vector<std::pair<double, glm::vec3>> recorded = {{0.0, core.state().target()}};
+  VaryingDt record_dt(7);
+  for (int i = 0; i < 150; ++i) {
+    SimulateFrame(core.state(), core.queue(), record_dt.Next());
+    recorded.emplace_back(core.state().timing.time - t0, core.state().target());
+  }
+  core.Type("record stop");
+  ApplyCommands(core.state(), core.queue());
+  ASSERT_FALSE(core.state().recording.active());
+
+  core.Run("script run " + path);
+  ASSERT_TRUE(core.state().script.running) << core.LastLine();
+  VaryingDt replay_dt(12345);
+  double worst = 0.0;
+  int compared = 0;
+  while (core.state().script.running && compared < 10000) {
+    SimulateFrame(core.state(), core.queue(), replay_dt.Next());
+    // Compared at the replay's own frame times, which fall between recorded frames.
+    const double t = core.state().script.player.time() - PathRecorder::kLeadIn;
+    if (t < 0.0 || t > recorded.back().first) continue;
+    const glm::vec3 want = RecordedAt(recorded, t);
+    worst = std::max(worst, double(glm::distance(core.state().target(), want)));
+    ++compared;
+  }
+  EXPECT_GT(compared, 50);
+  EXPECT_LE(worst, PathRecorder::kTolerance * 1.01);
+}
+
 TEST(RecordReplay, RefusedWhileAScriptPlays) {
   Core core;
   core.Run("script run assets/scripts/square.txt");

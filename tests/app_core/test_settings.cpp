@@ -293,7 +293,7 @@ TEST(Settings, AWindowSizeOrPlaceTheNextStartWouldRefuseIsNeverSaved) {
   const SettingsRead read = ParseSettings(text, "test");
   EXPECT_EQ(read.problem, "");
   ASSERT_TRUE(read.settings.window_size);
-  EXPECT_EQ(*read.settings.window_size, glm::ivec2(16384, 150));
+  EXPECT_EQ(*read.settings.window_size, glm::ivec2(kMaxWindowSize.x, kMinWindowSize.y));
   ASSERT_TRUE(read.settings.window_position);
   EXPECT_EQ(*read.settings.window_position, glm::ivec2(-100000, 65536));
 }

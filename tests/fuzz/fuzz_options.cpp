@@ -50,7 +50,7 @@ void CheckAccepted(const fabrik::Options& o) {
         "length out of range");
   Check(std::isfinite(o.moe) && o.moe >= 1e-6f && o.moe <= 100.0f, "moe out of range");
   Check(o.max_iterations >= 1 && o.max_iterations <= 100000, "max_iterations out of range");
-  Check(o.width >= 200 && o.width <= 16384 && o.height >= 150 && o.height <= 16384,
+  Check(o.width >= 200 && o.width <= 4096 && o.height >= 150 && o.height <= 4096,
         "size out of range");
   Check(o.fixed_dt == 0.0 || (o.fixed_dt >= 1e-6 && o.fixed_dt <= 1.0), "fixed_dt out of range");
   Check(o.frames >= 0 && o.frames <= 1000000000L, "frames out of range");

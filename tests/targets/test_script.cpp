@@ -244,6 +244,56 @@ TEST(ScriptPlayer, SameTimeCommandsComeInFileOrderAndTargetsAreNotCommands) {
   EXPECT_EQ(*step.target, glm::vec3(1, 2, 3));
 }
 
+// A cost model for the budget tests: `joints` lines are heavy (4 units), others cost 1.
+std::size_t JointsAreHeavy(const Command& c) {
+  return std::holds_alternative<cmd::Joints>(c) ? 4 : 1;
+}
+
+TEST(ScriptPlayer, ABudgetRunsDueLinesOverLaterStepsInFileOrder) {
+  ScriptPlayer player;
+  std::string text;
+  for (int k = 0; k < 10; ++k) text += "at 0 joints " + std::to_string(k + 2) + "\n";
+  text += "at 0 moe 0.5\nat 0 moe 0.25\nat 0.05 spline pause\n";
+  player.SetScript(MustParse(text));
+  player.Start();
+  const ScriptBudget budget{4, JointsAreHeavy};
+  std::vector<std::string> ran;
+  std::vector<std::size_t> per_step;
+  for (int i = 0; i < 20 && !player.finished(); ++i) {
+    const ScriptStep step = player.Advance(0.01, glm::vec3(0.0f), budget);
+    per_step.push_back(step.commands.size());
+    for (const Command& c : step.commands) ran.push_back(FormatCommand(c));
+    if (i == 0) {
+      EXPECT_EQ(player.next_source_line(), 2u);  // one heavy line a step
+      EXPECT_EQ(player.due_lines(), 11u);
+    }
+  }
+  // Every line ran once, in file order; one heavy line per step, then the two cheap lines
+  // share a step with the next due line.
+  ASSERT_EQ(ran.size(), 13u);
+  for (int k = 0; k < 10; ++k) EXPECT_EQ(ran[k], "joints " + std::to_string(k + 2));
+  EXPECT_EQ(ran[10], "moe 0.5");
+  EXPECT_EQ(ran[11], "moe 0.25");
+  EXPECT_EQ(ran[12], "spline pause");
+  EXPECT_EQ(per_step, (std::vector<std::size_t>{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3}));
+  EXPECT_TRUE(player.finished());
+  EXPECT_EQ(player.due_lines(), 0u);
+}
+
+TEST(ScriptPlayer, LinesHeldBackByTheBudgetStillRunWhilePaused) {
+  ScriptPlayer player;
+  player.SetScript(MustParse("at 0 joints 3\nat 0 joints 4\nat 0 joints 5\n"));
+  player.Start();
+  const ScriptBudget budget{4, JointsAreHeavy};
+  EXPECT_EQ(player.Advance(0.01, glm::vec3(0.0f), budget).commands.size(), 1u);
+  player.Pause();
+  EXPECT_EQ(player.Advance(0.01, glm::vec3(0.0f), budget).commands.size(), 1u);
+  EXPECT_EQ(player.time(), 0.01);  // time stood still
+  EXPECT_EQ(player.Advance(0.0, glm::vec3(0.0f), budget).commands.size(), 1u);
+  EXPECT_EQ(player.due_lines(), 0u);
+  EXPECT_TRUE(player.Advance(0.01, glm::vec3(0.0f), budget).commands.empty());
+}
+
 TEST(ScriptPlayer, GlideStartsWhereTheTargetIsAndArrivesAtTPlusD) {
   ScriptPlayer player;
   player.SetScript(MustParse("at 1 target 2 0 0 over 2\n"));

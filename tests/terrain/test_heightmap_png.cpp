@@ -1,6 +1,7 @@
 // Loading heightmaps from PNG files: 8- and 16-bit gray, and every kind of bad file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -54,6 +55,48 @@ TEST(HeightmapPng, Reads16BitGrayAtFullPrecision) {
   }
   // One 16-bit step apart is resolved (8 bits would merge 0 and 1).
   EXPECT_GT(map.value().PixelHeight(1, 0), map.value().PixelHeight(0, 0));
+}
+
+TEST(HeightmapPng, ALargeImageIsAveragedDownToTheStoredSide) {
+  TempDir dir;
+  // 2050 x 3 pixels: over twice kMaxStoredSide wide, so blocks of 3 x 3 are averaged (the last
+  // block of each row holds 1 column). Column i has gray i % 7 * 1000 in every row.
+  const int w = 2 * Heightmap::kMaxStoredSide + 2, h = 3;
+  std::vector<std::uint16_t> px(std::size_t(w) * h);
+  for (int j = 0; j < h; ++j) {
+    for (int i = 0; i < w; ++i) px[std::size_t(j * w + i)] = std::uint16_t(i % 7 * 1000);
+  }
+  ASSERT_TRUE(testing::WritePngGray16(dir.File("wide.png"), w, h, px));
+  Result<Heightmap> map = LoadHeightmapPng(dir.File("wide.png"), 40.0f, 3.0f);
+  ASSERT_TRUE(map.ok()) << map.error();
+  EXPECT_EQ(map.value().width(), 684);  // ceil(2050 / 3)
+  EXPECT_EQ(map.value().height(), 1);
+  EXPECT_EQ(map.value().size(), 40.0f);  // the same square
+  for (int a = 0; a < map.value().width(); ++a) {
+    double sum = 0.0;
+    int n = 0;
+    for (int i = 3 * a; i < std::min(w, 3 * a + 3); ++i, ++n) sum += i % 7 * 1000;
+    EXPECT_NEAR(map.value().samples()[std::size_t(a)], sum / n / 65535.0, 1e-6) << a;
+  }
+}
+
+TEST(HeightmapPng, AFileUnderProcIsReadToItsEndNotCalledEmpty) {
+  // /proc files state a size of 0 but have contents: not a PNG, and not "empty".
+  Result<Heightmap> map = LoadHeightmapPng("/proc/self/environ", 40.0f, 3.0f);
+  ExpectError(map, "not a PNG file");
+}
+
+TEST(HeightmapPng, AnUnknownChunkWithControlBytesIsOnePrintableLine) {
+  // Found by fuzz_terrain_png: stb_image names an unknown chunk by its four type bytes from
+  // the file, here "\x00\x1a\n\x00"-like bytes, which put a newline into the message.
+  const unsigned char bytes[] = {
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49,
+      0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x28, 0x00, 0x00, 0x00, 0x03, 0x08, 0x00,
+      0x00, 0x00, 0x00, 0xc4, 0xfe, 0x12, 0x44, 0x00, 0x00, 0x89, 0x50, 0x4e, 0x47,
+      0x0d, 0x0a, 0x00, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x33};
+  Result<Heightmap> map = DecodeHeightmapPng(bytes, "odd.png", 40.0f, 3.0f);
+  ExpectError(map, "terrain 'odd.png': corrupt PNG data (");
+  for (char c : map.error()) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << map.error();
 }
 
 TEST(HeightmapPng, TheShippedTerrainLoads) {

@@ -21,6 +21,11 @@ constexpr int kNearCells = 3;
 // Chains within this many cells (the ones bending most) are drawn as lines through every
 // joint; farther ones through the middle joint only.
 constexpr int kFineCells = 8;
+// What one frame may draw of the near chains (bones plus joints), and of the fine lines
+// (vertices). Beyond it every k-th joint is drawn (k the smallest that fits): 200 chains of
+// 10,000 joints would otherwise ask for about 490,000 spheres and 5.8 million line vertices.
+constexpr std::size_t kMaxNearItems = 60000;
+constexpr std::size_t kMaxFineVertices = 200000;
 
 // The far chains' line list, kept between frames so that drawing allocates nothing once
 // warmed up (SceneDrawer::Own).
@@ -64,12 +69,15 @@ void DrawField(SceneDrawer& drawer, const AppState& state, const FieldScene& fie
   // Away from the target the chains stand nearly straight: two segments (root, middle joint,
   // tip) show their lean. Line primitives are what a software rasteriser pays for.
   const std::size_t coarse = std::max<std::size_t>(1, jc / 2);
+  const std::size_t fine_chains = (2 * kFineCells + 1) * (2 * kFineCells + 1);
+  const std::size_t fine = std::max<std::size_t>(
+      1, (fine_chains * 2 * (jc - 1) + kMaxFineVertices - 1) / kMaxFineVertices);
   for (std::size_t c = 0; c < n; ++c) {
     if (near(c, kNearCells) || c == field.sample(0) || c == field.sample(1)) continue;
     const glm::vec3* p = &poses[c * jc];
     const glm::vec4 tip =
         field.batch().outcome(c).distance <= tol ? draw::kFieldTipReached : draw::kFieldTipChasing;
-    const std::size_t step = near(c, kFineCells) ? 1 : coarse;
+    const std::size_t step = near(c, kFineCells) ? std::min(fine, coarse) : coarse;
     const float last = static_cast<float>(jc - 1);
     for (std::size_t i = 0; i + 1 < jc; i += step) {
       const std::size_t k = std::min(i + step, jc - 1);
@@ -81,19 +89,23 @@ void DrawField(SceneDrawer& drawer, const AppState& state, const FieldScene& fie
   }
   renderer.DrawLines(field_lines, 1.0f, false);
 
-  // Near and sampled chains in full.
+  // Near and sampled chains in full (every `stride`-th joint when that is too much).
   bones.clear();
   spheres.clear();
+  const std::size_t full_chains = (2 * kNearCells + 1) * (2 * kNearCells + 1) + 2;
+  const std::size_t stride =
+      std::max<std::size_t>(1, (full_chains * 2 * jc + kMaxNearItems - 1) / kMaxNearItems);
   auto full = [&](std::size_t c, bool sampled) {
     const glm::vec3* p = &poses[c * jc];
     const bool reached = field.batch().outcome(c).distance <= tol;
     // The sampled chains are drawn thicker: they are the ones to look at and check.
     const float r = sampled ? base * 2.0f : base * 0.7f;
-    for (std::size_t i = 0; i + 1 < jc; ++i) {
+    for (std::size_t i = 0; i + 1 < jc; i += stride) {
+      const std::size_t k = std::min(i + stride, jc - 1);
       bones.push_back(
-          {p[i], r, p[i + 1], r * 0.7f, sampled ? draw::kFieldSample : draw::kFieldBone});
+          {p[i], r, p[k], r * 0.7f, sampled ? draw::kFieldSample : draw::kFieldBone});
     }
-    for (std::size_t i = 1; i + 1 < jc; ++i)
+    for (std::size_t i = stride; i + 1 < jc; i += stride)
       spheres.push_back({p[i], base * 0.8f, draw::kFieldJoint});
     spheres.push_back(
         {p[jc - 1], base * 1.1f, reached ? draw::kFieldTipReached : draw::kFieldTipChasing});

@@ -13,14 +13,16 @@
 #include "core/terrain_load.h"
 #include "scenes/walker/walker_scene.h"
 #include "targets/text.h"
+#include "terrain/heightmap.h"
 
 namespace fabrik {
 namespace {
 
 using Args = std::span<const std::string>;
 
-// terrain load PATH [S H] (docs/walker.md: The walker scene): S in (0, 1e5], H in [0, 1e4]; the
-// numbers are written back with 9 significant digits so the apply step reads the same floats.
+// terrain load PATH [S H] (docs/walker.md: The walker scene): S in [0.001, 1e5], H in [0, 1e4]
+// (the heightmap's own bounds, so what parses loads); the numbers are written back with 9
+// significant digits so the apply step reads the same floats.
 Result<std::vector<std::string>> ParseTerrain(Args args) {
   constexpr const char* kUsage = " (usage: terrain load PATH [S H])";
   if (args.empty() || text::Lower(args[0]) != "load") {
@@ -37,19 +39,19 @@ Result<std::vector<std::string>> ParseTerrain(Args args) {
     struct Bound {
       const char* what;
       float lo;
-      bool lo_open;
       float hi;
       const char* description;
     };
-    const Bound bounds[] = {{"terrain load S", 0.0f, true, 1e5f, "a number > 0 and <= 1e5"},
-                            {"terrain load H", 0.0f, false, 1e4f, "a number >= 0 and <= 1e4"}};
+    const Bound bounds[] = {
+        {"terrain load S", Heightmap::kMinSize, Heightmap::kMaxSize, "a number from 0.001 to 1e5"},
+        {"terrain load H", 0.0f, Heightmap::kMaxHeight, "a number from 0 to 1e4"}};
     for (int k = 0; k < 2; ++k) {
       const std::string& word = args[static_cast<std::size_t>(2 + k)];
       const Bound& b = bounds[k];
       const text::Number n = text::ParseReal(word);
       const auto f = static_cast<float>(n.value);
       const bool in_range =
-          n.error == text::NumberError::kNone && (b.lo_open ? f > b.lo : f >= b.lo) && f <= b.hi;
+          n.error == text::NumberError::kNone && f >= b.lo && f <= b.hi;
       if (!in_range) {
         return MakeError(std::string(b.what) + ": expected " + b.description + ", got " +
                          text::Quote(word));
@@ -89,7 +91,7 @@ bool ApplyTerrain(AppState& state, Args args, CommandOutput& out) {
 
 constexpr std::string_view kTerrainDetails[] = {
     "  An 8- or 16-bit grayscale PNG covering [-S/2, S/2] in X and Z; white is H high.",
-    "  S in (0, 1e5] and H in [0, 1e4] (default: the current ones, at start 40 and 3).",
+    "  S in [0.001, 1e5] and H in [0, 1e4] (default: the current ones, at start 40 and 3).",
     "  A file that cannot be used is refused with a message; nothing changes."};
 constexpr std::string_view kTerrainKeywords[] = {"load"};
 
