@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
 #include "app/scene_palette.h"
@@ -172,9 +173,18 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
     const float r = std::clamp(local * 0.16f, base * 0.6f, base * 1.2f);
     joint_radii_[i] = i + 1 == p.size() ? std::max(r, base) * 1.15f : r;
   }
+  // The chain scene's stretched pose (`stretch S`): every bone scaled by one factor, drawn
+  // from the bone colour towards a hot orange as the factor grows to 1.5.
+  const float stretch = state.scene.free_chain() && !state.step.active && p.data() != state.chain.joints().data()
+                            ? state.tools.stretch_factor
+                            : 1.0f;
+  const glm::vec4 bone_color =
+      stretch > 1.0f
+          ? glm::mix(kBoneColor, kStretchedBoneColor, std::clamp((stretch - 1.0f) * 2.0f, 0.35f, 1.0f))
+          : kBoneColor;
   for (std::size_t i = 0; i < len.size() && i + 1 < p.size(); ++i) {
     const float r = std::clamp(len[i] * 0.13f, base * 0.45f, base * 0.9f);
-    const BoneInstance bone{p[i], r, p[i + 1], r * 0.55f, kBoneColor};
+    const BoneInstance bone{p[i], r, p[i + 1], r * 0.55f, bone_color};
     // Short links of a long chain lie wholly inside their two joints: skip them
     // (docs/performance.md: Rendering cost).
     if (!HiddenByJoints(bone, joint_radii_[i], joint_radii_[i + 1])) bones_.push_back(bone);

@@ -175,6 +175,12 @@ TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
       {"record", "record start " + ::testing::TempDir() + "command_table_record.txt"},
       {"root", "root free"},
       {"view", "view 2d"},
+      {"soften", "soften 0.8"},
+      {"stretch", "stretch 1.5"},
+      {"turn", "turn limit 30"},
+      {"stiffness", "stiffness 1 1"},
+      {"pole", "pole 1 0 0"},
+      {"spline ik", "spline ik on"},
   };
   std::vector<std::string_view> names;
   for (const CommandSpec& spec : CommandList()) names.push_back(spec.name);
