@@ -21,9 +21,14 @@ namespace {
 using Args = std::span<const std::string>;
 using Words = Result<std::vector<std::string>>;
 
-std::string Canonical(double value) {
+// The shortest decimal that reads back as the same float (0.8, not 0.800000012), so the
+// apply step and the settings file see exactly the value that was parsed.
+std::string Canonical(float value) {
   char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.9g", value);
+  for (int digits = 6; digits <= 9; ++digits) {
+    std::snprintf(buf, sizeof(buf), "%.*g", digits, static_cast<double>(value));
+    if (std::strtof(buf, nullptr) == value) break;
+  }
   return buf;
 }
 
@@ -38,7 +43,8 @@ Words OneNumber(Args args, const char* command, const char* what, const char* us
   }
   if (text::Lower(args[0]) == "off") return std::vector<std::string>{"off"};
   const text::Number n = text::ParseReal(args[0]);
-  const double v = n.value;
+  // Checked as the float the tools keep (a tiny ratio would round to 0).
+  const double v = static_cast<float>(n.value);
   if (n.error != text::NumberError::kNone || (open_low ? !(v > low) : !(v >= low)) ||
       !(v <= high)) {
     return MakeError(std::string(command) + ": expected " + what + ", got " + text::Quote(args[0]) +
