@@ -275,6 +275,18 @@ class LiveDemo:
     def type(self, text):
         xdotool("type", "--delay", 30, text)
 
+    def run_in_console(self, line, until, what):
+        """Opens the console if needed, types `line` once its input line has the keyboard
+        (after opening, and again after the Enter of the previous line: the state field
+        console_ready), presses Enter and waits for `until`; returns that state."""
+        if not self.latest()["console_open"]:
+            self.key("grave")
+        self.wait_until(lambda s: s["console_open"] and s["console_ready"],
+                        what="the console's input line to take the keyboard")
+        self.type(line)
+        self.key("Return")
+        return self.wait_until(until, what=what)
+
     def rss_kib(self):
         with open("/proc/%d/status" % self.proc.pid) as f:
             for line in f:

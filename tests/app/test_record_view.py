@@ -17,16 +17,7 @@ TOLERANCE = 0.001  # the recorder's: a dropped sample is this close to its glide
 
 
 def open_console_and_run(demo, line, until, what):
-    st = demo.latest()
-    if not st["console_open"]:
-        demo.key("grave")
-    # Typed characters are taken once the input line has the keyboard (after opening, and
-    # again after the Enter of the previous line).
-    demo.wait_until(lambda s: s["console_open"] and s["console_ready"],
-                    what="the console's input line to take the keyboard")
-    demo.type(line)
-    demo.key("Return")
-    return demo.wait_until(until, what=what)
+    return demo.run_in_console(line, until, what)
 
 
 class RecordReplay(unittest.TestCase):

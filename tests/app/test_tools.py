@@ -13,14 +13,7 @@ FAST = ["--size", "640x420", "--msaa", "0", "--no-vsync", "--fixed-dt", "0.02"]
 
 
 def run(demo, line, until, what):
-    """Types `line` in the console once its input takes the keyboard; waits for `until`."""
-    if not demo.latest()["console_open"]:
-        demo.key("grave")
-    demo.wait_until(lambda s: s["console_open"] and s["console_ready"],
-                    what="the console's input line to take the keyboard")
-    demo.type(line)
-    demo.key("Return")
-    return demo.wait_until(until, what=what)
+    return demo.run_in_console(line, until, what)
 
 
 def answered(prefix):

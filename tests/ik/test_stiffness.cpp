@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "fabrik_test_util.h"
@@ -32,6 +33,17 @@ struct FreeReach {
   double reach = 0.0;
   bool movable = false;
 };
+
+// Every fully stiff inner joint of `after` bends as it did in `before`, within 0.5 degrees.
+void ExpectStiffBendsKept(std::span<const glm::vec3> before, const Chain& after,
+                          const std::vector<float>& stiffness, int trial) {
+  for (std::size_t i = 1; i + 1 < after.joint_count(); ++i) {
+    if (stiffness[i] == 1.0f) {
+      EXPECT_NEAR(BendAngle(after.joints(), i), BendAngle(before, i), kHalfDegree)
+          << trial << " " << i;
+    }
+  }
+}
 
 FreeReach MeasureFreeReach(const Chain& start, const std::vector<float>& stiffness) {
   const std::size_t n = start.joint_count();
@@ -66,9 +78,7 @@ TEST(Stiffness, StiffJointsKeepTheirAngleAndFreeJointsStillReach) {
     const std::size_t stiff_a = 1 + trial % (segments - 1);
     stiffness[stiff_a] = 1.0f;
     if (trial % 3 == 0) stiffness[1 + (stiff_a % (segments - 1))] = 1.0f;
-    std::vector<float> start(chain.joint_count());
-    for (std::size_t i = 1; i + 1 < chain.joint_count(); ++i)
-      start[i] = BendAngle(chain.joints(), i);
+    const std::vector<glm::vec3> before(chain.joints().begin(), chain.joints().end());
     // Targets within half the reach: the free joints can get there.
     const glm::vec3 target = RandomUnit(rng) * chain.total_length() * Uniform(rng, 0.2f, 0.5f);
     const FreeReach free = MeasureFreeReach(chain, stiffness);
@@ -80,11 +90,7 @@ TEST(Stiffness, StiffJointsKeepTheirAngleAndFreeJointsStillReach) {
     StiffSolver solver;
     const SolveResult r = solver.Solve(chain, target, settings, stiffness);
     ASSERT_TRUE(r.ok) << r.error;
-    for (std::size_t i = 1; i + 1 < chain.joint_count(); ++i) {
-      if (stiffness[i] == 1.0f) {
-        EXPECT_NEAR(BendAngle(chain.joints(), i), start[i], kHalfDegree) << trial << " " << i;
-      }
-    }
+    ExpectStiffBendsKept(before, chain, stiffness, trial);
     EXPECT_TRUE(testing::LengthsKeptToRounding(chain, 1e-5));
     EXPECT_EQ(chain.root(), glm::vec3(0.0f));
     if (can_reach) {
@@ -127,12 +133,7 @@ TEST(Stiffness, EveryPatternOfStiffJointsReachesWhatTheFreeJointsCanReach) {
         ASSERT_TRUE(r.ok) << r.error;
         EXPECT_TRUE(r.reached) << "segments " << segments << " pattern " << pattern << " target "
                                << t << " distance " << r.distance << " iterations " << r.iterations;
-        for (std::size_t i = 1; i + 1 < n; ++i) {
-          if (stiffness[i] == 1.0f) {
-            EXPECT_NEAR(BendAngle(chain.joints(), i), BendAngle(start.joints(), i), kHalfDegree)
-                << pattern << " " << i;
-          }
-        }
+        ExpectStiffBendsKept(start.joints(), chain, stiffness, static_cast<int>(pattern));
         if (stiffness[0] == 1.0f) {
           EXPECT_LT(glm::length(chain.joints()[1] - start.joints()[1]), 1e-5f) << pattern;
         }
