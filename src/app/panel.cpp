@@ -204,7 +204,7 @@ void ChainEditor(const AppState& state, CommandQueue& queue) {
 
 void SolverEditor(const AppState& state, CommandQueue& queue) {
   SectionHeader("SOLVER");
-  const char* current = SolverName(state.solver);
+  const char* current = state.tools.two_bone ? "two_bone" : SolverName(state.solver);
   const SceneControls controls = state.scene.controls();
   if (!controls.solver_choice) {
     // The scene's own solver, in its shell entry's words.
@@ -212,12 +212,19 @@ void SolverEditor(const AppState& state, CommandQueue& queue) {
     ImGui::TextColored(kDim, "%s", shell && shell->solver_note ? shell->solver_note : "FABRIK");
   } else if (ImGui::BeginCombo("solver", current)) {
     for (SolverKind kind : AllSolvers()) {
-      if (ImGui::Selectable(SolverName(kind), kind == state.solver)) {
+      if (ImGui::Selectable(SolverName(kind), kind == state.solver && !state.tools.two_bone)) {
         queue.Push(Command(cmd::Solver{SolverName(kind)}));
       }
     }
+    // The analytic two-bone solver: offered for 3-joint chains (docs/tools.md).
+    const bool three = state.chain.joint_count() == 3;
+    if (ImGui::Selectable(three ? "two_bone" : "two_bone (3 joints only)", state.tools.two_bone,
+                          three ? 0 : ImGuiSelectableFlags_Disabled)) {
+      queue.Push(Command(cmd::Solver{"two_bone"}));
+    }
     ImGui::EndCombo();
   }
+  if (controls.solver_choice) panel::ToolsSection(state, queue);
   // docs/accelerated-fabrik.md. Used by FABRIK, the arm's constrained FABRIK and the step
   // view; the race shows both FABRIKs whatever this says.
   bool accelerate = state.settings.accelerate;

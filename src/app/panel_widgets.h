@@ -58,6 +58,8 @@ void StepCaption(const AppState& state);
 void RecordViewSection(const AppState& state, UiState& ui, CommandQueue& queue);
 // panel_orient.cpp: skinned tentacle, joint axes, orientation target.
 void OrientSection(const AppState& state, CommandQueue& queue);
+// panel_tools.cpp: soften, stretch, turn limit, spline IK, stiffness, two-bone pole.
+void ToolsSection(const AppState& state, CommandQueue& queue);
 // help_overlay.cpp: the help (?) and screenshot buttons at the top of the panel.
 void HelpButtons(const AppState& state, CommandQueue& queue);
 

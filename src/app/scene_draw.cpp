@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
 #include "app/scene_palette.h"
@@ -172,9 +173,19 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
     const float r = std::clamp(local * 0.16f, base * 0.6f, base * 1.2f);
     joint_radii_[i] = i + 1 == p.size() ? std::max(r, base) * 1.15f : r;
   }
+  // The chain scene's stretched pose (`stretch S`): every bone scaled by one factor, drawn
+  // from the bone colour towards a hot orange as the factor grows to 1.5.
+  const float stretch =
+      state.scene.free_chain() && !state.step.active && p.data() != state.chain.joints().data()
+          ? state.tools.stretch_factor
+          : 1.0f;
+  const glm::vec4 bone_color = stretch > 1.0f
+                                   ? glm::mix(kBoneColor, kStretchedBoneColor,
+                                              std::clamp((stretch - 1.0f) * 2.0f, 0.35f, 1.0f))
+                                   : kBoneColor;
   for (std::size_t i = 0; i < len.size() && i + 1 < p.size(); ++i) {
     const float r = std::clamp(len[i] * 0.13f, base * 0.45f, base * 0.9f);
-    const BoneInstance bone{p[i], r, p[i + 1], r * 0.55f, kBoneColor};
+    const BoneInstance bone{p[i], r, p[i + 1], r * 0.55f, bone_color};
     // Short links of a long chain lie wholly inside their two joints: skip them
     // (docs/performance.md: Rendering cost).
     if (!HiddenByJoints(bone, joint_radii_[i], joint_radii_[i + 1])) bones_.push_back(bone);
@@ -198,9 +209,11 @@ void SceneDrawer::DrawChainBody(const AppState& state, Renderer& renderer,
     spheres_.push_back({p[i], r, color});
     kept = i;
   }
-  // A free root is not mounted on anything; the 2D view looks along the ground, where
-  // shadows would be a smear.
-  if (!state.root.free || !state.scene.free_chain()) AddPlinth(p[0], base);
+  // A free root (or the snake of `spline ik`) is not mounted on anything; the 2D view looks along
+  // the ground, where shadows would be a smear.
+  if (!state.scene.free_chain() || (!state.root.free && !state.tools.root_moved)) {
+    AddPlinth(p[0], base);
+  }
   if (!state.view.camera.planar()) renderer.DrawShadows(spheres_);
   renderer.DrawBones(bones_);
   renderer.DrawSpheres(spheres_);
@@ -272,7 +285,9 @@ void SceneDrawer::DrawChainScene(const AppState& state, Renderer& renderer, cons
   // A free root has no reach: its trail is drawn instead.
   const bool free_root = state.root.free && state.scene.free_chain();
   if (free_root) DrawRootTrail(state, renderer);
-  if (look.reach && !free_root) {
+  // The snake of `spline ik` has no reach either: it lies along the spline.
+  const bool snake = state.tools.root_moved && state.scene.free_chain();
+  if (look.reach && !free_root && !snake) {
     lines_.clear();
     // On the ground in 3D; in the 2D view, in the XY plane round the root.
     if (planar) {

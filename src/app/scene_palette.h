@@ -26,6 +26,8 @@ inline const glm::vec4 kTargetOutOfReach(0.98f, 0.35f, 0.30f, 0.75f);
 inline const glm::vec4 kReachColor(0.35f, 0.62f, 0.98f, 0.10f);
 inline const glm::vec4 kAtLimitColor(0.95f, 0.25f, 0.22f, 1.0f);
 inline const glm::vec4 kSubBaseColor(0.55f, 0.40f, 0.90f, 1.0f);
+// Bones stretched past their length (`stretch S`, docs/tools.md): warmer the more they stretch.
+inline const glm::vec4 kStretchedBoneColor(0.98f, 0.42f, 0.22f, 1.0f);
 
 // The field scene (scenes/field/field_draw.cpp): dark stems, tips green when reached and amber
 // while chasing, the near chains' bones and joints, the two sampled chains.

@@ -23,6 +23,7 @@
 #include "core/scene.h"
 #include "core/target_recording.h"
 #include "core/target_sources.h"
+#include "core/tool_state.h"
 #include "ik/chain.h"
 #include "ik/recording_observer.h"
 #include "ik/solve_types.h"
@@ -125,7 +126,7 @@ struct TerrainState {
 // that part (const SolvePart&, ...); AppState is all of them.
 
 // The chain and how it is solved: what `joints`, `length`, `lengths`, `moe`, `iterations`,
-// `solver` and `accelerate` change.
+// `solver`, `accelerate` and the tools' commands (soften, stretch, ...) change.
 struct SolvePart {
   explicit SolvePart(Chain initial) : chain(std::move(initial)) {}
   Chain chain;
@@ -133,6 +134,7 @@ struct SolvePart {
   float uniform_length = 1.0f;
   SolveSettings settings;
   SolverKind solver = SolverKind::kFabrik;
+  ToolState tools;  // the chain scene's everyday IK tools (core/tool_state.h)
 };
 
 // The target and where it comes from (core/target_sources.h): the mode, the mixer that is

@@ -56,6 +56,7 @@ constexpr EntryGroup kGroups[] = {
     OrientCommandEntries,
     CaptureCommandEntries,
     RecordViewEntries,
+    ToolCommandEntries,
 };
 
 // Every group of flags, in the order `help` lists them (after the entries above). A file that
@@ -64,6 +65,7 @@ using FlagGroup = std::span<const FlagEntry> (*)();
 constexpr FlagGroup kFlagGroups[] = {
     SolveFlagEntries,
     OrientFlagEntries,
+    ToolFlagEntries,
 };
 
 constexpr std::string_view kOnOff[] = {"on", "off"};

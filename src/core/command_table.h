@@ -64,6 +64,11 @@ struct AppCommandEntry {
   bool (*apply)(AppState& state, std::span<const std::string> args, CommandOutput& out);
   // Set (and `apply` null) for an entry made from a FlagEntry: the flag it sets.
   const FlagEntry* flag = nullptr;
+  // Optional: the settings file keeps the command. Returns the canonical argument words (as
+  // `language.parse` gives them, joined by spaces) that restore the current value, or "" for
+  // the default (not written). Written under the entry's name as a JSON string, checked with
+  // `language.parse` when read, restored with the line `NAME WORDS` after the flags.
+  std::string (*saved)(const AppState& state) = nullptr;
 };
 
 // An on/off flag of the app's state, everything about it in one entry: the command
@@ -94,6 +99,7 @@ bool FlagValue(const AppState& state, const FlagEntry& flag);
 // Groups of flags defined in their own files (listed in kFlagGroups in command_table.cpp).
 std::span<const FlagEntry> SolveFlagEntries();   // commands_solve.cpp: accelerate
 std::span<const FlagEntry> OrientFlagEntries();  // commands_orient.cpp: skin, axes
+std::span<const FlagEntry> ToolFlagEntries();    // commands_tools.cpp: spline ik
 // Every flag, in the order `help` lists them (after the other app commands).
 std::span<const FlagEntry> FlagTable();
 // The flag named `name`, or null.
@@ -103,6 +109,8 @@ void SetInitialFlags(AppState& state);
 
 // Groups of entries defined in their own files (listed in kGroups in command_table.cpp).
 std::span<const AppCommandEntry> OrientCommandEntries();  // commands_orient.cpp
+// commands_tools.cpp: soften, stretch, turn limit, stiffness, pole (docs/tools.md)
+std::span<const AppCommandEntry> ToolCommandEntries();
 
 // The entries, in the order `help` lists them (after the built-in commands).
 std::span<const AppCommandEntry> AppCommandTable();

@@ -52,6 +52,9 @@ struct Settings {
   // The on/off flags whose FlagEntry says `saved` (accelerate, ...), by name; a flag that is
   // absent was not in the file.
   std::map<std::string, bool, std::less<>> flags;
+  // The commands whose AppCommandEntry has `saved` (soften, stretch, turn, ...), by name: their
+  // canonical argument words, joined by spaces; restored with the line `NAME WORDS`.
+  std::map<std::string, std::string, std::less<>> commands;
   std::optional<std::string> spline;  // path, 1..4096 bytes, no control character or '"'
   std::optional<std::string> script;  // the same
   std::optional<std::string> clip;    // the mocap and crowd scenes' clip (the same rule)

@@ -64,6 +64,11 @@ Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window
   for (const FlagEntry& flag : FlagTable()) {
     if (flag.saved) s.flags[std::string(flag.name)] = FlagValue(state, flag);
   }
+  for (const AppCommandEntry& entry : AppCommandTable()) {
+    if (entry.saved == nullptr) continue;
+    std::string words = entry.saved(state);
+    if (!words.empty()) s.commands[std::string(entry.language.name)] = std::move(words);
+  }
   if (state.spline.follower.has_spline() && !state.spline.path.empty()) {
     s.spline = SavedPath(state.spline.path);
   }
@@ -122,6 +127,7 @@ std::vector<AppCommand> SettingsCommands(const Settings& s) {
   }
   if (s.solver) line("solver " + *s.solver);
   for (const auto& [name, on] : s.flags) line(name + (on ? " on" : " off"));
+  for (const auto& [name, words] : s.commands) line(name + " " + words);
   if (s.moe) line("moe " + Real(*s.moe));
   if (s.max_iterations) line("iterations " + std::to_string(*s.max_iterations));
   if (s.spline) line(QuotedAfter("spline load", *s.spline));

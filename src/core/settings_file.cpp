@@ -17,6 +17,7 @@
 #include "ik/solver.h"
 #include "io/file_write.h"
 #include "targets/command.h"
+#include "targets/text.h"
 
 namespace fabrik {
 namespace {
@@ -248,6 +249,27 @@ SettingsRead ParseSettings(std::string_view text, const std::string& name) {
       }
     }
   }
+  for (const AppCommandEntry& entry : AppCommandTable()) {
+    if (entry.saved == nullptr) continue;
+    const std::string key(entry.language.name);
+    if (const json* v = check.Get(key.c_str())) {
+      // Held to what the console would take: the entry's own parse, words written back
+      // canonical.
+      Result<std::vector<std::string>> words =
+          v->is_string() ? text::Tokenize(v->get<std::string>())
+                         : Result<std::vector<std::string>>(MakeError("not a string"));
+      Result<std::vector<std::string>> args =
+          words.ok() ? entry.language.parse(words.value()) : MakeError(words.error());
+      if (args.ok()) {
+        std::string joined;
+        for (const std::string& w : args.value()) joined += (joined.empty() ? "" : " ") + w;
+        s.commands[key] = joined;
+      } else {
+        check.Ignore(key.c_str(),
+                     "expected what '" + std::string(entry.language.usage) + "' takes");
+      }
+    }
+  }
   s.spline = check.Word("spline", IsPath, "a path");
   s.script = check.Word("script", IsPath, "a path");
   s.clip = check.Word("clip", IsPath, "a path");
@@ -311,6 +333,7 @@ std::string SettingsJson(const Settings& s) {
   if (s.max_iterations) j["max_iterations"] = *s.max_iterations;
   if (s.solver) j["solver"] = *s.solver;
   for (const auto& [name, on] : s.flags) j[name] = on;
+  for (const auto& [name, words] : s.commands) j[name] = words;
   if (s.spline) j["spline"] = *s.spline;
   if (s.script) j["script"] = *s.script;
   if (s.clip) j["clip"] = *s.clip;

@@ -8,6 +8,7 @@
 #include "core/json_util.h"
 #include "core/orient.h"
 #include "core/step_view.h"
+#include "core/tool_solve.h"
 #include "core/view_2d.h"
 
 namespace fabrik {
@@ -55,11 +56,12 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
                                    : nlohmann::json(nullptr);
   j["buttons"] = {shell.buttons[0], shell.buttons[1], shell.buttons[2]};
   // Fields beyond the minimum every line holds (docs/state.md: The state line).
-  j["solver"] = SolverName(s.solver);
+  j["solver"] = s.tools.two_bone ? "two_bone" : SolverName(s.solver);
   j["tolerance"] = Num(s.settings.tolerance);
   j["max_iterations"] = s.settings.max_iterations;
   // Every on/off flag under its name: accelerate, skin, axes, ... (core/command_table.h).
   for (const FlagEntry& flag : FlagTable()) j[std::string(flag.name)] = FlagValue(s, flag);
+  WriteToolFields(s, j);  // soften, stretch, turn_limit, stiffness, ... (core/tool_solve.h)
   j["dragging"] = s.drag.dragging;
   j["camera"] = {{"pivot", Vec(s.view.camera.pivot())},
                  {"distance", Num(s.view.camera.distance())},

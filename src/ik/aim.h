@@ -7,20 +7,27 @@
 // the effector joint and runs along rotation * axis; it should pass through `at`.
 // Method: passes over the last k joints (pivots joint_count() - 1 - k .. joint_count() - 2,
 // nearest the root first). At each pivot the part of the chain beyond it turns rigidly about
-// the pivot, by weight_i / (sum of the weights from i on) of the rotation that would now turn the
-// aim axis onto the direction from the effector to `at`, so the last pivot takes what is left.
-// Turning moves the effector, so passes repeat until the axis is within 1e-4 rad of that
-// direction or max_passes ran. Joints before the first pivot, and the root, never move; every
-// length is kept to float rounding.
-// Achievable: a single joint (k = 1) turns its bone but cannot choose the bone's twist, which
-// rotations.h sets by parallel transport from the parent, so with k = 1 only an axis along the
-// bone (+Y) can be aimed anywhere; k >= 2 can aim any axis. `at` must be far enough from the
-// turning joints that they can face it. Each turn is kept only when the measured error shrank
-// (else retried at half the angle), so the aim never gets worse, but the search can stall in a
-// local minimum where the transported twist works against the turn (a straight chain turning a
-// sideways axis with k = 2 is one). Tested on 300 random chains of 3-8 joints with points 3-10
-// chain lengths away: at least 297 end within 0.5 degrees. `reached` reports whether the
-// result is within 0.5 degrees, measured from the pose.
+// the pivot. The turn that aims the axis exactly from that pivot is found in closed form (the
+// effector's frame follows rotations.h's parallel transport, and a turn chosen by the smallest
+// rotation from the pivot's parent bone carries that frame rigidly, see aim.cpp); a pivot
+// takes weight_i / (sum of the weights from i on) of it, measured as a turn of its bone's
+// direction, and the last pivot with a positive weight takes all of what is left. Turning
+// moves the effector and so the line to `at`: passes repeat until the axis is within 1e-4 rad
+// of it or max_passes ran; a pass that does not lower the error is undone and retried once
+// with the last turning pivot alone, then the solve ends, so the aim never gets worse. Joints
+// before the first pivot, and the root, never move; every length is kept to float rounding.
+// Achievable: with k >= 2, any axis, when `at` is far enough from the turning joints that
+// moving them does not swing the line to it round as fast (points farther than the turning
+// part's length are). With k = 1 the one pivot's bone can only take the smallest rotation from
+// its parent bone, so an axis across the bone may need the bone folded (nearly) straight back
+// onto its parent, where that rotation - and the frame - is ambiguous; k = 1 is dependable for
+// an axis along the bone (+Y). The old search's local minimum - a straight chain turning a
+// sideways axis with k = 2, ~69 degrees off - is gone: the twist the smallest rotations add is
+// part of the closed form. A pass that does not lower the error is undone (`reached` false,
+// the angle reported). Tested on 300 random chains of 3-8 joints with points 3-10 chain lengths
+// away (random axes for k >= 2, +Y for k = 1) and on straight chains turning sideways axes
+// with k = 2-4: all end within 0.5 degrees. `reached` reports whether the result is within 0.5
+// degrees, measured from the pose.
 // Failure (ok = false, static message, chain untouched): axis zero or not finite, `at` not
 // finite, joints outside 1..segment_count(), weights neither empty nor `joints` finite values
 // >= 0 with a positive sum, max_passes < 1. No heap allocation once warm (the solver keeps its
@@ -59,8 +66,11 @@ class AimSolver {
  private:
   float AxisError(std::span<const glm::vec3> joints, const glm::vec3& axis, const glm::vec3& at,
                   glm::vec3* world_axis);
+  // Turns the part beyond pivot j by `share` (0..1] of the turn that aims exactly from j.
+  void TurnPivot(std::span<glm::vec3> p, std::size_t j, const glm::vec3& axis, const glm::vec3& at,
+                 double share);
   std::vector<glm::quat> rotations_;
-  std::vector<glm::vec3> tail_;  // the turning part, to undo a turn that made the aim worse
+  std::vector<glm::vec3> tail_;  // the turning part, to undo a pass that made the aim worse
 };
 
 }  // namespace fabrik

@@ -15,9 +15,9 @@ using namespace command_parse;
 
 namespace {
 
-constexpr std::array<std::string_view, 7> kSplineSubcommands = {
-    "load", "speed", "play", "pause", "restart", "loop", "pingpong"};
-constexpr std::string_view kSplineTakingWords[] = {"load", "speed"};
+constexpr std::array<std::string_view, 8> kSplineSubcommands = {
+    "load", "speed", "play", "pause", "restart", "loop", "pingpong", "ik"};
+constexpr std::string_view kSplineTakingWords[] = {"load", "speed", "ik"};
 constexpr std::array<std::string_view, 5> kScriptSubcommands = {"run", "play", "pause", "restart",
                                                                 "stop"};
 constexpr std::string_view kScriptTakingWords[] = {"run"};
@@ -67,13 +67,14 @@ Result<Command> ParseLoad(std::string_view what, Words args, const CommandContex
 
 // ---- spline load PATH|speed V|play|pause|restart|loop|pingpong ----
 constexpr std::string_view kSplineUsage =
-    "spline load PATH|speed V|play|pause|restart|loop|pingpong";
+    "spline load PATH|speed V|play|pause|restart|loop|pingpong|ik on|off";
 constexpr std::string_view kSplineDetails[] = {
     "  spline load PATH     read a spline file (relative paths: working directory,",
     "                       then the project folder), e.g. assets/splines/word.txt",
     "  spline speed V       world units per second along the curve, 0 < V <= 1000",
     "  spline play|pause|restart",
-    "  spline loop|pingpong what an open curve does at its end (closed curves wrap)"};
+    "  spline loop|pingpong what an open curve does at its end (closed curves wrap)",
+    "  spline ik on|off     the demo's chain lies along the spline (docs/tools.md)"};
 
 Result<Command> ParseSpline(Words args, const CommandContext& context) {
   if (args.empty()) {
@@ -82,6 +83,17 @@ Result<Command> ParseSpline(Words args, const CommandContext& context) {
   const std::string sub = text::Lower(args[0]);
   const Words rest = args.subspan(1);
   if (sub == "load") return ParseLoad("spline load", rest, context, false);
+  if (sub == "ik") {
+    // `spline ik on|off` is the app's flag (its command table names it "spline ik"); parsed
+    // without the app, it is not a command.
+    for (const CommandExtension& e : context.extensions) {
+      if (e.name != "spline ik") continue;
+      Result<bool> on = ParseOnOff("spline ik", rest);
+      if (!on.ok()) return MakeError(on.error());
+      return Command(cmd::Extension{"spline ik", {on.value() ? "on" : "off"}});
+    }
+    return MakeError("spline ik: spline IK is the demo's (not in this context)");
+  }
   if (sub == "speed") {
     if (rest.size() != 1) return WrongArity("spline speed", "spline speed V", 1, rest.size());
     Result<float> v = PositiveUpTo("spline speed", rest[0], SplineFollower::kMaxSpeed, "1000");

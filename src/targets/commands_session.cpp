@@ -12,8 +12,9 @@ using namespace command_parse;
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kSolverNames = {"fabrik", "ccd", "jacobian_transpose",
-                                                          "dls"};
+// The library's solvers (ik/solver.h) and the demo's two_bone (ik/two_bone.h, 3-joint chains).
+constexpr std::array<std::string_view, 5> kSolverNames = {"fabrik", "ccd", "jacobian_transpose",
+                                                          "dls", "two_bone"};
 constexpr std::string_view kReset[] = {"reset"};
 
 Status Fail(std::string message) { return MakeError(std::move(message)); }
@@ -88,7 +89,9 @@ Result<Command> ParseNamed(std::string_view what, Words args,
   return Command(cmd::Scene{*name});
 }
 
-constexpr std::string_view kSolverDetails[] = {"  The app reports a solver it does not have."};
+constexpr std::string_view kSolverDetails[] = {
+    "  two_bone: the analytic solver for 3-joint chains (chain scene), with 'pole X Y Z'.",
+    "  The app reports a solver it does not have."};
 
 Result<Command> ParseSolver(Words args, const CommandContext&) {
   return ParseNamed("solver", args, kSolverNames, true);
@@ -132,7 +135,7 @@ const CommandSpec kSpecs[] = {
      .name_takes_words = false,
      .context_keywords = HelpTopics},
     {.name = cmd::Solver::kName,
-     .usage = "solver fabrik|ccd|jacobian_transpose|dls",
+     .usage = "solver fabrik|ccd|jacobian_transpose|dls|two_bone",
      .summary = "choose the IK solver",
      .details = kSolverDetails,
      .parse = ParseSolver,

@@ -275,6 +275,18 @@ class LiveDemo:
     def type(self, text):
         xdotool("type", "--delay", 30, text)
 
+    def run_in_console(self, line, until, what):
+        """Opens the console if needed, types `line` once its input line has the keyboard
+        (after opening, and again after the Enter of the previous line: the state field
+        console_ready), presses Enter and waits for `until`; returns that state."""
+        if not self.latest()["console_open"]:
+            self.key("grave")
+        self.wait_until(lambda s: s["console_open"] and s["console_ready"],
+                        what="the console's input line to take the keyboard")
+        self.type(line)
+        self.key("Return")
+        return self.wait_until(until, what=what)
+
     def rss_kib(self):
         with open("/proc/%d/status" % self.proc.pid) as f:
             for line in f:
@@ -284,18 +296,8 @@ class LiveDemo:
 
 
 def open_console_and_run(demo, line, until, what):
-    """Opens the console if it is closed, types `line` and Enter once the input line takes
-    the keyboard, and waits until `until(state)` holds; returns that state."""
-    st = demo.latest()
-    if not st["console_open"]:
-        demo.key("grave")
-    # Typed characters are taken once the input line has the keyboard (after opening, and
-    # again after the Enter of the previous line).
-    demo.wait_until(lambda s: s["console_open"] and s["console_ready"],
-                    what="the console's input line to take the keyboard")
-    demo.type(line)
-    demo.key("Return")
-    return demo.wait_until(until, what=what)
+    """LiveDemo.run_in_console as a function (the tests written before it call this)."""
+    return demo.run_in_console(line, until, what)
 
 
 def load_png(path):

@@ -182,6 +182,12 @@ TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
       {"ghost", "ghost off"},
       {"follow", "follow off"},
       {"characters", "characters 20"},
+      {"soften", "soften 0.8"},
+      {"stretch", "stretch 1.5"},
+      {"turn", "turn limit 30"},
+      {"stiffness", "stiffness 1 1"},
+      {"pole", "pole 1 0 0"},
+      {"spline ik", "spline ik on"},
   };
   std::vector<std::string_view> names;
   for (const CommandSpec& spec : CommandList()) names.push_back(spec.name);

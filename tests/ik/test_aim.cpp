@@ -42,8 +42,9 @@ TEST(Aim, TheAxisEndsWithinHalfADegreeOfAFarPointAlmostAlways) {
     AimTarget aim;
     aim.at = RandomUnit(rng) * chain.total_length() * Uniform(rng, 3.0f, 10.0f);
     aim.joints = 1 + trial % static_cast<int>(chain.segment_count());
-    // One joint turns its bone but cannot choose the bone's twist (rotations.h sets it by
-    // parallel transport), so it aims the bone's own axis; two or more aim any axis.
+    // One joint turns its bone by the smallest rotation from its parent (rotations.h's
+    // twist), so some axes across the bone would need it folded straight back; it aims the
+    // bone's own axis. Two or more joints aim any axis.
     aim.axis = aim.joints == 1 ? glm::vec3(0, 1, 0) : RandomUnit(rng);
     const std::vector<float> weights{0.2f, 0.3f, 0.5f};
     if (aim.joints == 3 && trial % 2 == 0) aim.weights = weights;
@@ -60,7 +61,48 @@ TEST(Aim, TheAxisEndsWithinHalfADegreeOfAFarPointAlmostAlways) {
     }
     EXPECT_TRUE(testing::LengthsKeptToRounding(chain, 1e-5));
   }
-  EXPECT_GE(reached, 297) << reached << " of 300";
+  EXPECT_EQ(reached, 300) << reached << " of 300";
+}
+
+// The case a search over rigid turns stalled on: a straight chain must turn an axis across
+// its bones towards a point beside it, which needs a twist that only parallel transport
+// through a bend can give (the old search ended about 69 degrees off).
+TEST(Aim, AStraightChainAimsASidewaysAxisWithEveryJointCount) {
+  for (int k = 2; k <= 4; ++k) {
+    for (const glm::vec3 axis : {glm::vec3(1, 0, 0), glm::vec3(0, 0, 1), glm::vec3(-1, 0.2f, 0)}) {
+      for (const glm::vec3 at : {glm::vec3(0, 2, 20), glm::vec3(-15, 4, 0), glm::vec3(3, -10, 8)}) {
+        Chain chain = testing::StraightChain(5, 1.0f, {0, 1, 0});
+        AimTarget aim;
+        aim.axis = axis;
+        aim.at = at;
+        aim.joints = k;
+        AimSolver solver;
+        const AimResult r = solver.Solve(chain, aim);
+        ASSERT_TRUE(r.ok) << r.error;
+        EXPECT_LE(AimError(chain, axis, at), kHalfDegree) << k << " " << r.angle;
+        EXPECT_TRUE(r.reached);
+        EXPECT_TRUE(testing::LengthsKeptToRounding(chain, 1e-5));
+      }
+    }
+  }
+}
+
+// With weights the earlier joints take their share: the first of two equal pivots turns its
+// bone, and the aim is still exact.
+TEST(Aim, EqualWeightsSpreadTheTurnOverTheJoints) {
+  Chain chain = testing::StraightChain(4, 1.0f, {0, 1, 0});
+  AimTarget aim;
+  aim.axis = {0, 1, 0};
+  aim.at = {30, 2, 0};
+  aim.joints = 2;
+  AimSolver solver;
+  ASSERT_TRUE(solver.Solve(chain, aim).reached);
+  // Joint 1 bent towards the point (the bone from joint 1 to 2 leans to +X) and the last bone
+  // leans further: each took part of the turn.
+  const glm::vec3 middle = glm::normalize(chain.joints()[2] - chain.joints()[1]);
+  const glm::vec3 last = glm::normalize(chain.joints()[3] - chain.joints()[2]);
+  EXPECT_GT(middle.x, 0.2f);
+  EXPECT_LT(middle.x, last.x);
 }
 
 TEST(Aim, AZeroWeightKeepsItsJointOutOfTheTurn) {

@@ -194,9 +194,10 @@ TEST(Command, BadLinesGiveOneSpecificError) {
        "iterations: expected an integer from 1 to 100000, got '1e3' (not an integer)"},
       {"spline",
        "spline: missing subcommand (usage: spline load PATH|speed V|play|pause|restart|"
-       "loop|pingpong)"},
+       "loop|pingpong|ik on|off)"},
       {"spline jump",
-       "spline: expected load, speed, play, pause, restart, loop or pingpong, got 'jump'"},
+       "spline: expected load, speed, play, pause, restart, loop, pingpong or ik, got 'jump'"},
+      {"spline ik on", "spline ik: spline IK is the demo's (not in this context)"},
       {"spline speed", "spline speed: expected 1 argument (usage: spline speed V), got 0"},
       {"spline speed 0", "spline speed: expected a number > 0 and <= 1000, got '0' (out of range)"},
       {"spline speed 5000",

@@ -6,6 +6,7 @@
 #include "core/frame.h"
 #include "core/scene_registry.h"
 #include "core/step_view.h"
+#include "core/tool_solve.h"
 #include "ik/free_root.h"
 
 namespace fabrik {
@@ -36,6 +37,11 @@ void ChainScene::Solve(AppState& state) {
     // An orientation target: the oriented FABRIK solve, whatever solver is selected
     // (docs/rotations.md: In the app).
     SolveOriented(state, nullptr);
+    UpdateRace(state);
+    return;
+  }
+  // The everyday tools (soften, stretch, turn limit, stiffness, two_bone, spline IK).
+  if (SolveWithTools(state)) {
     UpdateRace(state);
     return;
   }
@@ -73,7 +79,7 @@ std::span<const glm::vec3> ChainScene::Pose(const AppState& state) const {
   if (state.step.active && state.step.pose.size() == state.chain.joint_count()) {
     return state.step.pose;
   }
-  return state.chain.joints();
+  return ToolPose(state);
 }
 
 // Its registry line (scenes/registry.h).
