@@ -218,10 +218,10 @@ TEST(Command, BadLinesGiveOneSpecificError) {
       {"help me please", "help: expected at most 1 argument (usage: help [COMMAND]), got 2"},
       {"help jump", "help: unknown command 'jump'"},
       {"solver",
-       "solver: expected 1 argument (usage: solver fabrik|ccd|jacobian_transpose|dls), "
+       "solver: expected 1 argument (usage: solver fabrik|ccd|jacobian_transpose|dls|two_bone), "
        "got 0"},
       {"solver newton",
-       "solver: unknown solver 'newton' (known: fabrik, ccd, jacobian_transpose, dls)"},
+       "solver: unknown solver 'newton' (known: fabrik, ccd, jacobian_transpose, dls, two_bone)"},
       {"scene fo/rest", "scene: expected a scene name, got 'fo/rest'"},
       {"scene", "scene: expected 1 argument (usage: scene NAME), got 0"},
       {"target \"1 2 3", "unterminated quote"},
