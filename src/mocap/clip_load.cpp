@@ -32,8 +32,9 @@ bool Finite(const glm::vec3& v) {
 }
 
 // The scale rule of clip.h: the first common unit giving a plausible adult height, else the
-// height normalised to kDefaultHeight.
-void ChooseScale(float height_units, float& scale, ScaleSource& source) {
+// height normalised to kDefaultHeight. False when that normalised scale falls outside
+// [kMinScale, kMaxScale] (a skeleton millions of units high, or a speck).
+bool ChooseScale(float height_units, float& scale, ScaleSource& source) {
   struct Unit {
     float metres;
     ScaleSource source;
@@ -47,11 +48,14 @@ void ChooseScale(float height_units, float& scale, ScaleSource& source) {
     if (h >= kMinPlausibleHeight && h <= kMaxPlausibleHeight) {
       scale = u.metres;
       source = u.source;
-      return;
+      return true;
     }
   }
-  scale = kDefaultHeight / height_units;
+  const float normalised = kDefaultHeight / height_units;
+  if (!(normalised >= kMinScale && normalised <= kMaxScale)) return false;
+  scale = normalised;
   source = ScaleSource::kHeightNormalised;
+  return true;
 }
 
 }  // namespace
@@ -158,7 +162,11 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
                        ": the rest pose has no height to choose a scale from; give "
                        "the metres per file unit");
     }
-    ChooseScale(height_units, clip.scale_, clip.scale_source_);
+    if (!ChooseScale(height_units, clip.scale_, clip.scale_source_)) {
+      return MakeError(source + ": the rest pose is " + std::to_string(height_units) +
+                       " file units high, too far from a person's height to choose a scale "
+                       "from; give the metres per file unit");
+    }
   }
   clip.rest_height_ = height_units * clip.scale_;
   const auto in_range = [](const glm::vec3& v) {
