@@ -39,7 +39,7 @@
 #include <span>
 #include <vector>
 
-#include "chain.h"
+#include "ik/chain.h"
 
 namespace fabrik {
 

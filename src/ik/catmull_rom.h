@@ -28,7 +28,7 @@
 #include <glm/vec3.hpp>
 #include <vector>
 
-#include "result.h"
+#include "ik/result.h"
 
 namespace fabrik {
 

@@ -19,7 +19,7 @@
 #include <span>
 #include <vector>
 
-#include "result.h"
+#include "ik/result.h"
 
 namespace fabrik {
 

@@ -12,7 +12,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "constraints.h"
+#include "ik/constraints.h"
 
 namespace fabrik {
 

@@ -74,7 +74,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "result.h"
+#include "ik/result.h"
 
 namespace fabrik {
 

@@ -35,7 +35,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "solve_types.h"
+#include "ik/solve_types.h"
 
 namespace fabrik {
 

@@ -53,7 +53,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
 
-#include "constraints.h"
+#include "ik/constraints.h"
 
 namespace fabrik {
 

@@ -30,7 +30,7 @@
 #include <glm/vec3.hpp>
 #include <span>
 
-#include "catmull_rom.h"
+#include "ik/catmull_rom.h"
 
 namespace fabrik {
 

@@ -17,9 +17,9 @@
 #include <glm/vec3.hpp>
 #include <span>
 
-#include "chain.h"
-#include "solve_types.h"
-#include "solver.h"
+#include "ik/chain.h"
+#include "ik/solve_types.h"
+#include "ik/solver.h"
 
 namespace fabrik {
 
