@@ -26,7 +26,8 @@
 // (highest minus lowest joint, file units) is matched against common units: metres, then
 // centimetres, millimetres and inches, the first that makes a plausible adult height
 // (kMinPlausibleHeight..kMaxPlausibleHeight metres) wins. If none does (e.g. the CMU
-// captures, whose unit is a scaled inch), the skeleton is scaled to kDefaultHeight (1.7 m).
+// captures, whose unit is a scaled inch), the skeleton is scaled to kDefaultHeight (1.7 m);
+// a height that would need a scale outside [kMinScale, kMaxScale] is refused.
 #pragma once
 
 #include <cstddef>
