@@ -210,7 +210,9 @@ void SolverEditor(const AppState& state, CommandQueue& queue) {
   if (!controls.solver_choice) {
     // The scene's own solver, in its shell entry's words.
     const SceneShell* shell = FindSceneShell(state.scene.name());
-    ImGui::TextColored(kDim, "%s", shell && shell->solver_note ? shell->solver_note : "FABRIK");
+    const char* note = shell && shell->solver_note ? shell->solver_note : "FABRIK";
+    if (controls.two_bone && state.tools.two_bone) note = "two_bone (law of cosines, no limits)";
+    ImGui::TextColored(kDim, "%s", note);
   } else if (ImGui::BeginCombo("solver", current)) {
     for (SolverKind kind : AllSolvers()) {
       if (ImGui::Selectable(SolverName(kind), kind == state.solver && !state.tools.two_bone)) {

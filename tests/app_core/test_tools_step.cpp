@@ -33,6 +33,8 @@ std::vector<Case> Cases() {
        {"joints 3", "solver two_bone", "pole 0 0 5", "soften 0.9"},
        "1.5 0.6 0.3",
        "two_bone"},
+      {"aim, accelerated", {"accelerate on", "aim 3 5 2 axis 1 0 0 joints 2"}, "-2 1 1", "aim"},
+      {"aim, textbook", {"accelerate off", "aim 3 5 2 axis 1 0 0 joints 2"}, "-2 1 1", "aim"},
       {"together", {"soften 0.9", "aim 2 5 -1 joints 2", "turn limit 25"}, "-2 2 1", "turn_limit"},
   };
 }
