@@ -9,6 +9,7 @@
 #include "app/panel_widgets.h"
 #include "app/scene_shell.h"
 #include "app/systems.h"
+#include "core/tool_solve.h"
 #include "ik/chain_rebuild.h"
 
 namespace fabrik {
@@ -209,7 +210,9 @@ void SolverEditor(const AppState& state, CommandQueue& queue) {
   if (!controls.solver_choice) {
     // The scene's own solver, in its shell entry's words.
     const SceneShell* shell = FindSceneShell(state.scene.name());
-    ImGui::TextColored(kDim, "%s", shell && shell->solver_note ? shell->solver_note : "FABRIK");
+    const char* note = shell && shell->solver_note ? shell->solver_note : "FABRIK";
+    if (controls.two_bone && state.tools.two_bone) note = "two_bone (law of cosines, no limits)";
+    ImGui::TextColored(kDim, "%s", note);
   } else if (ImGui::BeginCombo("solver", current)) {
     for (SolverKind kind : AllSolvers()) {
       if (ImGui::Selectable(SolverName(kind), kind == state.solver && !state.tools.two_bone)) {
@@ -227,9 +230,26 @@ void SolverEditor(const AppState& state, CommandQueue& queue) {
   if (controls.solver_choice) panel::ToolsSection(state, queue);
   // docs/accelerated-fabrik.md. Used by FABRIK, the arm's constrained FABRIK and the step
   // view; the race shows both FABRIKs whatever this says.
+  // Shown where the scene has FABRIK passes, greyed out (with the reason) while the solver in
+  // use has none for it to speed up.
+  const char* unused = nullptr;
+  if (state.tools.two_bone) {
+    unused = "two_bone places the joints in one step: no FABRIK passes to accelerate";
+  } else if (controls.solver_choice && state.solver != SolverKind::kFabrik) {
+    unused = "accelerate speeds up FABRIK only, not the selected solver";
+  } else if (controls.solver_choice && AnyStiffness(state.tools)) {
+    unused = "stiffness solves with textbook FABRIK passes";
+  }
   bool accelerate = state.settings.accelerate;
-  if (controls.accelerate && ImGui::Checkbox("accelerate FABRIK (bend-scale steps)", &accelerate)) {
-    queue.Push(Command(cmd::Extension{"accelerate", {accelerate ? "on" : "off"}}));
+  if (controls.accelerate) {
+    ImGui::BeginDisabled(unused != nullptr);
+    if (ImGui::Checkbox("accelerate FABRIK (bend-scale steps)", &accelerate)) {
+      queue.Push(Command(cmd::Extension{"accelerate", {accelerate ? "on" : "off"}}));
+    }
+    ImGui::EndDisabled();
+    if (unused != nullptr && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+      ImGui::SetTooltip("%s", unused);
+    }
   }
   float moe = state.settings.tolerance;
   if (ImGui::SliderFloat("margin of error", &moe, 1e-4f, 1.0f, panel::kNumber,

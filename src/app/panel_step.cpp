@@ -30,7 +30,7 @@ void StepSection(const AppState& state, CommandQueue& queue) {
   }
   const RecordingObserver& r = s.recording;
   ImGui::SameLine();
-  ImGui::TextColored(kDim, "step %zu / %zu", s.step, r.reach_count());
+  ImGui::TextColored(kDim, "step %zu / %zu", s.step, s.total_steps());
   // |<  <<  <  >  >>  >|   iteration, half-pass and reach steps, both ways.
   if (ImGui::Button("|<")) step(cmd::StepAction::kStart);
   ImGui::SameLine();
@@ -66,8 +66,9 @@ void StepSection(const AppState& state, CommandQueue& queue) {
     ImGui::TableSetupColumn("after pass");
     ImGui::TableSetupColumn("distance");
     ImGui::TableHeadersRow();
-    const std::size_t current =
-        s.step == 0 ? static_cast<std::size_t>(-1) : r.reach(s.step - 1).half_pass;
+    const std::size_t current = s.step == 0 || s.step > r.reach_count()
+                                    ? static_cast<std::size_t>(-1)
+                                    : r.reach(s.step - 1).half_pass;
     for (std::size_t h = 0; h < r.half_pass_count(); ++h) {
       const RecordingObserver::HalfPass pass = r.half_pass(h);
       ImGui::TableNextRow();
@@ -146,7 +147,7 @@ void StepCaption(const AppState& state) {
   if (ImGui::Begin("##step_caption", nullptr, flags)) {
     ImGui::PushTextWrapPos(width - 16.0f);
     ImGui::TextColored(ImVec4(1.0f, 0.92f, 0.3f, 1.0f), "STEP %zu / %zu", state.step.step,
-                       state.step.recording.reach_count());
+                       state.step.total_steps());
     ImGui::SameLine();
     ImGui::TextColored(kDim,
                        "   yellow: the joint moved and the line it slides along;  "

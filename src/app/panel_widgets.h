@@ -60,6 +60,8 @@ void RecordViewSection(const AppState& state, UiState& ui, CommandQueue& queue);
 void OrientSection(const AppState& state, CommandQueue& queue);
 // panel_tools.cpp: soften, stretch, turn limit, spline IK, stiffness, two-bone pole.
 void ToolsSection(const AppState& state, CommandQueue& queue);
+// Just the soften control of that section (the arm's two_bone offers it too).
+void SoftenControl(const AppState& state, CommandQueue& queue);
 // help_overlay.cpp: the help (?) and screenshot buttons at the top of the panel.
 void HelpButtons(const AppState& state, CommandQueue& queue);
 

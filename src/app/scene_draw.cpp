@@ -99,7 +99,7 @@ void SceneDrawer::DrawRacers(const AppState& state, Renderer& renderer, float ba
 void SceneDrawer::DrawStepOverlay(const AppState& state, Renderer& renderer, float base) {
   const StepState& s = state.step;
   const RecordingObserver& r = s.recording;
-  if (s.step == 0 || !r.recorded() || s.ghost.size() != s.pose.size()) return;
+  if (s.step == 0 || s.ghost.size() != s.pose.size() || s.pose.empty()) return;
   // The pose one reach earlier, as a ghost.
   bones_.clear();
   spheres_.clear();
@@ -108,6 +108,18 @@ void SceneDrawer::DrawStepOverlay(const AppState& state, Renderer& renderer, flo
     bones_.push_back({s.ghost[i], base * 0.5f, s.ghost[i + 1], base * 0.3f, ghost});
   }
   renderer.DrawBones(bones_);
+  if (s.step > r.reach_count() || !r.recorded()) {
+    // A tool's step (core/tool_passes.h) moves the whole pose at once: each joint's move.
+    lines_.clear();
+    const glm::vec4 move(1.0f, 0.92f, 0.25f, 0.8f);
+    for (std::size_t i = 0; i < s.pose.size(); ++i) {
+      if (s.pose[i] == s.ghost[i]) continue;
+      lines_.push_back({s.ghost[i], move});
+      lines_.push_back({s.pose[i], move});
+    }
+    renderer.DrawLines(lines_, 2.0f, true);
+    return;
+  }
   // The joint this reach moved, and where it came from.
   const RecordingObserver::Reach reach = r.reach(s.step - 1);
   const std::size_t j = reach.joint;

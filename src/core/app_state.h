@@ -23,6 +23,7 @@
 #include "core/scene.h"
 #include "core/target_recording.h"
 #include "core/target_sources.h"
+#include "core/tool_passes.h"
 #include "core/tool_state.h"
 #include "ik/chain.h"
 #include "ik/recording_observer.h"
@@ -94,6 +95,19 @@ struct StepState {
   bool playing = false;                  // advance automatically
   float reaches_per_second = 4.0f;
   float play_accumulator = 0.0f;
+  // With the chain scene's tools on, the recorded solve is theirs (core/tool_passes.h): the
+  // recorded passes are the position solve's, and each tool that then moves the chain (two_bone,
+  // stiffness, aim, turn limit, stretch) adds one step after them, its whole pose. Steps
+  // reach_count() + 1 .. total_steps() show tool_steps in order; the last one is the pose the
+  // frame's solve would draw.
+  struct ToolStep {
+    ToolStage stage;
+    std::vector<glm::vec3> pose;
+  };
+  std::vector<ToolStep> tool_steps;
+  std::size_t tool_step_count = 0;  // tool_steps in use (the rest are kept for their storage)
+  ToolState tools;                  // the recorded solve's copy of the tools' settings
+  std::size_t total_steps() const { return recording.reach_count() + tool_step_count; }
 };
 
 // The race: every solver on its own copy of the chain, chasing the same target.

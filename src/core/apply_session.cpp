@@ -4,6 +4,7 @@
 #include "core/frame.h"
 #include "core/scene_registry.h"
 #include "core/state_writer.h"
+#include "core/tool_solve.h"
 
 namespace fabrik {
 
@@ -27,22 +28,7 @@ bool Apply(AppState& state, const cmd::Help& c, CommandOutput& out) {
 }
 
 bool Apply(AppState& state, const cmd::Solver& c, CommandOutput& out) {
-  if (c.name == "two_bone") {
-    // The analytic solver of ik/two_bone.h, a tool of the chain scene (core/tool_solve.h);
-    // state.solver stays the one that takes over when it is left.
-    const std::size_t n = state.chain.joint_count();
-    if (!state.scene.free_chain()) {
-      return out.Fail("solver two_bone: the chain scene's solver ('scene chain' first)");
-    }
-    if (n != 3) {
-      return out.Fail("solver two_bone: needs a chain of exactly 3 joints, this one has " +
-                      std::to_string(n) + " ('joints 3' first)");
-    }
-    state.tools.two_bone = true;
-    out.Print("solver two_bone: the law of cosines in one step" +
-              std::string(state.tools.pole ? " (elbow towards the pole)" : ""));
-    return true;
-  }
+  if (c.name == "two_bone") return SelectTwoBone(state, out);  // core/tool_solve.h
   const auto kind = ParseSolverKind(c.name);
   if (!kind) return out.Fail("solver: '" + c.name + "' is not in this build");
   state.solver = *kind;

@@ -1,17 +1,19 @@
 // The chain scene's everyday IK tools as console commands (docs/tools.md: In the demo):
-// soften R|off, stretch S|off, turn limit A|off, stiffness I S|off, pole X Y Z|off as
-// AppCommandEntries and `spline ik on|off` as a FlagEntry; `solver two_bone` is the solver
-// command's (core/apply_session.cpp). Each sets ToolState (core/tool_state.h); the chain
-// scene's solve reads it (core/tool_solve.h). A bad value is one error line and changes
-// nothing.
+// soften R|off, stretch S|off, turn limit A|off, stiffness I S|off, pole X Y Z|off and
+// aim X Y Z [axis AX AY AZ] [joints K]|off as AppCommandEntries and `spline ik on|off` as a
+// FlagEntry; `solver two_bone` is the solver command's (core/apply_session.cpp). Each sets
+// ToolState (core/tool_state.h); the chain scene's solve reads it (core/tool_solve.h). A bad value
+// is one error line and changes nothing.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/app_state.h"
 #include "core/command_table.h"
+#include "core/step_view.h"
 #include "core/tool_solve.h"
 #include "targets/text.h"
 
@@ -55,6 +57,14 @@ Words OneNumber(Args args, const char* command, const char* what, const char* us
 
 float Value(const std::string& word) { return std::strtof(word.c_str(), nullptr); }
 
+// A tool's apply, then a fresh step-view recording with the new setting when it took.
+template <bool (*Apply)(AppState&, Args, CommandOutput&)>
+bool AndRestep(AppState& state, Args args, CommandOutput& out) {
+  if (!Apply(state, args, out)) return false;
+  RerecordStep(state);
+  return true;
+}
+
 std::string SceneNote(const AppState& state) {
   return state.scene.free_chain() ? "" : " (the chain scene uses it)";
 }
@@ -65,7 +75,7 @@ Words ParseSoften(Args args) {
   return OneNumber(args, "soften", "a ratio R with 0 < R <= 1, or off", kSoftenUsage, 0.0, true,
                    1.0);
 }
-bool ApplySoften(AppState& state, Args args, CommandOutput& out) {
+bool ApplySoftenNow(AppState& state, Args args, CommandOutput& out) {
   const float r = args[0] == "off" ? 1.0f : Value(args[0]);
   if (r < 1.0f && state.tools.stretch > 1.0f) {
     return out.Fail("soften: not with stretch, which reaches past the reach (stretch off first)");
@@ -86,7 +96,7 @@ Words ParseStretch(Args args) {
   return OneNumber(args, "stretch", "a factor S with 1 <= S <= 10, or off", kStretchUsage, 1.0,
                    false, ToolState::kMaxStretch);
 }
-bool ApplyStretch(AppState& state, Args args, CommandOutput& out) {
+bool ApplyStretchNow(AppState& state, Args args, CommandOutput& out) {
   const float s = args[0] == "off" ? 1.0f : Value(args[0]);
   if (s > 1.0f && state.tools.soften < 1.0f) {
     return out.Fail("stretch: not with soften, which keeps the effector short (soften off first)");
@@ -120,7 +130,7 @@ Words ParseTurn(Args args) {
   if (!value.ok()) return value;
   return std::vector<std::string>{"limit", value.value()[0]};
 }
-bool ApplyTurn(AppState& state, Args args, CommandOutput& out) {
+bool ApplyTurnNow(AppState& state, Args args, CommandOutput& out) {
   state.tools.turn_limit_deg = args[1] == "off" ? 0.0f : Value(args[1]);
   out.Print(args[1] == "off"
                 ? std::string("turn limit off")
@@ -153,7 +163,7 @@ Words ParseStiffness(Args args) {
   }
   return std::vector<std::string>{std::to_string(static_cast<long>(i.value)), s.value()[0]};
 }
-bool ApplyStiffness(AppState& state, Args args, CommandOutput& out) {
+bool ApplyStiffnessNow(AppState& state, Args args, CommandOutput& out) {
   ToolState& t = state.tools;
   if (args[0] == "off") {
     t.stiffness.clear();
@@ -195,7 +205,7 @@ Words ParsePole(Args args) {
   }
   return out;
 }
-bool ApplyPole(AppState& state, Args args, CommandOutput& out) {
+bool ApplyPoleNow(AppState& state, Args args, CommandOutput& out) {
   if (args[0] == "off") {
     state.tools.pole.reset();
     out.Print("pole off: two_bone keeps the current bend plane");
@@ -206,6 +216,128 @@ bool ApplyPole(AppState& state, Args args, CommandOutput& out) {
             ": two_bone bends its elbow towards it" +
             (state.tools.two_bone ? "" : " (solver two_bone uses it)"));
   return true;
+}
+
+// ---- aim X Y Z [axis AX AY AZ] [joints K] | aim axis AX AY AZ | aim joints K | aim off ----
+constexpr const char* kAimUsage =
+    "aim X Y Z [axis AX AY AZ] [joints K] | aim axis AX AY AZ | aim joints K | aim off";
+
+// Three coordinates from args[at], each within 1e6, as canonical words appended to `out`;
+// false with `error` set naming `what`.
+bool ThreeNumbers(Args args, std::size_t at, const char* what, std::vector<std::string>& out,
+                  std::string& error) {
+  const std::string tail = std::string(" (usage: ") + kAimUsage + ")";
+  if (args.size() < at + 3) {
+    error = std::string("aim: expected three numbers for ") + what + tail;
+    return false;
+  }
+  for (std::size_t i = at; i < at + 3; ++i) {
+    const text::Number n = text::ParseReal(args[i]);
+    if (n.error != text::NumberError::kNone || !(std::fabs(n.value) <= 1e6)) {
+      error = std::string("aim: expected ") + what + " coordinates from -1e6 to 1e6, got " +
+              text::Quote(args[i]) + tail;
+      return false;
+    }
+    out.push_back(Canonical(static_cast<float>(n.value)));
+  }
+  return true;
+}
+
+// Canonical words: the point's three numbers if given, then "axis" and three numbers, then
+// "joints" and K, each at most once; or "off". A leading "at" is read and dropped.
+Words ParseAim(Args args) {
+  const std::string tail = std::string(" (usage: ") + kAimUsage + ")";
+  if (args.size() == 1 && text::Lower(args[0]) == "off") return std::vector<std::string>{"off"};
+  if (args.empty()) return MakeError("aim: expected X Y Z, axis AX AY AZ, joints K or off" + tail);
+  std::vector<std::string> out;
+  std::string error;
+  std::size_t i = text::Lower(args[0]) == "at" ? 1 : 0;
+  const std::string first = i < args.size() ? text::Lower(args[i]) : "";
+  if (first != "axis" && first != "joints") {
+    if (!ThreeNumbers(args, i, "the point's", out, error)) return MakeError(error);
+    i += 3;
+  }
+  bool axis = false, joints = false;
+  while (i < args.size()) {
+    const std::string word = text::Lower(args[i]);
+    if (word == "axis" && !axis) {
+      axis = true;
+      out.push_back("axis");
+      if (!ThreeNumbers(args, i + 1, "the axis's", out, error)) return MakeError(error);
+      if (Value(out[out.size() - 1]) == 0.0f && Value(out[out.size() - 2]) == 0.0f &&
+          Value(out[out.size() - 3]) == 0.0f) {
+        return MakeError("aim: the axis must not be zero, got 0 0 0" + tail);
+      }
+      i += 4;
+    } else if (word == "joints" && !joints) {
+      joints = true;
+      const text::Number k = i + 1 < args.size() ? text::ParseInteger(args[i + 1]) : text::Number{};
+      if (i + 1 >= args.size() || k.error != text::NumberError::kNone || k.value < 1 ||
+          k.value > ToolState::kMaxAimJoints) {
+        return MakeError("aim: expected joints K with K from 1 to " +
+                         std::to_string(ToolState::kMaxAimJoints) + ", got " +
+                         (i + 1 < args.size() ? text::Quote(args[i + 1]) : "nothing") + tail);
+      }
+      out.push_back("joints");
+      out.push_back(std::to_string(static_cast<long>(k.value)));
+      i += 2;
+    } else {
+      return MakeError("aim: expected axis or joints (each once), got " + text::Quote(args[i]) +
+                       tail);
+    }
+  }
+  return out;
+}
+
+std::string Triple(const glm::vec3& v) {
+  return Canonical(v.x) + " " + Canonical(v.y) + " " + Canonical(v.z);
+}
+
+bool ApplyAimNow(AppState& state, Args args, CommandOutput& out) {
+  ToolState& t = state.tools;
+  if (args[0] == "off") {
+    t.aim_at.reset();
+    t.aim_error_deg.reset();
+    out.Print("aim off");
+    return true;
+  }
+  // Read everything first, so that a refused line changes nothing.
+  std::optional<glm::vec3> at;
+  glm::vec3 axis = t.aim_axis;
+  int joints = t.aim_joints;
+  std::size_t i = 0;
+  if (args[0] != "axis" && args[0] != "joints") {
+    at = glm::vec3(Value(args[0]), Value(args[1]), Value(args[2]));
+    i = 3;
+  }
+  for (; i < args.size(); ++i) {
+    if (args[i] == "axis") {
+      axis = glm::vec3(Value(args[i + 1]), Value(args[i + 2]), Value(args[i + 3]));
+      i += 3;
+    } else if (args[i] == "joints") {
+      joints = static_cast<int>(std::strtol(args[i + 1].c_str(), nullptr, 10));
+      ++i;
+    }
+  }
+  const int segments = static_cast<int>(state.chain.joint_count()) - 1;
+  if (joints > segments) {
+    return out.Fail("aim: joints " + std::to_string(joints) + " is more than this chain's " +
+                    std::to_string(segments) + " segments (1 to " + std::to_string(segments) + ")");
+  }
+  if (at) t.aim_at = at;
+  t.aim_axis = axis;
+  t.aim_joints = joints;
+  const std::string what = "axis " + Triple(axis) + " of the effector turned by the last " +
+                           std::to_string(joints) + (joints == 1 ? " joint" : " joints");
+  out.Print(t.aim_at ? "aim " + Triple(*t.aim_at) + ": " + what + " points at it" + SceneNote(state)
+                     : "aim: " + what + " (off until aim X Y Z)");
+  return true;
+}
+std::string SavedAim(const AppState& state) {
+  const ToolState& t = state.tools;
+  if (!t.aim_at) return "";
+  return Triple(*t.aim_at) + " axis " + Triple(t.aim_axis) + " joints " +
+         std::to_string(t.aim_joints);
 }
 
 constexpr std::string_view kOff[] = {"off"};
@@ -224,30 +356,41 @@ constexpr std::string_view kStiffnessDetails[] = {
     "  Joint I (0 = root) keeps its bend angle within (1 - S) x 180 degrees of the pose",
     "  when it was set; 1 keeps it, 0 frees it. The textbook FABRIK passes with bands, then",
     "  rigid stiff runs if they stall. Cleared when the joint count changes."};
+constexpr std::string_view kAimKeywords[] = {"off", "axis", "joints", "at"};
+constexpr std::string_view kAimDetails[] = {
+    "  Look-at, after the position solve: the last K joints (default 1) turn so that the axis",
+    "  AX AY AZ, fixed in the effector's frame (+Y along the last bone, the default), points",
+    "  from the effector at X Y Z. K >= 2 aims any axis; 1 is dependable for +Y. The turn moves",
+    "  the effector off the target by what the aim needs. Chain scene."};
 constexpr std::string_view kPoleDetails[] = {
     "  The point the two_bone solver's elbow bends towards (world units)."};
 
 const AppCommandEntry kEntries[] = {
     {{"soften", kSoftenUsage, "ease the effector in near full reach", kSoftenDetails, ParseSoften,
       kOff},
-     ApplySoften,
+     AndRestep<ApplySoftenNow>,
      nullptr,
      SavedSoften},
     {{"stretch", kStretchUsage, "let segments stretch to reach past the reach", kStretchDetails,
       ParseStretch, kOff},
-     ApplyStretch,
+     AndRestep<ApplyStretchNow>,
      nullptr,
      SavedStretch},
     {{"turn", kTurnUsage, "at most A degrees of turn per segment per frame", kTurnDetails,
       ParseTurn, kLimit},
-     ApplyTurn,
+     AndRestep<ApplyTurnNow>,
      nullptr,
      SavedTurn},
     {{"stiffness", kStiffnessUsage, "how much joint I keeps its bend (0..1)", kStiffnessDetails,
       ParseStiffness, kOff},
-     ApplyStiffness},
+     AndRestep<ApplyStiffnessNow>},
     {{"pole", kPoleUsage, "the two_bone solver's elbow pole", kPoleDetails, ParsePole, kOff},
-     ApplyPole},
+     AndRestep<ApplyPoleNow>},
+    {{"aim", kAimUsage, "look-at: turn the last joints to aim an axis at a point", kAimDetails,
+      ParseAim, kAimKeywords},
+     AndRestep<ApplyAimNow>,
+     nullptr,
+     SavedAim},
 };
 
 bool& SplineIk(AppState& state) { return state.tools.spline_ik; }
@@ -275,6 +418,33 @@ const FlagEntry kFlags[] = {
 };
 
 }  // namespace
+
+bool SelectTwoBone(AppState& state, CommandOutput& out) {
+  const std::size_t n = state.chain.joint_count();
+  if (state.scene.controls().two_bone) {
+    // The arm: its shoulder, elbow and wrist (scenes/arm/arm_scene.h: SolveArmElbow).
+    state.tools.two_bone = true;
+    out.Print(
+        "solver two_bone: shoulder, elbow and wrist by the law of cosines, the hand along the "
+        "line from the shoulder to the target (hinge limits not applied)");
+    RerecordStep(state);
+    return true;
+  }
+  if (!state.scene.free_chain()) {
+    return out.Fail(
+        "solver two_bone: the chain scene's (3 joints) and the arm's ('scene chain' or "
+        "'scene arm' first)");
+  }
+  if (n != 3) {
+    return out.Fail("solver two_bone: needs a chain of exactly 3 joints, this one has " +
+                    std::to_string(n) + " ('joints 3' first)");
+  }
+  state.tools.two_bone = true;
+  out.Print("solver two_bone: the law of cosines in one step" +
+            std::string(state.tools.pole ? " (elbow towards the pole)" : ""));
+  RerecordStep(state);
+  return true;
+}
 
 std::span<const AppCommandEntry> ToolCommandEntries() { return kEntries; }
 std::span<const FlagEntry> ToolFlagEntries() { return kFlags; }

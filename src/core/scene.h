@@ -48,6 +48,8 @@ struct SceneControls {
   bool accelerate = false;     // `accelerate`: its solve uses FABRIK's bend-scale steps
   bool step_view = false;      // `step`: its solve can be stepped through
   bool race = false;           // `race`: every solver on a copy of its chain
+  // `solver two_bone` for a shoulder-elbow-wrist of its own (the arm), whatever its joint count
+  bool two_bone = false;
 };
 
 // A scene. Switching to one (SetScene, core/scene_registry.h) does exactly the steps listed

@@ -91,8 +91,14 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
     nlohmann::json step = {{"step", s.step.step},
                            {"reach_count", s.step.recording.reach_count()},
                            {"half_passes", s.step.recording.half_pass_count()},
+                           {"tool_steps", s.step.tool_step_count},
+                           {"step_count", s.step.total_steps()},
                            {"playing", s.step.playing}};
-    if (s.step.step >= 1 && s.step.recording.recorded()) {
+    if (s.step.step > s.step.recording.reach_count()) {
+      // A tool's step after the recorded passes (core/tool_passes.h).
+      step["tool"] =
+          ToolStageName(s.step.tool_steps[s.step.step - s.step.recording.reach_count() - 1].stage);
+    } else if (s.step.step >= 1 && s.step.recording.recorded()) {
       const RecordingObserver::Reach r = s.step.recording.reach(s.step.step - 1);
       step["joint"] = r.joint;
       step["iteration"] = r.iteration;

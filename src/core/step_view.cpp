@@ -6,6 +6,8 @@
 #include <glm/geometric.hpp>
 
 #include "core/frame.h"
+#include "core/tool_passes.h"
+#include "core/tool_solve.h"
 #include "ik/fabrik.h"
 
 namespace fabrik {
@@ -14,6 +16,21 @@ namespace {
 bool SamePose(std::span<const glm::vec3> a, std::span<const glm::vec3> b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
 }
+
+// Collects the tools' steps (core/tool_passes.h) into the step view, reusing their storage.
+class ToolStepRecorder final : public ToolStageSink {
+ public:
+  explicit ToolStepRecorder(StepState& s) : s_(s) { s_.tool_step_count = 0; }
+  void OnStage(ToolStage stage, std::span<const glm::vec3> pose) override {
+    if (s_.tool_step_count == s_.tool_steps.size()) s_.tool_steps.emplace_back();
+    StepState::ToolStep& step = s_.tool_steps[s_.tool_step_count++];
+    step.stage = stage;
+    step.pose.assign(pose.begin(), pose.end());
+  }
+
+ private:
+  StepState& s_;
+};
 
 void Record(AppState& state) {
   StepState& s = state.step;
@@ -33,18 +50,82 @@ void Record(AppState& state) {
     s.reserved_iterations = iterations;
   }
   Chain copy = state.chain;  // the real chain keeps the start pose while stepping
-  s.result = Solve(state.solver, copy, state.target(), settings, &s.recording);
+  s.recording.Clear();
+  s.tool_step_count = 0;
+  if (ToolPassesActive(state.tools)) {
+    // The tools' own solve, on a copy of their settings and working space: the same passes
+    // as the frame's (core/tool_passes.h), so the last step is the pose the frame would draw.
+    s.tools = state.tools;
+    ToolStepRecorder stages(s);
+    s.result = SolveToolPasses(s.tools, state.solver, settings, copy, state.target(), &s.recording,
+                               &stages);
+  } else {
+    s.result = Solve(state.solver, copy, state.target(), settings, &s.recording);
+  }
   s.step = 0;
-  s.playing = s.playing && s.recording.reach_count() > 0;
+  s.playing = s.playing && s.total_steps() > 0;
+}
+
+// The pose before the solve: the recording's, or the chain's when the recording has none.
+std::span<const glm::vec3> StartPose(const StepState& s) {
+  const std::span<const glm::vec3> start = s.recording.start_pose();
+  return start.size() == s.recorded_from.size() ? start
+                                                : std::span<const glm::vec3>(s.recorded_from);
+}
+
+// The pose after step k (0: the start): the recorded reaches first, then the tools' steps.
+void PoseAt(const StepState& s, std::size_t k, std::vector<glm::vec3>& out) {
+  const std::size_t reaches = s.recording.reach_count();
+  if (k > reaches) {
+    const std::vector<glm::vec3>& pose = s.tool_steps[k - reaches - 1].pose;
+    out.assign(pose.begin(), pose.end());
+    return;
+  }
+  const std::span<const glm::vec3> start = StartPose(s);
+  out.assign(start.begin(), start.end());
+  if (k >= 1) s.recording.PoseAfterReach(k - 1, out);
 }
 
 void ShowStep(StepState& s) {
-  const RecordingObserver& r = s.recording;
-  const std::span<const glm::vec3> start = r.start_pose();
-  s.pose.assign(start.begin(), start.end());
-  s.ghost = s.pose;
-  if (s.step >= 1) r.PoseAfterReach(s.step - 1, s.pose);
-  if (s.step >= 2) r.PoseAfterReach(s.step - 2, s.ghost);
+  PoseAt(s, s.step, s.pose);
+  PoseAt(s, s.step >= 1 ? s.step - 1 : 0, s.ghost);
+}
+
+// What a tool's step did, for the caption, and where that leaves the effector.
+std::string DescribeToolStep(const StepState& s, const StepState::ToolStep& step) {
+  const ToolState& t = s.tools;
+  char buf[160];
+  std::string what;
+  switch (step.stage) {
+    case ToolStage::kStiffness:
+      what =
+          "stiffness: banded FABRIK passes (each joint kept in its band round its start bend; "
+          "not recorded one by one) give this pose";
+      break;
+    case ToolStage::kTwoBone:
+      what = std::string("two_bone: the law of cosines places the elbow") +
+             (t.pole ? " (towards the pole)" : "") + " and the effector in one step" +
+             (t.soften < 1.0f ? " (aiming at the softened target)" : "");
+      break;
+    case ToolStage::kAim: {
+      const int k = std::min(t.aim_joints, static_cast<int>(step.pose.size()) - 1);
+      std::snprintf(buf, sizeof(buf), "aim: the last %d joint%s turn", k, k == 1 ? "" : "s");
+      what = std::string(buf) + " so the effector's axis points at the aim point";
+      break;
+    }
+    case ToolStage::kTurnLimit:
+      std::snprintf(buf, sizeof(buf), "%.4g", static_cast<double>(t.turn_limit_deg));
+      what = "turn limit: each segment that turned more than " + std::string(buf) +
+             " degrees from the start pose is turned back to exactly that";
+      break;
+    case ToolStage::kStretch:
+      std::snprintf(buf, sizeof(buf), "%.4f", static_cast<double>(t.stretch_factor));
+      what = "stretch: every segment scaled by " + std::string(buf) + " (the drawn pose)";
+      break;
+  }
+  std::snprintf(buf, sizeof(buf), "; the effector is %.4f from the target",
+                glm::length(step.pose.back() - s.recorded_target));
+  return what + buf;
 }
 
 // Each pass kind's short name (the panel's list, the state JSON) and its description (the step
@@ -99,38 +180,56 @@ void RefreshStepRecording(AppState& state) {
   }
 }
 
+void RerecordStep(AppState& state) {
+  if (!state.step.active) return;
+  Record(state);
+  ShowStep(state.step);
+}
+
 void StepBy(AppState& state, long reaches) {
   StepState& s = state.step;
   if (!s.active) return;
-  const long total = static_cast<long>(s.recording.reach_count());
+  const long total = static_cast<long>(s.total_steps());
   s.step = static_cast<std::size_t>(std::clamp(static_cast<long>(s.step) + reaches, 0L, total));
   ShowStep(s);
+}
+
+// Past the recorded passes (the tools' steps), or with none recorded, pass and iteration
+// steps move one step; a pass step never jumps from the passes into the tools' steps.
+bool InToolSteps(const StepState& s, int direction) {
+  const std::size_t reaches = s.recording.reach_count();
+  return s.recording.joint_count() == 0 || (direction > 0 ? s.step >= reaches : s.step > reaches);
+}
+
+long ClampToPasses(const StepState& s, std::size_t boundary) {
+  return static_cast<long>(std::min(boundary, s.recording.reach_count())) -
+         static_cast<long>(s.step);
 }
 
 void StepHalfPass(AppState& state, int direction) {
   StepState& s = state.step;
   const std::size_t n = s.recording.joint_count();
-  if (!s.active || n == 0) return;
+  if (!s.active) return;
+  if (InToolSteps(s, direction)) return StepBy(state, direction > 0 ? 1 : -1);
   // Steps sit on half-pass boundaries at multiples of n (0 = start, n = after half-pass 0).
   const std::size_t boundary =
       direction > 0 ? (s.step / n + 1) * n : (s.step == 0 ? 0 : (s.step - 1) / n * n);
-  StepBy(state, static_cast<long>(boundary) - static_cast<long>(s.step));
+  StepBy(state, ClampToPasses(s, boundary));
 }
 
 void StepIteration(AppState& state, int direction) {
   StepState& s = state.step;
   const std::size_t n = s.recording.joint_count();
-  if (!s.active || n == 0) return;
+  if (!s.active) return;
+  if (InToolSteps(s, direction)) return StepBy(state, direction > 0 ? 1 : -1);
   const std::size_t per = 2 * n;  // FABRIK: backward + forward
   const std::size_t boundary =
       direction > 0 ? (s.step / per + 1) * per : (s.step == 0 ? 0 : (s.step - 1) / per * per);
-  StepBy(state, static_cast<long>(boundary) - static_cast<long>(s.step));
+  StepBy(state, ClampToPasses(s, boundary));
 }
 
 void StepToStart(AppState& state) { StepBy(state, -static_cast<long>(state.step.step)); }
-void StepToEnd(AppState& state) {
-  StepBy(state, static_cast<long>(state.step.recording.reach_count()));
-}
+void StepToEnd(AppState& state) { StepBy(state, static_cast<long>(state.step.total_steps())); }
 
 void UpdateStepView(AppState& state) {
   StepState& s = state.step;
@@ -142,14 +241,16 @@ void UpdateStepView(AppState& state) {
     const long whole = static_cast<long>(s.play_accumulator);
     s.play_accumulator -= static_cast<float>(whole);
     if (whole > 0) StepBy(state, whole);
-    if (s.step >= s.recording.reach_count()) s.playing = false;
+    if (s.step >= s.total_steps()) s.playing = false;
   }
   ShowStep(s);
   state.last = s.result;
-  if (s.step >= 1) {
+  if (s.step >= 1 && !s.pose.empty()) {
     // Readouts follow the replay: distance of the shown effector to the target.
     state.last.distance = glm::length(s.pose.back() - state.target());
-    state.last.iterations = s.recording.reach(s.step - 1).iteration;
+    if (s.step <= s.recording.reach_count()) {
+      state.last.iterations = s.recording.reach(s.step - 1).iteration;
+    }
     state.last.reached = state.last.distance <= state.settings.tolerance;
   }
 }
@@ -158,14 +259,19 @@ std::string DescribeStep(const AppState& state) {
   const StepState& s = state.step;
   const RecordingObserver& r = s.recording;
   char buf[256];
-  if (!r.recorded() || r.reach_count() == 0) {
+  if (s.step > r.reach_count()) {
+    return DescribeToolStep(s, s.tool_steps[s.step - r.reach_count() - 1]);
+  }
+  if (s.total_steps() == 0) {
     std::snprintf(buf, sizeof(buf), "nothing to step: the effector is already within %.4g",
                   state.settings.tolerance);
     return buf;
   }
   if (s.step == 0) {
-    std::snprintf(buf, sizeof(buf), "start pose, %.4f from the target (%zu reaches recorded%s)",
-                  r.start_distance(), r.reach_count(),
+    const std::span<const glm::vec3> start = StartPose(s);
+    std::snprintf(buf, sizeof(buf), "start pose, %.4f from the target (%zu reaches recorded%s%s)",
+                  start.empty() ? 0.0f : glm::length(start.back() - s.recorded_target),
+                  r.reach_count(), s.tool_step_count > 0 ? ", then the tools' steps" : "",
                   r.truncated() ? "; the solve went on past the recording's memory bound" : "");
     return buf;
   }

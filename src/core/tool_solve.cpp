@@ -9,11 +9,8 @@
 #include "core/app_state.h"
 #include "core/frame.h"
 #include "core/json_util.h"
-#include "ik/soften.h"
+#include "core/tool_passes.h"
 #include "ik/spline_ik.h"
-#include "ik/stretch.h"
-#include "ik/turn_limit.h"
-#include "ik/two_bone.h"
 
 namespace fabrik {
 namespace {
@@ -95,10 +92,13 @@ bool AnyStiffness(const ToolState& tools) {
                      [](float s) { return s > 0.0f; });
 }
 
-bool ToolsActive(const AppState& state) {
-  const ToolState& t = state.tools;
+bool ToolPassesActive(const ToolState& t) {
   return t.soften < 1.0f || t.stretch > 1.0f || t.turn_limit_deg > 0.0f || AnyStiffness(t) ||
-         t.two_bone || SplineIkApplies(state);
+         t.two_bone || t.aim_at.has_value();
+}
+
+bool ToolsActive(const AppState& state) {
+  return ToolPassesActive(state.tools) || SplineIkApplies(state);
 }
 
 void RestoreRootAfterSnake(AppState& state) {
@@ -113,6 +113,7 @@ bool SolveWithTools(AppState& state) {
   ToolState& t = state.tools;
   t.stretch_factor = 1.0f;
   t.soft_target.reset();
+  t.aim_error_deg.reset();
   t.on_curve = 0;
   RestoreRootAfterSnake(state);
   if (!ToolsActive(state)) return false;
@@ -133,45 +134,21 @@ bool SolveWithTools(AppState& state) {
                true);
   }
   if (!t.stiffness.empty() && t.stiffness.size() != n) t.stiffness.clear();
-  const SolveSettings settings = BoundedSettings(state, n);
-  const glm::vec3 target = state.target();
-  const glm::vec3 aim =
-      t.soften < 1.0f ? SoftenTarget(chain.root(), target, chain.total_length(), t.soften) : target;
-  if (aim != target) t.soft_target = aim;
-  t.start.assign(chain.joints().begin(), chain.joints().end());
-
-  SolveResult result;
-  if (t.two_bone) {
-    TwoBoneOptions options;
-    options.pole = t.pole;
-    options.soften = t.soften;
-    result = SolveTwoBone(chain, target, settings, options);
-  } else if (AnyStiffness(t)) {
-    result = t.stiff.Solve(chain, aim, settings, t.stiffness);
-  } else {
-    result = Solve(state.solver, chain, aim, settings);
+  if (t.aim_at && t.aim_joints > static_cast<int>(n) - 1) {
+    // Fewer segments than the aim's joints (`joints N`): all of them turn.
+    t.aim_joints = static_cast<int>(n) - 1;
+    SetMessage(state,
+               "aim: the chain has " + std::to_string(n - 1) + " segments now, so aim joints " +
+                   std::to_string(n - 1),
+               false);
   }
-  if (result.ok && t.turn_limit_deg > 0.0f) {
-    LimitTurn(t.start, t.turn_limit_deg * std::numbers::pi_v<float> / 180.0f, chain);
-  }
-  glm::vec3 effector = chain.effector();
-  if (result.ok && t.stretch > 1.0f) {
-    const double distance = SafeDistance(chain.root(), target);
-    t.stretch_factor = static_cast<float>(StretchFactor(chain.total_length(), distance, t.stretch));
-    if (t.stretch_factor > 1.0f) {
-      t.stretched.resize(n);
-      ScalePose(chain.joints(), t.stretch_factor, t.stretched);
-      effector = t.stretched.back();
-    }
-    result.reachable = distance <= static_cast<double>(chain.total_length()) * t.stretch;
-  }
+  const SolveResult result = SolveToolPasses(t, state.solver, BoundedSettings(state, n), chain,
+                                             state.target(), nullptr, nullptr);
   RecordSolveTime(state, clock);
   if (!result.ok) {
     SetMessage(state, std::string("solve rejected: ") + result.error, true);
     return true;
   }
-  result.distance = SafeDistance(effector, target);
-  result.reached = result.distance <= settings.tolerance;
   Record(state, result);
   return true;
 }
@@ -188,6 +165,11 @@ void WriteToolFields(const AppState& state, nlohmann::json& j) {
   j["pole"] = t.pole ? json::Vec(*t.pole) : nlohmann::json(nullptr);
   j["soft_target"] = t.soft_target ? json::Vec(*t.soft_target) : nlohmann::json(nullptr);
   j["on_curve"] = t.on_curve;
+  j["aim"] = t.aim_at ? nlohmann::json{{"at", json::Vec(*t.aim_at)},
+                                       {"axis", json::Vec(t.aim_axis)},
+                                       {"joints", t.aim_joints}}
+                      : nlohmann::json(nullptr);
+  j["aim_error_deg"] = t.aim_error_deg ? json::Num(*t.aim_error_deg) : nlohmann::json(nullptr);
 }
 
 std::span<const glm::vec3> ToolPose(const AppState& state) {

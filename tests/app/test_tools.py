@@ -96,6 +96,42 @@ class Tools(unittest.TestCase):
             st = demo.wait_frames(2)
             self.assertLess(dist(st["joints"][0], [0, 0, 0]), 1e-6)
 
+    def test_aim_step_view_and_the_arms_two_bone(self):
+        with LiveDemo(FAST + ["--exec", "joints 5", "--exec", "length 1",
+                              "--exec", "mode console", "--exec", "target 1 2 0"]) as demo:
+            demo.wait_until(lambda s: len(s["joints"]) == 5 and s["reached"], what="a reach")
+            # Look-at: the last two joints turn a sideways axis towards the point.
+            st = run(demo, "aim 3 5 2 axis 1 0 0 joints 2",
+                     lambda s: s["aim"] and s["aim_error_deg"] is not None
+                     and s["aim_error_deg"] < 0.5, "the aim")
+            self.assertEqual(st["aim"]["joints"], 2)
+            st = run(demo, "aim joints 9", answered("aim: "), "the refusal")
+            self.assertIn("more than this chain's 4 segments", st["console_last"])
+            self.assertEqual(st["aim"]["joints"], 2)
+
+            # The step view ends on the frame's pose, the aim as a step of its own.
+            run(demo, "step on", lambda s: "step" in s, "the step view")
+            run(demo, "target -2 1 1", lambda s: s["target"][0] < -1.99, "a new target")
+            st = run(demo, "step end", lambda s: s["step"]["step"] == s["step"]["step_count"]
+                     and s["step"]["step_count"] > 0, "the last step")
+            self.assertEqual(st["step"]["tool"], "aim")
+            run(demo, "step off", lambda s: "step" not in s, "the step view off")
+            # The first frame after the view: its solve started from the pose the view had
+            # recorded from (later frames go on solving).
+            first = next(s for s in demo.states() if s["frame"] > st["frame"] and "step" not in s)
+            for a, b in zip(st["joints"], first["joints"]):
+                self.assertLess(dist(a, b), 1e-4)
+
+            # The arm: shoulder, elbow and wrist by two_bone, the hand on the target.
+            run(demo, "aim off", lambda s: s["aim"] is None, "aim off")
+            run(demo, "scene arm", lambda s: s["scene"] == "arm", "the arm")
+            st = run(demo, "solver two_bone", lambda s: s["solver"] == "two_bone", "two_bone")
+            st = run(demo, "target 2.5 1.5 -1",
+                     lambda s: abs(s["target"][0] - 2.5) < 1e-6 and s["reached"]
+                     and s["iterations"] == 1, "the arm's reach")
+            self.assertLess(dist(st["joints"][-1], [2.5, 1.5, -1]), 1e-3)
+            self.assertTrue(all_finite(st))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -188,6 +188,7 @@ TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
       {"stiffness", "stiffness 1 1"},
       {"pole", "pole 1 0 0"},
       {"spline ik", "spline ik on"},
+      {"aim", "aim 2 3 1 axis 1 0 0 joints 2"},
   };
   std::vector<std::string_view> names;
   for (const CommandSpec& spec : CommandList()) names.push_back(spec.name);

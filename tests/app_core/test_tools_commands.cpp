@@ -11,48 +11,25 @@
 #include "core/settings.h"
 #include "core_test_util.h"
 #include "ik/stiffness.h"
+#include "tools_test_util.h"
 
 namespace fabrik {
 namespace {
 
+using testing::ChainTowards;
 using testing::Core;
-
-std::vector<glm::vec3> Joints(const Core& core) {
-  const nlohmann::json j = core.Json();  // held: a loop over a temporary's member dangles
-  std::vector<glm::vec3> out;
-  for (const auto& p : j["joints"]) out.emplace_back(p[0], p[1], p[2]);
-  return out;
-}
-
-// A 5-joint chain of unit segments (reach 4) in console mode, settled on `target`.
-Core ChainTowards(const char* target) {
-  Core core;
-  core.Run("joints 5");
-  core.Run("length 1");
-  core.Run("mode console");
-  core.Run(std::string("target ") + target);
-  core.Frames(60);
-  return core;
-}
+using testing::ExpectRefused;
+using testing::Joints;
 
 TEST(ToolCommands, BadValuesAreOneErrorAndChangeNothing) {
-  const char* bad[] = {
-      "soften 0",      "soften 1.5",    "soften nan",      "soften",          "soften 0.5 0.5",
-      "stretch 0.5",   "stretch 11",    "stretch x",       "turn limit 0",    "turn limit 181",
-      "turn 30",       "turn limit -5", "turn limit inf",  "stiffness 1 1.5", "stiffness -1 0",
-      "stiffness 9 1", "stiffness 4 1", "stiffness 1",     "stiffness 1 off", "pole 1 2",
-      "pole nan 0 0",  "pole 1 2 3e7",  "solver two_bone", "spline ik maybe", "spline ik"};
   Core core = ChainTowards("1 2 0");
-  for (const char* line : bad) {
-    SCOPED_TRACE(line);
-    const std::string before = core.Fingerprint();
-    const std::size_t lines = core.state().console.log.size();
-    core.Type(line);
-    ApplyCommands(core.state(), core.queue());
-    ASSERT_EQ(core.state().console.log.size(), lines + 2);  // the echo and one error
-    EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
-    EXPECT_EQ(core.Fingerprint(), before);
-  }
+  ExpectRefused(
+      core,
+      {"soften 0",      "soften 1.5",    "soften nan",      "soften",          "soften 0.5 0.5",
+       "stretch 0.5",   "stretch 11",    "stretch x",       "turn limit 0",    "turn limit 181",
+       "turn 30",       "turn limit -5", "turn limit inf",  "stiffness 1 1.5", "stiffness -1 0",
+       "stiffness 9 1", "stiffness 4 1", "stiffness 1",     "stiffness 1 off", "pole 1 2",
+       "pole nan 0 0",  "pole 1 2 3e7",  "solver two_bone", "spline ik maybe", "spline ik"});
   // The errors name the problem and the command.
   core.Run("soften 0");
   EXPECT_EQ(core.LastLine(),

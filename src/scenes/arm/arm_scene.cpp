@@ -90,6 +90,11 @@ void ArmScene::Solve(AppState& state) {
     }
     return;
   }
+  if (state.tools.two_bone) {
+    SolveArmElbow(*this, state, aim_pole);
+    RecordSolveTime(state, start);
+    return;
+  }
   last = SolveFabrikConstrained(state.chain, constraints, state.target(),
                                 BoundedSettings(state, state.chain.joint_count()), aim_pole,
                                 nullptr, at_limit);

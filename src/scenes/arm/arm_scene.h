@@ -1,10 +1,12 @@
 // scene_arm.h - a robot arm on a turntable: a rigid pedestal, then shoulder, elbow and wrist
 // hinges that pitch in the vertical plane through the target (the turntable turns that
 // plane to face the target every frame, as a real arm's base yaw does). A pole point decides
-// whether the elbow bends up or down. Solved with constrained FABRIK.
+// whether the elbow bends up or down. Solved with constrained FABRIK, or with `solver two_bone`
+// by the law of cosines for shoulder, elbow and wrist (SolveArmElbow below).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -18,7 +20,8 @@ class ArmScene final : public Scene {
  public:
   std::string_view name() const override { return "arm"; }
   // Its constrained FABRIK takes the bend-scale steps; the rest is the free chain's.
-  SceneControls controls() const override { return {.accelerate = true}; }
+  // `solver two_bone` solves its shoulder, elbow and wrist.
+  SceneControls controls() const override { return {.accelerate = true, .two_bone = true}; }
   // Builds the four-segment arm, raises the iteration cap to at least 30 (limits cost
   // iterations) and places the target in front of it.
   bool Enter(AppState& state) override;
@@ -35,7 +38,18 @@ class ArmScene final : public Scene {
   glm::vec3 pole{0.0f};
   ConstrainedSolveResult last;
   std::vector<std::uint8_t> at_limit;
+  std::optional<Chain> elbow;  // SolveArmElbow's shoulder-elbow-wrist, kept between frames
 };
+
+// `solver two_bone` in the arm (docs/tools.md: In the demo): the pedestal stays; the wrist goes
+// where the hand, pointing along the line from the shoulder to the target, ends on the target;
+// shoulder, elbow and wrist are placed by ik/two_bone.h in one step, the elbow towards `pole`
+// (world units; none: the current bend plane) and softened by state.tools.soften; the hand
+// then points along that line from the wrist. The hinges' limits are not applied (as Unreal's
+// and Godot's two-bone nodes ignore them): `last` reports the joints at or past a limit and the
+// largest violation. Fills state.last and arm.last; a pose it cannot solve (a chain that is not
+// the arm's five joints, a non-finite target) is refused with state.message and unchanged.
+void SolveArmElbow(ArmScene& arm, AppState& state, const std::optional<glm::vec3>& pole);
 
 // Re-aims the arm's turntable at the target: the base frame's right axis becomes horizontal
 // and perpendicular to the root->target direction, so every parent-space hinge pitches in the

@@ -72,6 +72,27 @@ void ArmPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
     }
   }
   if (changed) queue.Push(options);
+  // The solver: the constrained FABRIK the arm is built for, or the two-bone solver for its
+  // shoulder, elbow and wrist (any other choice goes back to the selected solver's words).
+  int two_bone = state.tools.two_bone ? 1 : 0;
+  bool chose = ImGui::RadioButton("constrained FABRIK", &two_bone, 0);
+  ImGui::SameLine();
+  chose |= ImGui::RadioButton("two_bone (elbow)", &two_bone, 1);
+  if (chose) {
+    queue.Push(Command(cmd::Solver{two_bone == 1 ? "two_bone" : SolverName(state.solver)}));
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "shoulder, elbow and wrist by the law of cosines in one step,\n"
+        "the elbow towards the pole; the hinge limits are not applied");
+  }
+  if (state.tools.two_bone) {
+    SoftenControl(state, queue);
+    if (arm.last.max_violation > 1e-3f) {
+      ImGui::TextColored(kWarn, "past a hinge limit by %.1f deg (two_bone ignores them)",
+                         arm.last.max_violation * 180.0f / 3.14159265f);
+    }
+  }
   const int n = static_cast<int>(arm.constraints.joints.size());
   ImGui::SliderInt("joint", &ui.arm_joint, 0, std::max(0, n - 1));
   ui.arm_joint = std::clamp(ui.arm_joint, 0, std::max(0, n - 1));
