@@ -1,5 +1,5 @@
 // Applying the commands that set the target, its mode and the chain's shape and settings
-// (the language half is targets/commands_chain.cpp).
+// (the language half is lang/commands_chain.cpp).
 #include <cstdio>
 
 #include "core/command_apply.h"

@@ -1,5 +1,5 @@
 // Applying the spline and script commands (the language half, which reads the files, is
-// targets/commands_playback.cpp).
+// lang/commands_playback.cpp).
 #include <cstdio>
 
 #include "core/command_apply.h"

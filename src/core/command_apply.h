@@ -1,6 +1,6 @@
 // command_apply.h - the apply half of the built-in commands: one Apply overload per command
-// struct of targets/command.h, defined in core/apply_*.cpp beside the other commands of its
-// group (the same groups as targets/commands_*.cpp). Execute (core/commands.h) picks the
+// struct of lang/command.h, defined in core/apply_*.cpp beside the other commands of its
+// group (the same groups as lang/commands_*.cpp). Execute (core/commands.h) picks the
 // overload by the command's type, so a struct without its Apply does not compile.
 //
 // Each Apply carries out a command whose values the parser (or Validate) has checked; it

@@ -12,9 +12,9 @@
 //   apply function sit side by side. This is the form for any other new command: add one entry to a
 //   group, either the core group in command_table.cpp or a file of its own exposing a
 //   function that returns its entries, listed once in kGroups in command_table.cpp.
-// * A built-in command (targets/command.h): a command that keys and panel widgets send as a
+// * A built-in command (lang/command.h): a command that keys and panel widgets send as a
 //   typed value (Command{cmd::Mode{...}}), or whose parse reads a file. Its language half is
-//   a CommandSpec in targets/commands_GROUP.cpp (name, usage, summary, details, parse,
+//   a CommandSpec in lang/commands_GROUP.cpp (name, usage, summary, details, parse,
 //   completion keywords) with its struct's Format and Validate beside it; src/targets has no
 //   app state, so scripts and the fuzzers parse without the core. Its apply half is one
 //   `Apply(AppState&, const cmd::X&, CommandOutput&)` in core/apply_GROUP.cpp (declared in
@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "core/app_command.h"
-#include "targets/command.h"
+#include "lang/command.h"
 
 namespace fabrik {
 

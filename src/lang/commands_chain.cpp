@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 
-#include "targets/command_parse.h"
+#include "lang/command_parse.h"
 
 namespace fabrik {
 

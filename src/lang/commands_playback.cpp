@@ -5,9 +5,9 @@
 #include <cmath>
 #include <memory>
 
-#include "targets/command_parse.h"
-#include "targets/script.h"
-#include "targets/spline_file.h"
+#include "lang/command_parse.h"
+#include "lang/script.h"
+#include "lang/spline_file.h"
 
 namespace fabrik {
 
@@ -96,7 +96,7 @@ Result<Command> ParseSpline(Words args, const CommandContext& context) {
   }
   if (sub == "speed") {
     if (rest.size() != 1) return WrongArity("spline speed", "spline speed V", 1, rest.size());
-    Result<float> v = PositiveUpTo("spline speed", rest[0], SplineFollower::kMaxSpeed, "1000");
+    Result<float> v = PositiveUpTo("spline speed", rest[0], kMaxSplineSpeed, "1000");
     if (!v.ok()) return MakeError(v.error());
     return Command(cmd::SplineSpeed{v.value()});
   }
@@ -179,7 +179,7 @@ Status SplineLoad::Validate() const {
 
 std::string SplineSpeed::Format() const { return "spline speed " + FormatFloat(speed); }
 Status SplineSpeed::Validate() const {
-  return std::isfinite(speed) && speed > 0.0f && speed <= SplineFollower::kMaxSpeed
+  return std::isfinite(speed) && speed > 0.0f && speed <= kMaxSplineSpeed
              ? Status(Ok{})
              : Fail("spline speed: not a number > 0 and <= 1000");
 }
