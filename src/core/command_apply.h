@@ -22,7 +22,7 @@ bool Apply(AppState& state, const cmd::Length& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Lengths& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Moe& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Iterations& c, CommandOutput& out);
-// core/apply_playback.cpp
+// core/commands/playback.cpp
 bool Apply(AppState& state, const cmd::SplineLoad& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::SplineSpeed& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::SplinePlayback& c, CommandOutput& out);

@@ -51,9 +51,9 @@ std::string SearchedText(const CommandContext& context);
 // The groups of built-in commands, in the order `help` lists them (lang/command.cpp joins
 // them): target, mode and the chain's shape (core/commands/chain.cpp, where each command's
 // parser, Format, Validate and apply sit together, so the app core defines this group and a
-// program that parses commands links fabrik_core); spline and script (commands_playback.cpp);
-// camera, state, help and the solver's choices (commands_session.cpp); the step view, race,
-// clear and quit (commands_view.cpp).
+// program that parses commands links fabrik_core); spline and script
+// (core/commands/playback.cpp, the same way); camera, state, help and the solver's choices
+// (commands_session.cpp); the step view, race, clear and quit (commands_view.cpp).
 std::span<const CommandSpec> ChainCommands();
 std::span<const CommandSpec> PlaybackCommands();
 std::span<const CommandSpec> SessionCommands();
