@@ -34,7 +34,7 @@
 #include "ik/chain.h"
 #include "ik/solver.h"
 #include "ik/catmull_rom.h"
-#include "targets/spline_file.h"
+#include "lang/spline_file.h"
 
 namespace fabrik {
 namespace {

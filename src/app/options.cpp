@@ -14,7 +14,7 @@
 
 #include "core/window_limits.h"
 #include "ik/solver.h"
-#include "targets/command.h"
+#include "lang/command.h"
 
 namespace fabrik {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "targets/command.h"  // TargetMode, ModeName
+#include "lang/command.h"  // TargetMode, ModeName
 
 namespace fabrik {
 

@@ -24,7 +24,7 @@
 #include "camera/unproject.h"
 #include "core/scene.h"
 #include "ik/constraints.h"
-#include "targets/command.h"
+#include "lang/command.h"
 
 namespace fabrik {
 

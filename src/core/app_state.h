@@ -31,9 +31,9 @@
 #include "ik/solver.h"
 #include "scenes/field/field_scene.h"
 #include "scenes/mocap/mocap_config.h"
-#include "targets/command.h"
+#include "lang/command.h"
 #include "targets/drag_source.h"
-#include "targets/script.h"
+#include "lang/script.h"
 #include "targets/spline_follower.h"
 #include "terrain/heightmap.h"
 

@@ -1,5 +1,5 @@
 // Applying camera, state, help and the choices of solver and scene (the
-// language half is targets/commands_session.cpp).
+// language half is lang/commands_session.cpp).
 #include "core/command_apply.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"

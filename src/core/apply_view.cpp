@@ -1,4 +1,4 @@
-// Applying clear, step, race and quit (the language half is targets/commands_view.cpp).
+// Applying clear, step, race and quit (the language half is lang/commands_view.cpp).
 #include "core/command_apply.h"
 #include "core/step_view.h"
 

@@ -1,7 +1,8 @@
 // command_apply.h - the apply half of the built-in commands: one Apply overload per command
-// struct of targets/command.h, defined in core/apply_*.cpp beside the other commands of its
-// group (the same groups as targets/commands_*.cpp). Execute (core/commands.h) picks the
-// overload by the command's type, so a struct without its Apply does not compile.
+// struct of lang/command.h. A command moved to its one file (core/commands/NAME.cpp) defines
+// its Apply there, beside its parser, Format and Validate; the others still have theirs in
+// core/apply_*.cpp (the same groups as lang/commands_*.cpp). Execute (core/commands.h) picks
+// the overload by the command's type, so a struct without its Apply does not compile.
 //
 // Each Apply carries out a command whose values the parser (or Validate) has checked; it
 // prints its result through `out` (nothing for kQuiet), and what can still be refused (a
@@ -13,7 +14,7 @@
 
 namespace fabrik {
 
-// core/apply_chain.cpp
+// core/commands/chain.cpp
 bool Apply(AppState& state, const cmd::Target& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Mode& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Joints& c, CommandOutput& out);
@@ -21,7 +22,7 @@ bool Apply(AppState& state, const cmd::Length& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Lengths& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Moe& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Iterations& c, CommandOutput& out);
-// core/apply_playback.cpp
+// core/commands/playback.cpp
 bool Apply(AppState& state, const cmd::SplineLoad& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::SplineSpeed& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::SplinePlayback& c, CommandOutput& out);

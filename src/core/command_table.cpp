@@ -12,7 +12,7 @@
 #include "core/commands.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
-#include "targets/text.h"
+#include "lang/text.h"
 
 namespace fabrik {
 namespace {

@@ -12,13 +12,14 @@
 //   apply function sit side by side. This is the form for any other new command: add one entry to a
 //   group, either the core group in command_table.cpp or a file of its own exposing a
 //   function that returns its entries, listed once in kGroups in command_table.cpp.
-// * A built-in command (targets/command.h): a command that keys and panel widgets send as a
-//   typed value (Command{cmd::Mode{...}}), or whose parse reads a file. Its language half is
-//   a CommandSpec in targets/commands_GROUP.cpp (name, usage, summary, details, parse,
-//   completion keywords) with its struct's Format and Validate beside it; src/targets has no
-//   app state, so scripts and the fuzzers parse without the core. Its apply half is one
-//   `Apply(AppState&, const cmd::X&, CommandOutput&)` in core/apply_GROUP.cpp (declared in
-//   core/command_apply.h). The two halves are joined by the struct's type: Execute
+// * A built-in command (lang/command.h): a command that keys and panel widgets send as a
+//   typed value (Command{cmd::Mode{...}}), or whose parse reads a file. Its CommandSpec
+//   (name, usage, summary, details, parse, completion keywords), its struct's Format and
+//   Validate and its `Apply(AppState&, const cmd::X&, CommandOutput&)` (declared in
+//   core/command_apply.h) sit together in one section of core/commands/GROUP.cpp (chain.cpp,
+//   playback.cpp); the commands not moved yet have the language half in
+//   lang/commands_GROUP.cpp and the apply in core/apply_GROUP.cpp. The parts are joined by
+//   the struct's type: Execute
 //   (core/commands.h) calls the Apply of the command's type, so a struct without its Apply
 //   does not compile.
 //
@@ -34,7 +35,7 @@
 #include <vector>
 
 #include "core/app_command.h"
-#include "targets/command.h"
+#include "lang/command.h"
 
 namespace fabrik {
 

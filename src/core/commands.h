@@ -1,7 +1,7 @@
 // commands.h - carrying out parsed console and script commands on the AppState. Called only
 // from the apply step (core/apply.cpp); everything else enqueues (core/app_command.h).
 //
-// Parsing (targets/command.h) has already validated every value, so carrying a command out
+// Parsing (lang/command.h) has already validated every value, so carrying a command out
 // cannot fail on its values; what can still be refused (a solver or scene this build does
 // not have) is reported as an error line and changes nothing.
 #pragma once

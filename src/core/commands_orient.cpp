@@ -9,7 +9,7 @@
 
 #include "core/app_state.h"
 #include "core/command_table.h"
-#include "targets/text.h"
+#include "lang/text.h"
 
 namespace fabrik {
 namespace {

@@ -11,7 +11,7 @@
 #include "core/free_root_state.h"
 #include "core/target_recording.h"
 #include "core/view_2d.h"
-#include "targets/text.h"
+#include "lang/text.h"
 
 namespace fabrik {
 namespace {

@@ -27,7 +27,7 @@ void BeginFrame(AppState& state, float real_dt);
 // A frame's budget for a script's due lines, in cost units: an ordinary line costs 1, `state` 8,
 // `joints`, `length` and `lengths` 16, and `scene`, `chains` and `terrain load` the whole
 // budget. Due lines beyond it run on the next frames, in file order (ScriptBudget in
-// targets/script.h), so no script freezes a frame for long (docs/limits.md: Bounds).
+// targets/script_player.h), so no script freezes a frame for long (docs/limits.md: Bounds).
 inline constexpr std::size_t kScriptFrameUnits = 256;
 
 // Step 2: applies every queued command in order, then advances the running script and

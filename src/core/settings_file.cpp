@@ -16,8 +16,8 @@
 #include "core/settings.h"
 #include "ik/solver.h"
 #include "io/file_write.h"
-#include "targets/command.h"
-#include "targets/text.h"
+#include "lang/command.h"
+#include "lang/text.h"
 
 namespace fabrik {
 namespace {

@@ -10,7 +10,7 @@
 #include "core/terrain_load.h"
 #include "ik/chain_rebuild.h"
 #include "ik/fabrik.h"
-#include "targets/spline_file.h"
+#include "lang/spline_file.h"
 
 namespace fabrik {
 namespace {

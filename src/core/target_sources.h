@@ -6,7 +6,7 @@
 // blending over kGlideSeconds after a switch so the chain never jumps (README "The four
 // target modes"). Nothing else assigns the target: commands ask the mixer to jump or glide.
 //
-// Adding a target source: add a TargetMode value and its name (targets/command.h), a class
+// Adding a target source: add a TargetMode value and its name (lang/command.h), a class
 // deriving from TargetSource here (its state, Wanted, Activate), a member in AppState and a
 // case in AppState::source (core/app_state.h), plus tests in tests/app_core.
 #pragma once
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "targets/drag_source.h"
-#include "targets/script.h"
+#include "targets/script_player.h"
 #include "targets/spline_follower.h"
 
 namespace fabrik {

@@ -19,15 +19,14 @@
 
 #include "ik/result.h"
 #include "ik/catmull_rom.h"
+#include "lang/spline_playback.h"
 
 namespace fabrik {
-
-enum class EndBehavior { kLoop, kPingPong };
 
 class SplineFollower {
  public:
   static constexpr float kDefaultSpeed = 1.0f;  // world units per second
-  static constexpr float kMaxSpeed = 1000.0f;   // speeds must be in (0, kMaxSpeed]
+  static constexpr float kMaxSpeed = kMaxSplineSpeed;  // speeds must be in (0, kMaxSpeed]
 
   // No spline yet, playing, speed kDefaultSpeed, kLoop. position() is the origin.
   SplineFollower() = default;

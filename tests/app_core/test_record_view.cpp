@@ -11,7 +11,7 @@
 #include "camera/unproject.h"
 #include "core_test_util.h"
 #include "targets/path_recorder.h"
-#include "targets/script.h"
+#include "lang/script.h"
 
 namespace fabrik {
 namespace {

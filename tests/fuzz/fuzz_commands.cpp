@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "targets/command.h"
-#include "targets/script.h"
-#include "targets/text.h"
+#include "lang/command.h"
+#include "lang/script.h"
+#include "lang/text.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string_view>
 
-#include "targets/script.h"
+#include "targets/script_player.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "targets/spline_file.h"
+#include "lang/spline_file.h"
 #include "targets/spline_follower.h"
 
 namespace {

@@ -11,8 +11,8 @@
 
 #include <glm/geometric.hpp>
 
-#include "targets/script.h"
-#include "targets/spline_file.h"
+#include "targets/script_player.h"
+#include "lang/spline_file.h"
 
 namespace fabrik {
 namespace {

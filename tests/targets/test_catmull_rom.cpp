@@ -13,7 +13,7 @@
 #include <glm/vec3.hpp>
 
 #include "ik/catmull_rom.h"
-#include "targets/spline_file.h"
+#include "lang/spline_file.h"
 
 namespace fabrik {
 namespace {

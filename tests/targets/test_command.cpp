@@ -1,4 +1,4 @@
-// Tests for the console/script command language (src/targets/command.h).
+// Tests for the console/script command language (src/lang/command.h).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,8 +9,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "targets/command.h"
-#include "targets/script.h"
+#include "lang/command.h"
+#include "lang/script.h"
 
 namespace fabrik {
 namespace {

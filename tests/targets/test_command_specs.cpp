@@ -1,4 +1,4 @@
-// The built-in command table (CommandSpec, targets/command.h): every entry has its parts,
+// The built-in command table (CommandSpec, lang/command.h): every entry has its parts,
 // its keywords complete and parse, and every command struct formats back to its own name.
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "targets/command.h"
+#include "lang/command.h"
 
 namespace fabrik {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "targets/path_recorder.h"
-#include "targets/script.h"
+#include "targets/script_player.h"
 
 namespace fabrik {
 namespace {

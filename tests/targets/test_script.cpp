@@ -1,4 +1,4 @@
-// Tests for script files and the ScriptPlayer (src/targets/script.h).
+// Tests for script files and the ScriptPlayer (src/lang/script.h, src/targets/script_player.h).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "targets/script.h"
+#include "targets/script_player.h"
 
 namespace fabrik {
 namespace {

@@ -1,4 +1,4 @@
-// Tests for spline files (src/targets/spline_file.h): good text, and each kind of bad text
+// Tests for spline files (src/lang/spline_file.h): good text, and each kind of bad text
 // giving its exact "file:line: message".
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "targets/spline_file.h"
+#include "lang/spline_file.h"
 
 namespace fabrik {
 namespace {

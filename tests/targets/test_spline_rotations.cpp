@@ -13,7 +13,7 @@
 #include "ik/chain.h"
 #include "ik/fabrik.h"
 #include "ik/rotations.h"
-#include "targets/spline_file.h"
+#include "lang/spline_file.h"
 #include "targets/spline_follower.h"
 
 namespace fabrik {

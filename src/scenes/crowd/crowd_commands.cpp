@@ -7,7 +7,7 @@
 #include "core/command_table.h"
 #include "core/scene_registry.h"
 #include "scenes/crowd/crowd_scene.h"
-#include "targets/text.h"
+#include "lang/text.h"
 
 namespace fabrik {
 namespace {

@@ -12,7 +12,7 @@
 #include "core/frame.h"
 #include "core/json_util.h"
 #include "core/scene_registry.h"
-#include "targets/command.h"
+#include "lang/command.h"
 
 namespace fabrik {
 namespace {

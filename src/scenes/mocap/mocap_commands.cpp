@@ -15,7 +15,7 @@
 #include "core/scene_registry.h"
 #include "scenes/crowd/crowd_scene.h"
 #include "scenes/mocap/mocap_scene.h"
-#include "targets/text.h"
+#include "lang/text.h"
 
 namespace fabrik {
 namespace {

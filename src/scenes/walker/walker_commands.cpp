@@ -12,7 +12,7 @@
 #include "core/scene_registry.h"
 #include "core/terrain_load.h"
 #include "scenes/walker/walker_scene.h"
-#include "targets/text.h"
+#include "lang/text.h"
 #include "terrain/heightmap.h"
 
 namespace fabrik {

@@ -1,7 +1,7 @@
 // `help` text: the list of commands, or one command's usage, summary and details, from the
 // built-in specs and the app's extensions alike.
-#include "targets/command.h"
-#include "targets/text.h"
+#include "lang/command.h"
+#include "lang/text.h"
 
 namespace fabrik {
 

@@ -1,4 +1,4 @@
-#include "targets/command_parse.h"
+#include "lang/command_parse.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "targets/text.h"
+#include "lang/text.h"
 
 #include <cerrno>
 #include <charconv>

@@ -1,12 +1,12 @@
 // The command language's front: the list of built-in commands (one CommandSpec each, from
 // the group files commands_*.cpp), parsing a line by the spec of its first word, and the
 // generic Validate / Format / name of any parsed command.
-#include "targets/command.h"
+#include "lang/command.h"
 
 #include <filesystem>
 #include <type_traits>
 
-#include "targets/command_parse.h"
+#include "lang/command_parse.h"
 
 namespace fabrik {
 

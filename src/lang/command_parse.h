@@ -1,6 +1,6 @@
-// command_parse.h - what the built-in command groups (targets/commands_*.cpp) share: word
+// command_parse.h - what the built-in command groups (lang/commands_*.cpp) share: word
 // parsers with the language's error texts, canonical number and path text, and the groups
-// themselves. Internal to src/targets; the language is described in command.h.
+// themselves. Internal to src/lang; the language is described in command.h.
 #pragma once
 
 #include <optional>
@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "targets/command.h"
-#include "targets/text.h"
+#include "lang/command.h"
+#include "lang/text.h"
 
 namespace fabrik::command_parse {
 
@@ -48,9 +48,11 @@ bool Exists(const std::string& path);
 // "the working directory, ROOT1, ROOT2": where relative paths were looked for.
 std::string SearchedText(const CommandContext& context);
 
-// The groups of built-in commands, in the order `help` lists them (command_list.cpp joins
-// them): target, mode and the chain's shape (commands_chain.cpp); spline and script
-// (commands_playback.cpp); camera, state, help and the solver's choices
+// The groups of built-in commands, in the order `help` lists them (lang/command.cpp joins
+// them): target, mode and the chain's shape (core/commands/chain.cpp, where each command's
+// parser, Format, Validate and apply sit together, so the app core defines this group and a
+// program that parses commands links fabrik_core); spline and script
+// (core/commands/playback.cpp, the same way); camera, state, help and the solver's choices
 // (commands_session.cpp); the step view, race, clear and quit (commands_view.cpp).
 std::span<const CommandSpec> ChainCommands();
 std::span<const CommandSpec> PlaybackCommands();

@@ -53,7 +53,7 @@
 
 #include "ik/catmull_rom.h"
 #include "ik/result.h"
-#include "targets/spline_follower.h"
+#include "lang/spline_playback.h"
 
 namespace fabrik {
 
@@ -75,7 +75,7 @@ inline constexpr int kMinIterations = 1;
 inline constexpr int kMaxIterations = 100000;
 inline constexpr float kMaxTargetCoordinate = 1.0e6f;     // |x|, |y|, |z| <= this
 inline constexpr float kMaxTargetAngleDegrees = 3600.0f;  // |yaw|, |pitch|, |roll| <= this
-// Spline speeds are in (0, SplineFollower::kMaxSpeed].
+// Spline speeds are in (0, kMaxSplineSpeed] (lang/spline_playback.h).
 
 // A command the app adds to the language: one entry of the app's command table
 // (core/command_table.h) holds it, with how the app carries it out. Parsing checks the words
@@ -116,7 +116,9 @@ struct CommandContext {
 //   kName            its command's first word ("" for Nothing)
 //   Format()         its canonical text (see FormatCommand)
 //   Validate()       OK when every field is within the ranges above (see ValidateCommand)
-// defined next to its command's parser in a targets/commands_*.cpp group file.
+// defined next to its command's parser: in core/commands/chain.cpp and
+// core/commands/playback.cpp (with the command's apply) or, for the others, in a
+// lang/commands_*.cpp group file.
 namespace cmd {
 
 enum class Playback { kPlay, kPause, kRestart, kStop };
@@ -181,7 +183,7 @@ struct SplineLoad {
 // spline speed V
 struct SplineSpeed {
   FABRIK_COMMAND("spline");
-  float speed = 1.0f;  // world units per second, (0, SplineFollower::kMaxSpeed]
+  float speed = 1.0f;  // world units per second, (0, kMaxSplineSpeed]
 };
 // spline play|pause|restart
 struct SplinePlayback {
@@ -284,8 +286,9 @@ using Command =
                  cmd::Extension>;
 
 // The language half of one built-in command: everything about it except how the app carries
-// it out (core/command_table.h holds that half). One entry per first word; the entries live
-// in the targets/commands_*.cpp group files, listed once in kGroups in targets/command.cpp.
+// it out (its Apply, core/command_apply.h). One entry per first word; the entries live in
+// the group files core/commands/*.cpp (beside each command's apply) and
+// lang/commands_*.cpp, each group listed once in kGroups in lang/command.cpp.
 struct CommandSpec {
   std::string_view name{};     // first word, lower case (the kName of the structs it parses to)
   std::string_view usage{};    // e.g. "joints N"

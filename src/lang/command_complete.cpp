@@ -5,8 +5,8 @@
 #include <set>
 #include <system_error>
 
-#include "targets/command.h"
-#include "targets/text.h"
+#include "lang/command.h"
+#include "lang/text.h"
 
 namespace fabrik {
 namespace {

@@ -1,13 +1,21 @@
-// The built-in commands that load and play spline and script files: spline ..., script ...
-// (docs/language.md). Files are read and parsed here, at parse time,
-// so a missing or malformed file is a parse error that changes nothing.
+// The built-in commands that load and play spline and script files, each whole in its
+// section: spline ..., script ... (docs/language.md). A section holds the command's help text,
+// its parser (files are read and parsed there, at parse time, so a missing or malformed file
+// is a parse error that changes nothing), the Format, Validate and Apply of each struct it
+// parses to, and its CommandSpec; the group's list at the end is what lang/command.cpp's
+// kGroups reads. The structs are in lang/command.h (the panel's pickers and scripts carry
+// them).
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
-#include "targets/command_parse.h"
-#include "targets/script.h"
-#include "targets/spline_file.h"
+#include "core/command_apply.h"
+#include "core/commands.h"
+#include "core/frame.h"
+#include "lang/command_parse.h"
+#include "lang/script.h"
+#include "lang/spline_file.h"
 
 namespace fabrik {
 
@@ -65,7 +73,11 @@ Result<Command> ParseLoad(std::string_view what, Words args, const CommandContex
       cmd::ScriptRun{path, resolved, std::make_shared<const Script>(std::move(parsed).value())});
 }
 
+}  // namespace
+
 // ---- spline load PATH|speed V|play|pause|restart|loop|pingpong ----
+namespace {
+
 constexpr std::string_view kSplineUsage =
     "spline load PATH|speed V|play|pause|restart|loop|pingpong|ik on|off";
 constexpr std::string_view kSplineDetails[] = {
@@ -96,7 +108,7 @@ Result<Command> ParseSpline(Words args, const CommandContext& context) {
   }
   if (sub == "speed") {
     if (rest.size() != 1) return WrongArity("spline speed", "spline speed V", 1, rest.size());
-    Result<float> v = PositiveUpTo("spline speed", rest[0], SplineFollower::kMaxSpeed, "1000");
+    Result<float> v = PositiveUpTo("spline speed", rest[0], kMaxSplineSpeed, "1000");
     if (!v.ok()) return MakeError(v.error());
     return Command(cmd::SplineSpeed{v.value()});
   }
@@ -113,7 +125,96 @@ Result<Command> ParseSpline(Words args, const CommandContext& context) {
                    text::Quote(args[0]));
 }
 
+}  // namespace
+
+std::string cmd::SplineLoad::Format() const { return "spline load " + FormatPath(path); }
+Status cmd::SplineLoad::Validate() const {
+  const float l = spline.length();
+  return std::isfinite(l) && l > 0.0f ? Status(Ok{}) : Fail("spline load: degenerate spline");
+}
+
+bool Apply(AppState& state, const cmd::SplineLoad& c, CommandOutput& out) {
+  UseSpline(state, c.spline, c.path);
+  if (out.source() != CommandSource::kScript) SetMode(state, TargetMode::kSpline);
+  char length[64];
+  std::snprintf(length, sizeof(length), ": length %.4g", static_cast<double>(c.spline.length()));
+  out.Print("spline " + c.resolved_path + length);
+  return true;
+}
+
+std::string cmd::SplineSpeed::Format() const { return "spline speed " + FormatFloat(speed); }
+Status cmd::SplineSpeed::Validate() const {
+  return std::isfinite(speed) && speed > 0.0f && speed <= kMaxSplineSpeed
+             ? Status(Ok{})
+             : Fail("spline speed: not a number > 0 and <= 1000");
+}
+
+bool Apply(AppState& state, const cmd::SplineSpeed& c, CommandOutput& out) {
+  (void)state.spline.follower.SetSpeed(c.speed);  // validated by the parser
+  char text[64];
+  std::snprintf(text, sizeof(text), "spline speed %.4g", static_cast<double>(c.speed));
+  out.Print(text);
+  return true;
+}
+
+std::string cmd::SplinePlayback::Format() const {
+  return "spline " + std::string(PlaybackName(action));
+}
+Status cmd::SplinePlayback::Validate() const {
+  return action == Playback::kPlay || action == Playback::kPause || action == Playback::kRestart
+             ? Status(Ok{})
+             : Fail("spline: playback must be play, pause or restart");
+}
+
+bool Apply(AppState& state, const cmd::SplinePlayback& c, CommandOutput&) {
+  SplineFollower& f = state.spline.follower;
+  switch (c.action) {
+    case cmd::Playback::kPlay:
+      f.Play();
+      break;
+    case cmd::Playback::kPause:
+      f.Pause();
+      break;
+    case cmd::Playback::kRestart:
+      f.Restart();
+      break;
+    case cmd::Playback::kStop:
+      f.Pause();
+      f.Restart();
+      break;
+  }
+  return true;
+}
+
+std::string cmd::SplineEnd::Format() const {
+  return behavior == EndBehavior::kLoop ? "spline loop" : "spline pingpong";
+}
+Status cmd::SplineEnd::Validate() const {
+  return behavior == EndBehavior::kLoop || behavior == EndBehavior::kPingPong
+             ? Status(Ok{})
+             : Fail("spline: unknown end behaviour");
+}
+
+bool Apply(AppState& state, const cmd::SplineEnd& c, CommandOutput&) {
+  state.spline.follower.SetEndBehavior(c.behavior);
+  return true;
+}
+
+namespace {
+// The command: name, usage, help, parser, keywords and the word a PATH follows.
+const CommandSpec kSplineLoadSpec = {.name = cmd::SplineLoad::kName,
+                                     .usage = kSplineUsage,
+                                     .summary = "the spline followed in spline mode",
+                                     .details = kSplineDetails,
+                                     .parse = ParseSpline,
+                                     .keywords = kSplineSubcommands,
+                                     .keywords_taking_words = kSplineTakingWords,
+                                     .path_after = "load"};
+}  // namespace
+
 // ---- script run PATH|play|pause|restart|stop ----
+namespace {
+
 constexpr std::string_view kScriptDetails[] = {
     "  script run PATH      read a script file and start it, e.g. "
     "assets/scripts/tour.txt",
@@ -146,69 +247,76 @@ Result<Command> ParseScript(Words args, const CommandContext& context) {
                    text::Quote(args[0]));
 }
 
-const CommandSpec kSpecs[] = {
-    {.name = cmd::SplineLoad::kName,
-     .usage = kSplineUsage,
-     .summary = "the spline followed in spline mode",
-     .details = kSplineDetails,
-     .parse = ParseSpline,
-     .keywords = kSplineSubcommands,
-     .keywords_taking_words = kSplineTakingWords,
-     .path_after = "load"},
-    {.name = cmd::ScriptRun::kName,
-     .usage = "script run PATH|play|pause|restart|stop",
-     .summary = "timed command scripts",
-     .details = kScriptDetails,
-     .parse = ParseScript,
-     .keywords = kScriptSubcommands,
-     .keywords_taking_words = kScriptTakingWords,
-     .path_after = "run"},
-};
-
 }  // namespace
 
-std::span<const CommandSpec> command_parse::PlaybackCommands() { return kSpecs; }
-
-namespace cmd {
-
-std::string SplineLoad::Format() const { return "spline load " + FormatPath(path); }
-Status SplineLoad::Validate() const {
-  const float l = spline.length();
-  return std::isfinite(l) && l > 0.0f ? Status(Ok{}) : Fail("spline load: degenerate spline");
+std::string cmd::ScriptRun::Format() const { return "script run " + FormatPath(path); }
+Status cmd::ScriptRun::Validate() const {
+  return script ? Status(Ok{}) : Fail("script run: no script");
 }
 
-std::string SplineSpeed::Format() const { return "spline speed " + FormatFloat(speed); }
-Status SplineSpeed::Validate() const {
-  return std::isfinite(speed) && speed > 0.0f && speed <= SplineFollower::kMaxSpeed
-             ? Status(Ok{})
-             : Fail("spline speed: not a number > 0 and <= 1000");
+bool Apply(AppState& state, const cmd::ScriptRun& c, CommandOutput& out) {
+  if (out.source() == CommandSource::kScript) {
+    return out.Fail("script run: scripts cannot start scripts");
+  }
+  UseScript(state, c.script, c.path);
+  SetMode(state, TargetMode::kScript);
+  out.Print("script " + c.resolved_path + " started");
+  return true;
 }
 
-std::string SplinePlayback::Format() const { return "spline " + std::string(PlaybackName(action)); }
-Status SplinePlayback::Validate() const {
-  return action == Playback::kPlay || action == Playback::kPause || action == Playback::kRestart
-             ? Status(Ok{})
-             : Fail("spline: playback must be play, pause or restart");
+std::string cmd::ScriptPlayback::Format() const {
+  return "script " + std::string(PlaybackName(action));
 }
-
-std::string SplineEnd::Format() const {
-  return behavior == EndBehavior::kLoop ? "spline loop" : "spline pingpong";
-}
-Status SplineEnd::Validate() const {
-  return behavior == EndBehavior::kLoop || behavior == EndBehavior::kPingPong
-             ? Status(Ok{})
-             : Fail("spline: unknown end behaviour");
-}
-
-std::string ScriptRun::Format() const { return "script run " + FormatPath(path); }
-Status ScriptRun::Validate() const { return script ? Status(Ok{}) : Fail("script run: no script"); }
-
-std::string ScriptPlayback::Format() const { return "script " + std::string(PlaybackName(action)); }
-Status ScriptPlayback::Validate() const {
+Status cmd::ScriptPlayback::Validate() const {
   const auto a = static_cast<int>(action);
   return a >= 0 && a <= static_cast<int>(Playback::kStop) ? Status(Ok{})
                                                           : Fail("script: unknown playback action");
 }
 
-}  // namespace cmd
+bool Apply(AppState& state, const cmd::ScriptPlayback& c, CommandOutput&) {
+  ScriptPlayer& p = state.script.player;
+  switch (c.action) {
+    case cmd::Playback::kPlay:
+      if (p.finished() || !state.script.running) {
+        p.Start();
+      } else {
+        p.Play();
+      }
+      state.script.running = p.has_script();
+      break;
+    case cmd::Playback::kPause:
+      p.Pause();
+      break;
+    case cmd::Playback::kRestart:
+      p.Restart();
+      state.script.target.reset();
+      state.script.running = p.has_script();
+      break;
+    case cmd::Playback::kStop:
+      p.Stop();
+      state.script.running = false;
+      break;
+  }
+  return true;
+}
+
+namespace {
+// The command: name, usage, help, parser, keywords and the word a PATH follows.
+const CommandSpec kScriptRunSpec = {.name = cmd::ScriptRun::kName,
+                                    .usage = "script run PATH|play|pause|restart|stop",
+                                    .summary = "timed command scripts",
+                                    .details = kScriptDetails,
+                                    .parse = ParseScript,
+                                    .keywords = kScriptSubcommands,
+                                    .keywords_taking_words = kScriptTakingWords,
+                                    .path_after = "run"};
+}  // namespace
+
+// ---- the group, in the order `help` lists them ----
+namespace {
+const CommandSpec kSpecs[] = {kSplineLoadSpec, kScriptRunSpec};
+}  // namespace
+
+std::span<const CommandSpec> command_parse::PlaybackCommands() { return kSpecs; }
+
 }  // namespace fabrik

@@ -1,10 +1,10 @@
-#include "targets/spline_file.h"
+#include "lang/spline_file.h"
 
 #include <cmath>
 #include <optional>
 #include <vector>
 
-#include "targets/text.h"
+#include "lang/text.h"
 
 namespace fabrik {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "targets/command_parse.h"
+#include "lang/command_parse.h"
 
 namespace fabrik {
 
