@@ -15,7 +15,7 @@
 #include "core/command_table.h"
 #include "core/step_view.h"
 #include "core/tool_solve.h"
-#include "targets/text.h"
+#include "lang/text.h"
 
 namespace fabrik {
 namespace {
