@@ -12,7 +12,8 @@ using namespace command_parse;
 
 namespace {
 
-// The library's solvers (ik/solver.h) and the demo's two_bone (ik/two_bone.h, 3-joint chains).
+// The library's solvers (ik/solver.h) and the demo's two_bone (ik/two_bone.h: 3-joint chains
+// and the arm's elbow).
 constexpr std::array<std::string_view, 5> kSolverNames = {"fabrik", "ccd", "jacobian_transpose",
                                                           "dls", "two_bone"};
 constexpr std::string_view kReset[] = {"reset"};
@@ -90,7 +91,8 @@ Result<Command> ParseNamed(std::string_view what, Words args,
 }
 
 constexpr std::string_view kSolverDetails[] = {
-    "  two_bone: the analytic solver for 3-joint chains (chain scene), with 'pole X Y Z'.",
+    "  two_bone: the analytic solver for 3-joint chains (chain scene) and the arm's elbow",
+    "  (arm scene), with 'pole X Y Z' and 'soften R'.",
     "  The app reports a solver it does not have."};
 
 Result<Command> ParseSolver(Words args, const CommandContext&) {
