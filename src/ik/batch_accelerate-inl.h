@@ -42,8 +42,9 @@ class AccelerateLanes {
   AccelerateLanes() {}  // NOLINT(modernize-use-equals-default): = default would zero it
   // At the start of a solve, after the kernel's setup marked the lanes that iterate
   // (kScratchActive): the jump guard from each lane's starting distance, and whether its
-  // steps run in float.
-  void Begin(const BlockView& b, float tolerance) {
+  // steps run in float (only with `float_steps`, BatchBendStep::kFloat, and where float
+  // resolves the lane's search goal).
+  void Begin(const BlockView& b, float tolerance, bool float_steps) {
     goal_ = 0.25f * tolerance;
     const std::size_t n = b.joint_count;
     for (std::size_t lane = 0; lane < kLanes; ++lane) {
@@ -53,11 +54,15 @@ class AccelerateLanes {
       bend_[lane] = 0.0f;
       if (!(b.scratch[kScratchActive + lane] > 0.0f)) continue;
       on_root_[lane] = b.Get(0, lane) == b.Scratch3(kScratchTarget, lane);
-      float_[lane] = BendFloatResolves(goal_, b.total[lane], n - 1);
-      // The kernel's setup left the starting distance in b.distance (in float, where
-      // SolveFabrikAccelerated measures it in double and rounds: the guard's bound may differ
-      // by a float ulp).
-      max_move_[lane] = detail::kBendMaxMoveFactor * b.distance[lane];
+      float_[lane] = float_steps && BendFloatResolves(goal_, b.total[lane], n - 1);
+      // The guard's bound from the starting distance as SolveFabrikAccelerated measures it
+      // (in double, rounded): the exact step must take the very decisions the single solver
+      // takes. The float step is content with the kernel's float distance (b.distance, left
+      // by its setup), which may be a float ulp off.
+      max_move_[lane] =
+          detail::kBendMaxMoveFactor *
+          (float_[lane] ? b.distance[lane]
+                        : SafeDistance(b.Get(n - 1, lane), b.Scratch3(kScratchTarget, lane)));
     }
   }
 

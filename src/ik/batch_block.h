@@ -133,8 +133,10 @@ struct BendScratchF {
 
 // Solves one block (SIMD, dispatched to the best target): see batch_kernel.cpp. With
 // `accelerate`, accelerated FABRIK (fabrik_accelerated.h): textbook iterations and bend-scale
-// steps per lane exactly as SolveFabrikAccelerated schedules them.
-void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate);
+// steps per lane exactly as SolveFabrikAccelerated schedules them; the steps in double
+// (bitwise SolveFabrik's) unless `float_steps` (BatchBendStep::kFloat).
+void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate,
+                bool float_steps);
 
 // ---- per-lane scalar code (batch_lane.cpp), each following fabrik.cpp exactly
 

@@ -18,14 +18,10 @@
 // With settings.accelerate the batch runs accelerated FABRIK (fabrik_accelerated.h): the same
 // textbook iterations and bend-scale steps in the same order as SolveFabrik with `accelerate`
 // (each lane keeps its own schedule: a step after every textbook iteration, a growing wait
-// after a step that was left out). The bend-scale step runs in float SIMD, search and guards
-// included (batch_bend_float-inl.h), where the single-chain step runs in double; it takes the
-// same decisions, so per chain the iteration count and `reached`/`reachable` are those of
-// SolveFabrik with `accelerate` (on 100,000 cold 10-joint chains, every one), but the factor
-// it lands on agrees only to within the search's goal: joints agree to a fraction of the
-// tolerance as a rule and to a few tolerances at worst, not to float rounding. Lanes whose
-// search goal is too fine for float (very small tolerances, long chains: BendFloatResolves)
-// take the double step, which reproduces SolveFabrik's bitwise. Its working memory (~300 KB
+// after a step that was left out). By default (BatchBendStep::kExact) the bend-scale step
+// runs in double SIMD and repeats the single-chain step's operations, so the contract above
+// holds with `accelerate` too: per chain SolveFabrik's result, joints to float rounding.
+// BatchBendStep::kFloat trades that for speed (see there). The step's working memory (~300 KB
 // per thread) lives on the solving thread's stack. Cold targets near full reach converge in ~2
 // iterations instead of ~20, and none is left at the cap (docs/performance-batch.md has the
 // figures).
@@ -196,6 +192,23 @@ class ChainBatch {
 // from a reset pose with fresh random targets), where the last counts predict nothing.
 enum class BatchRegroup : std::uint8_t { kNever, kWhenRagged };
 
+// How an accelerated batch (settings.accelerate) takes its bend-scale steps. Without
+// `accelerate` there are none and both give the same result.
+enum class BatchBendStep : std::uint8_t {
+  // In double, the single-chain step's operations in its order: per chain exactly what
+  // SolveFabrik with `accelerate` gives (iterations, flags, joints to float rounding; the
+  // tests find them bitwise equal).
+  kExact,
+  // In float SIMD, search and guards included (batch_bend_float-inl.h), for chains whose
+  // search goal float resolves (others take the exact step): on cold 10-joint batches about
+  // a third of the CPU time of kExact (docs/performance-batch.md). The search lands on the
+  // single solver's factor only to within its goal (a quarter of the tolerance), so joints
+  // differ from SolveFabrik's by up to a few tolerances, and the iteration count or `reached`
+  // may differ too (the tests find them equal on their sets; later frames starting from the
+  // differing poses drift further). Every other guarantee below holds.
+  kFloat,
+};
+
 // The outcome of one batch solve, summed over its chains.
 struct BatchSolveResult {
   // False when the input was rejected; then nothing moved and the outcomes are unchanged.
@@ -217,7 +230,8 @@ struct BatchSolveResult {
 
 // Solves every chain of `batch` towards its own target (targets[c] for chain c; exactly
 // chain_count() targets) with the same settings, each from its current pose, as SolveFabrik
-// would (settings.accelerate included: see the top of this file). Rejected, with nothing moved:
+// would (settings.accelerate included, its bend-scale steps as `bend` says: see the top of
+// this file and BatchBendStep). Rejected, with nothing moved:
 // settings invalid as in ValidateSolveInput, a non-finite target (error names the first,
 // bad_index), a target count that differs from chain_count(), or an empty (moved-from) batch. A
 // chain that has converged stops changing; a block stops when all its chains have converged or hit
@@ -225,7 +239,8 @@ struct BatchSolveResult {
 BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> targets,
                                   const SolveSettings& settings,
                                   BatchThreads threads = BatchThreads::kAll,
-                                  BatchRegroup regroup = BatchRegroup::kWhenRagged);
+                                  BatchRegroup regroup = BatchRegroup::kWhenRagged,
+                                  BatchBendStep bend = BatchBendStep::kExact);
 
 // Name of the SIMD instruction set the batched solver dispatches to on this CPU (e.g.
 // "AVX3" for AVX-512, "AVX2"), for benchmark and readout labels.

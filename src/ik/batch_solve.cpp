@@ -70,7 +70,7 @@ struct BatchAccess {
   }
 
   static void SolveBlock(ChainBatch& b, std::size_t block, std::span<const glm::vec3> targets,
-                         const SolveSettings& settings) {
+                         const SolveSettings& settings, BatchBendStep bend) {
     const batch::BlockView view = View(b, block);
     float* target = view.scratch + batch::kScratchTarget;
     for (std::size_t lane = 0; lane < kLanes; ++lane) {
@@ -80,7 +80,8 @@ struct BatchAccess {
       target[kLanes + lane] = targets[c].y;
       target[2 * kLanes + lane] = targets[c].z;
     }
-    batch::SolveBlock(view, settings.tolerance, settings.max_iterations, settings.accelerate);
+    batch::SolveBlock(view, settings.tolerance, settings.max_iterations, settings.accelerate,
+                      bend == BatchBendStep::kFloat);
 
     // Tally while the block is in cache. Lane-iterations run are counted per group of kGroup
     // lanes as the group's largest count.
@@ -185,7 +186,7 @@ struct BatchAccess {
 
 BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> targets,
                                   const SolveSettings& settings, BatchThreads threads,
-                                  BatchRegroup regroup) {
+                                  BatchRegroup regroup, BatchBendStep bend) {
   BatchSolveResult result;
   if (const char* error = ValidateSolveInput(glm::vec3(0.0f), settings)) {
     result.ok = false;
@@ -214,8 +215,9 @@ BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> 
 
   const auto start = std::chrono::steady_clock::now();
   const std::size_t blocks = (batch.chain_count() + kLanes - 1) / kLanes;
-  ForRange(blocks, threads,
-           [&](std::size_t block) { BatchAccess::SolveBlock(batch, block, targets, settings); });
+  ForRange(blocks, threads, [&](std::size_t block) {
+    BatchAccess::SolveBlock(batch, block, targets, settings, bend);
+  });
 
   BatchAccess::Sum(batch, result);
   if (regroup == BatchRegroup::kWhenRagged && result.lane_utilisation < kRegroupBelow) {
