@@ -26,8 +26,9 @@
 //     measuring sweep runs the write's arithmetic without storing), or skips that sweep when
 //     the search's residual plus a bound on the float rounding is already below the current
 //     distance and the jump guard cannot bite.
-// The caller (batch_accelerate-inl.h) gives a lane to this step only when float can resolve
-// its search goal (BendFloatResolves); the others take the double step of batch_bend-inl.h.
+// The caller (batch_accelerate-inl.h) gives a lane to this step only when the solve asked for
+// it (BatchBendStep::kFloat) and float can resolve its search goal (BendFloatResolves); the
+// others take the double step of batch_bend-inl.h.
 
 // Per-target include guard (Highway's idiom: the file is compiled once per target).
 #if defined(FABRIK_IK_BATCH_BEND_FLOAT_INL_H_) == defined(HWY_TARGET_TOGGLE)
