@@ -19,7 +19,8 @@
 // converges slowly, and beyond it (about 8% of the chains out of reach at any time).
 // The accelerated cases: cold 10-joint batches of 4,096 and 100,000 chains (the cold case
 // above: straight up, targets uniform in the ball of the reach, tolerance 1e-3, cap 100),
-// textbook against settings.accelerate (bend-scale steps, fabrik_accelerated.h), on one thread
+// textbook against settings.accelerate (bend-scale steps, fabrik_accelerated.h) with the exact
+// (double) step and with the float one (BatchBendStep::kFloat, batch only), on one thread
 // and on all: ns per chain, the share of chains left unreached (every target is reachable)
 // and the mean iterations per chain; for the one-thread variants also the thread's CPU time per
 // chain ("cpu ns"), which other processes on the machine disturb far less than wall time.
@@ -234,14 +235,21 @@ void BM_Field(benchmark::State& state, Impl impl, float max_scale) {
 
 // Cold batches, textbook or accelerated: one solve of every chain from the reset pose per
 // benchmark iteration.
-void BM_Accelerate(benchmark::State& state, std::size_t count, bool accelerate, Impl impl) {
+// The modes of the cold-batch cases: textbook, accelerated with the exact (double) bend-scale
+// step, accelerated with the float step (BatchBendStep).
+enum class Mode { kTextbook, kAccelerated, kAcceleratedFloat };
+constexpr Mode kModes[] = {Mode::kTextbook, Mode::kAccelerated, Mode::kAcceleratedFloat};
+
+void BM_Accelerate(benchmark::State& state, std::size_t count, Mode mode, Impl impl) {
   const std::vector<Chain> start = StartChains(count, kFieldJoints, 2.0f * float(kFieldJoints));
   const ChainBatch batch_start = std::move(ChainBatch::FromChains(start)).value();
   ChainBatch batch = batch_start;
   std::vector<Chain> chains = start;
   const std::vector<glm::vec3> targets = ColdTargets(start);
   fabrik::SolveSettings settings = Settings(1e-3f, 100);
-  settings.accelerate = accelerate;
+  settings.accelerate = mode != Mode::kTextbook;
+  const auto bend = mode == Mode::kAcceleratedFloat ? fabrik::BatchBendStep::kFloat
+                                                    : fabrik::BatchBendStep::kExact;
   double iterations = 0.0, unreached = 0.0, cpu = 0.0;
   for (auto _ : state) {
     if (impl == Impl::kScalar) {
@@ -261,7 +269,7 @@ void BM_Accelerate(benchmark::State& state, std::size_t count, bool accelerate, 
       const fabrik::BatchSolveResult r = fabrik::SolveFabrikBatch(
           batch, targets, settings,
           impl == Impl::kBatchAll ? BatchThreads::kAll : BatchThreads::kOne,
-          fabrik::BatchRegroup::kNever);
+          fabrik::BatchRegroup::kNever, bend);
       unreached += double(count - r.reached_count);
     }
     benchmark::ClobberMemory();
@@ -280,9 +288,11 @@ void BM_Accelerate(benchmark::State& state, std::size_t count, bool accelerate, 
   if (impl != Impl::kBatchAll) state.counters["cpu_ns/chain"] = 1e9 * cpu / solves;
 }
 
-std::string AccelerateName(std::size_t count, bool accelerate, Impl impl) {
-  return std::string("cold_") + (accelerate ? "accelerated" : "textbook") + "/" + ImplName(impl) +
-         "/chains:" + std::to_string(count);
+std::string AccelerateName(std::size_t count, Mode mode, Impl impl) {
+  const char* name = mode == Mode::kTextbook      ? "textbook"
+                     : mode == Mode::kAccelerated ? "accelerated"
+                                                  : "accelerated_float";
+  return std::string("cold_") + name + "/" + ImplName(impl) + "/chains:" + std::to_string(count);
 }
 constexpr std::size_t kAccelerateCounts[] = {4096, 100000};
 
@@ -342,16 +352,16 @@ void PrintSummary(const Collector& collector) {
               "iter/chain", "cpu ns", "vs textbook");
   for (std::size_t count : kAccelerateCounts) {
     for (Impl impl : {Impl::kScalar, Impl::kBatchOne, Impl::kBatchAll}) {
-      const auto* slow = collector.Find(AccelerateName(count, false, impl));
-      for (bool accelerate : {false, true}) {
-        const auto* run = collector.Find(AccelerateName(count, accelerate, impl));
+      const auto* slow = collector.Find(AccelerateName(count, Mode::kTextbook, impl));
+      for (Mode mode : kModes) {
+        const auto* run = collector.Find(AccelerateName(count, mode, impl));
         if (!run) continue;
         const double ns = Counter(*run, "per_chain") * 1e9;
         const double speedup = slow ? Counter(*slow, "per_chain") * 1e9 / ns : 0.0;
         const double cpu = Counter(*run, "cpu_ns/chain");
         std::printf("%-45s | %10.1f | %9.3f%% | %10.2f | %10.1f | %11.2fx\n",
-                    AccelerateName(count, accelerate, impl).c_str(), ns,
-                    Counter(*run, "unreached%"), Counter(*run, "iter/chain"), cpu, speedup);
+                    AccelerateName(count, mode, impl).c_str(), ns, Counter(*run, "unreached%"),
+                    Counter(*run, "iter/chain"), cpu, speedup);
       }
     }
   }
@@ -388,9 +398,11 @@ int main(int argc, char** argv) {
     // The scalar reference only for the smaller batch (100,000 textbook solves take ~0.2 s).
     for (Impl impl : {Impl::kScalar, Impl::kBatchOne, Impl::kBatchAll}) {
       if (impl == Impl::kScalar && count > kChains) continue;
-      for (bool accelerate : {false, true}) {
-        benchmark::RegisterBenchmark(AccelerateName(count, accelerate, impl).c_str(), BM_Accelerate,
-                                     count, accelerate, impl)
+      for (Mode mode : kModes) {
+        // The float step is the batch's alone.
+        if (impl == Impl::kScalar && mode == Mode::kAcceleratedFloat) continue;
+        benchmark::RegisterBenchmark(AccelerateName(count, mode, impl).c_str(), BM_Accelerate,
+                                     count, mode, impl)
             ->Unit(benchmark::kMillisecond)
             ->UseManualTime();
       }

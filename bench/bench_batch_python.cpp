@@ -6,8 +6,11 @@
 // the textbook batch (accelerate off), all cores, no regrouping:
 //   * BM_SolveOnly: SolveFabrikBatch on a prepared ChainBatch (the batch reset outside the
 //     timed part), as bench_batch measures it;
-//   * BM_AsTheModule: what solve_batch does per call - every Chain built from the joints,
-//     ChainBatch::FromChains, SolveFabrikBatch, CopyAllPoses back and the outcomes read out.
+//   * BM_AsTheModule: what solve_batch does per call - the thread's kept batch refilled
+//     straight from the packed joints (ChainBatch::AssignPoses), SolveFabrikBatch,
+//     CopyAllPoses back (both over all cores) and the outcomes read out;
+//   * BM_ViaChains: the same through a Chain per chain and a new ChainBatch::FromChains each
+//     call, the way solve_batch built its batch up to 0.1.0 (for comparison).
 // Manual time, steady clock; per-chain ns are reported as counters.
 #include <benchmark/benchmark.h>
 
@@ -81,17 +84,27 @@ void BM_SolveOnly(benchmark::State& state) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-void BM_AsTheModule(benchmark::State& state) {
+// What solve_batch does per call after reading its arguments; `via_chains` builds the batch
+// through a Chain per chain instead of FromPoses.
+void AsTheModule(benchmark::State& state, bool via_chains) {
   const Workload& w = TheWorkload();
   std::vector<glm::vec3> poses(w.poses.size());
   std::vector<int> iterations(kChains);
+  const auto threads = via_chains ? fabrik::BatchThreads::kOne : fabrik::BatchThreads::kAll;
+  // The module keeps each thread's batch between calls and refills it in place.
+  fabrik::Result<fabrik::ChainBatch> kept = fabrik::MakeError("not made yet");
   for (auto _ : state) {
     poses = w.poses;
     const auto t0 = Clock::now();
-    fabrik::ChainBatch batch = BuildBatch(poses);
+    if (via_chains) {
+      kept = BuildBatch(poses);
+    } else if (!kept.ok() || !kept.value().AssignPoses(poses, kJoints).ok()) {
+      kept = fabrik::ChainBatch::FromPoses(poses, kJoints);
+    }
+    fabrik::ChainBatch& batch = kept.value();
     const auto r = fabrik::SolveFabrikBatch(
         batch, w.targets, w.settings, fabrik::BatchThreads::kAll, fabrik::BatchRegroup::kNever);
-    batch.CopyAllPoses(poses);
+    batch.CopyAllPoses(poses, threads);
     for (std::size_t c = 0; c < kChains; ++c) iterations[c] = batch.outcome(c).iterations;
     state.SetIterationTime(std::chrono::duration<double>(Clock::now() - t0).count());
     benchmark::DoNotOptimize(r.reached_count);
@@ -101,8 +114,12 @@ void BM_AsTheModule(benchmark::State& state) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+void BM_AsTheModule(benchmark::State& state) { AsTheModule(state, false); }
+void BM_ViaChains(benchmark::State& state) { AsTheModule(state, true); }
+
 }  // namespace
 
 BENCHMARK(BM_SolveOnly)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_AsTheModule)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ViaChains)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -11,7 +11,11 @@ Prints:
   * solve_batch on 100,000 10-joint chains with cold targets (tolerance 1e-3, cap 100,
     textbook FABRIK, all cores) against a Python loop of solve over the same chains, and the
     same with the module's defaults (accelerate=True, tolerance 0.01, cap 10);
-  * with --bench, bench_batch_python's C++ figures on the same workload, for the ratio.
+  * with --bench, bench_batch_python's C++ figures on the same workload, for the ratio;
+  * with --cpu instead, CPU time (time.process_time) per chain on one thread (threads=1) of
+    solve_batch (textbook and accelerated at tolerance 1e-3, cap 100, the defaults, and a cap
+    of 1: its fixed cost) and of a Python loop of solve, and solve's call overhead: figures a
+    busy machine disturbs far less than wall time.
 Medians of several runs; the machine's other load shows in the spread.
 """
 import argparse
@@ -38,21 +42,59 @@ def workload(seed=1):
     return poses, targets
 
 
-def median_time(fn, repeats):
+def median_time(fn, repeats, clock=time.perf_counter):
     times = []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = clock()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
     return statistics.median(times), min(times), max(times)
+
+
+def median_cpu(fn, repeats):
+    return median_time(fn, repeats, clock=time.process_time)[0]
+
+
+def cpu_figures(poses, targets, repeats):
+    work = poses.copy()
+    copy = median_cpu(lambda: work.__setitem__(Ellipsis, poses), repeats)
+    cases = [("textbook", dict(tolerance=1e-3, max_iterations=100, accelerate=False)),
+             ("accelerated", dict(tolerance=1e-3, max_iterations=100, accelerate=True)),
+             ("defaults", {}),
+             ("cap 1", dict(tolerance=1e-3, max_iterations=1, accelerate=False))]
+    batch_ns = {}
+    for name, kw in cases:
+        def batch():
+            work[...] = poses
+            fabrik.solve_batch(work, targets, threads=1, **kw)
+        batch_ns[name] = (median_cpu(batch, repeats) - copy) / CHAINS * 1e9
+        print(f"solve_batch (threads=1), {name}: {batch_ns[name]:.0f} cpu ns/chain")
+    loop_chains = 10_000
+    for name, kw in cases[:3]:
+        def loop():
+            for c in range(loop_chains):
+                fabrik.solve(poses[c], targets[c], **kw)
+        ns = median_cpu(loop, 3) / loop_chains * 1e9
+        print(f"Python loop of solve, {name}: {ns:.0f} cpu ns/chain -> solve_batch is "
+              f"{ns / batch_ns[name]:.0f}x")
+    chain = poses[0].astype(np.float64)
+    on_target = chain[-1].copy()
+    calls = 20_000
+    us = median_cpu(lambda: [fabrik.solve(chain, on_target) for _ in range(calls)],
+                    repeats) / calls * 1e6
+    print(f"solve call overhead: {us:.2f} cpu us/call")
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bench", help="the built bench_batch_python, for the C++ figures")
+    parser.add_argument("--cpu", action="store_true", help="CPU-time figures, one thread")
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args()
     poses, targets = workload()
+    if args.cpu:
+        cpu_figures(poses, targets, args.repeats)
+        return
     settings = dict(tolerance=1e-3, max_iterations=100, accelerate=False)
 
     chain = poses[0].astype(np.float64)

@@ -1,19 +1,16 @@
-// fabrik.solve_batch: N chains through ChainBatch and SolveFabrikBatch with the GIL released.
+// fabrik.solve_batch: N chains through ChainBatch::FromPoses and SolveFabrikBatch with the GIL
+// released.
 //
 // The joints are read straight from the caller's float32 buffer and written back into it
 // (in place) or into a fresh copy; glm::vec3 is three packed floats, so an (N, n+1, 3)
 // C-contiguous float32 array is N x (n+1) vec3s with no repacking.
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -21,7 +18,6 @@
 #include <vector>
 
 #include "ik/batch_fabrik.h"
-#include "ik/chain.h"
 #include "ik/fabrik.h"
 #include "py_api.h"
 #include "py_convert.h"
@@ -124,44 +120,50 @@ struct Work {
   bool* reachable = nullptr;
 };
 
-// Builds every chain (in parallel) and the batch; the error names the first bad chain.
-Result<ChainBatch> MakeBatch(const Work& w) {
-  std::vector<std::optional<Chain>> made(w.chains);
-  std::atomic<std::size_t> first_bad{std::numeric_limits<std::size_t>::max()};
-  const auto* points = reinterpret_cast<const glm::vec3*>(w.poses);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, w.chains, 256),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t c = r.begin(); c != r.end(); ++c) {
-                        const glm::vec3* p = points + c * w.joints;
-                        Result<Chain> chain =
-                            Chain::FromJoints(std::vector<glm::vec3>(p, p + w.joints));
-                        if (chain) {
-                          made[c].emplace(std::move(chain).value());
-                          continue;
-                        }
-                        std::size_t seen = first_bad.load();
-                        while (c < seen && !first_bad.compare_exchange_weak(seen, c)) {
-                        }
-                      }
-                    });
-  if (const std::size_t bad = first_bad.load(); bad < w.chains) {
-    const glm::vec3* p = points + bad * w.joints;
-    return MakeError("joints[" + std::to_string(bad) +
-                     "]: " + Chain::FromJoints(std::vector<glm::vec3>(p, p + w.joints)).error());
+// The module's name for chain c is joints[c], after its argument.
+std::string Renamed(std::string message) {
+  if (message.rfind("chains[", 0) == 0) message.replace(0, 6, "joints");
+  return message;
+}
+
+// Each thread keeps its last batch's storage for its next call (ChainBatch::AssignPoses
+// reuses it when the shape is the same): a fresh 100,000-chain batch costs ~20 MB of new
+// pages to fault in, about as much as solving it. Batches of more points than kKeepPoints
+// are dropped after their call, so a one-off giant call does not hold its memory.
+constexpr std::size_t kKeepPoints = 4'000'000;  // 48 MB of joints
+thread_local std::optional<ChainBatch> t_kept;
+
+// The thread's batch filled straight from the caller's packed float32 poses (no Chain per
+// chain); its error names the first bad chain. Null with `error` set on failure.
+ChainBatch* FillBatch(const Work& w, std::string& error) {
+  const std::span<const glm::vec3> poses(reinterpret_cast<const glm::vec3*>(w.poses),
+                                         w.chains * w.joints);
+  if (t_kept) {
+    Status filled = t_kept->AssignPoses(poses, w.joints, BatchThreads::kAll);
+    if (!filled) {
+      t_kept.reset();
+      error = Renamed(filled.error());
+      return nullptr;
+    }
+  } else {
+    Result<ChainBatch> made = ChainBatch::FromPoses(poses, w.joints, BatchThreads::kAll);
+    if (!made) {
+      error = Renamed(made.error());
+      return nullptr;
+    }
+    t_kept.emplace(std::move(made).value());
   }
-  std::vector<Chain> chains;
-  chains.reserve(w.chains);
-  for (std::optional<Chain>& c : made) chains.push_back(std::move(*c));
-  return ChainBatch::FromChains(chains);
+  return &*t_kept;
 }
 
 // Everything after the arguments were read; runs without the GIL. Returns an error message
 // or nothing; the poses are written only after a successful solve.
 std::optional<std::string> Run(Work& w) {
   GateVisit gate;
-  Result<ChainBatch> made = MakeBatch(w);
-  if (!made) return made.error();
-  ChainBatch& batch = made.value();
+  std::string fill_error;
+  ChainBatch* filled = FillBatch(w, fill_error);
+  if (filled == nullptr) return fill_error;
+  ChainBatch& batch = *filled;
   const BatchSolveResult result =
       SolveFabrikBatch(batch, w.targets, w.settings, BatchThreads::kAll, BatchRegroup::kNever);
   if (!result.ok) {
@@ -169,7 +171,8 @@ std::optional<std::string> Run(Work& w) {
     return message;
   }
   batch.CopyAllPoses(
-      std::span<glm::vec3>(reinterpret_cast<glm::vec3*>(w.poses), w.chains * w.joints));
+      std::span<glm::vec3>(reinterpret_cast<glm::vec3*>(w.poses), w.chains * w.joints),
+      BatchThreads::kAll);
   for (std::size_t c = 0; c < w.chains; ++c) {
     const ChainOutcome o = batch.outcome(c);
     w.iterations[c] = o.iterations;
@@ -177,6 +180,7 @@ std::optional<std::string> Run(Work& w) {
     w.reached[c] = o.reached;
     w.reachable[c] = o.reachable;
   }
+  if (w.chains * w.joints > kKeepPoints) t_kept.reset();
   return std::nullopt;
 }
 

@@ -39,7 +39,7 @@
 #include <span>
 #include <vector>
 
-#include "ik/chain.h"
+#include "chain.h"
 
 namespace fabrik {
 

@@ -35,8 +35,8 @@
 #include <glm/gtc/quaternion.hpp>
 #include <limits>
 
-#include "ik/batch_block.h"
-#include "ik/fabrik_accelerated.h"
+#include "batch_block.h"
+#include "fabrik_accelerated.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace fabrik::batch {

@@ -10,9 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <glm/vec3.hpp>
+#include <limits>
 
-#include "ik/batch_fabrik.h"
-#include "ik/fabrik_accelerated.h"
+#include "batch_fabrik.h"
+#include "fabrik_accelerated.h"
 
 namespace fabrik::batch {
 
@@ -58,6 +59,14 @@ struct BlockView {
   }
 };
 
+// fabrik.cpp's bounds for the fast reach: a chain with a segment outside takes the careful
+// (double) path for every reach, which the kernel gets from an infinite lower bound for the
+// squared distance (BlockView::min_fast_sq).
+inline float MinFastSq(float min_length, float max_length) {
+  const bool fast = max_length <= 1e15f && min_length >= 1e-15f;
+  return fast ? 1e-30f : std::numeric_limits<float>::infinity();
+}
+
 // The bend-scale step works on groups of this many lanes (a few double vectors: enough
 // independent work to hide latency, little enough memory for the precomputed bends).
 constexpr std::size_t kBendGroup = 32;
@@ -69,6 +78,9 @@ constexpr std::size_t kBendMaxPreSegments = 64;
 // the search, and the SIMD sweep's inputs, outputs and running state. ~170 KB, on the stack of
 // the thread solving the block (no heap allocation).
 struct BendScratch {
+  // Leaves the arrays uninitialised (the step writes before it reads); value-initialising
+  // would zero all of it first.
+  BendScratch() {}  // NOLINT(modernize-use-equals-default): = default would zero it
   static constexpr std::size_t kPreRows = 7;  // direction x, y, z and bend w, x, y, z
   // [segment][row][lane of the group]
   alignas(64) double pre[kBendMaxPreSegments * kPreRows * kBendGroup];
@@ -84,10 +96,47 @@ struct BendScratch {
   detail::BendSearch search[kLanes];
 };
 
+// The float bend-scale step (batch_bend_float-inl.h) keeps the segment directions and bends
+// of chains of up to this many segments across one step's sweeps.
+constexpr std::size_t kBendFloatPreSegments = 32;
+
+// Whether the float bend-scale step resolves a chain's search goal: its sweep carries a few
+// float ulps of the chain's length per segment, so a goal well above that is met in float;
+// other chains (long ones, or very small tolerances) take the double step.
+inline bool BendFloatResolves(float goal, float total, std::size_t segments) {
+  return double(goal) >=
+         8.0 * double(segments) * double(std::numeric_limits<float>::epsilon()) * double(total);
+}
+
+// Working memory of the float bend-scale step over one block's lanes (batch_bend_float-inl.h):
+// per lane, the search's state and the sweeps' inputs and outputs, all floats.
+// ~190 KB, on the stack of the thread solving the block.
+struct BendScratchF {
+  static constexpr std::size_t kPreRows = 7;  // direction x, y, z and conj(bend) w, x, y, z
+  // [segment][row][lane]
+  alignas(64) float pre[kBendFloatPreSegments * kPreRows * kLanes];
+  // Per lane: which lanes a sweep serves, its factor, the turn, the outputs.
+  alignas(64) float take[kLanes], s[kLanes], turn[4][kLanes], out[3][kLanes];
+  // Per lane, in units of the chain's length: 1 / length, |target - root|, |effector -
+  // target| before the step, the search's goal.
+  alignas(64) float inv_total[kLanes], radius[kLanes], current[kLanes], goal[kLanes];
+  alignas(64) float accept[kLanes], check[kLanes];
+  // A copy of joints 1.. of the block while a step writes and measures at once.
+  alignas(64) float backup[kBendFloatPreSegments * 3 * kLanes];
+  // The search (detail::BendSearch's members, per lane).
+  alignas(64) float st[kLanes], x[kLanes], best_s[kLanes], best_f[kLanes], best_o[3][kLanes];
+  alignas(64) float a[kLanes], fa[kLanes], b[kLanes], fb[kLanes], curl[kLanes];
+  alignas(64) float lo[kLanes], flo[kLanes], hi[kLanes], fhi[kLanes];
+  alignas(64) float x0[kLanes], f0[kLanes], x1[kLanes], f1[kLanes], x2[kLanes], f2[kLanes];
+  alignas(64) float w0[kLanes], w1[kLanes], squared[kLanes], three[kLanes], k[kLanes];
+};
+
 // Solves one block (SIMD, dispatched to the best target): see batch_kernel.cpp. With
 // `accelerate`, accelerated FABRIK (fabrik_accelerated.h): textbook iterations and bend-scale
-// steps per lane exactly as SolveFabrikAccelerated schedules them.
-void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate);
+// steps per lane exactly as SolveFabrikAccelerated schedules them; the steps in double
+// (bitwise SolveFabrik's) unless `float_steps` (BatchBendStep::kFloat).
+void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate,
+                bool float_steps);
 
 // ---- per-lane scalar code (batch_lane.cpp), each following fabrik.cpp exactly
 

@@ -1,5 +1,6 @@
 // batch_fabrik.cpp - ChainBatch storage: creation, the structure-of-arrays layout, copies and
-// per-chain access (docs/field.md: The batched solver). Solving is in batch_solve.cpp.
+// per-chain access (docs/field.md: The batched solver). Solving is in batch_solve.cpp; packed
+// poses in and out in batch_poses.cpp.
 #include "ik/batch_fabrik.h"
 
 #include <algorithm>
@@ -17,11 +18,6 @@ namespace {
 
 using batch::kLanes;
 
-// fabrik.cpp's bounds for the fast reach: chains with a segment outside take the careful
-// (double) path for every reach, which the kernel gets from an infinite lower bound.
-constexpr float kMinFastLength = 1e-15f;
-constexpr float kMaxFastLength = 1e15f;
-
 }  // namespace
 
 void ChainBatch::AllocateLanes(Lanes& l) const {
@@ -32,12 +28,24 @@ void ChainBatch::AllocateLanes(Lanes& l) const {
   l.min_fast_sq = hwy::AllocateAligned<float>(slots);
   l.distance = hwy::AllocateAligned<float>(slots);
   l.iterations = hwy::AllocateAligned<std::int32_t>(slots);
-  std::fill_n(l.distance.get(), slots, 0.0f);
-  std::fill_n(l.iterations.get(), slots, 0);
   l.reached = hwy::AllocateAligned<std::uint8_t>(slots);
   l.reachable = hwy::AllocateAligned<std::uint8_t>(slots);
+  ClearOutcomes(l);
+}
+
+void ChainBatch::ClearOutcomes(Lanes& l) const {
+  const std::size_t slots = lane_slots();
+  std::fill_n(l.distance.get(), slots, 0.0f);
+  std::fill_n(l.iterations.get(), slots, 0);
   std::fill_n(l.reached.get(), slots, std::uint8_t{0});
   std::fill_n(l.reachable.get(), slots, std::uint8_t{0});
+}
+
+void ChainBatch::ResetOrder() {
+  for (std::size_t s = 0; s < lane_slots(); ++s) {
+    chain_of_[s] = static_cast<std::uint32_t>(std::min(s, chain_count_));
+    if (s < chain_count_) slot_of_[s] = static_cast<std::uint32_t>(s);
+  }
 }
 
 void ChainBatch::CopyLanes(const Lanes& from, Lanes& to) const {
@@ -64,10 +72,7 @@ void ChainBatch::Allocate(std::size_t chains, std::size_t joints) {
   chain_of_.resize(lane_slots());
   regroup_next_.resize(chains);
   tally_.resize(block_count_);
-  for (std::size_t s = 0; s < lane_slots(); ++s) {
-    chain_of_[s] = static_cast<std::uint32_t>(std::min(s, chains));
-    if (s < chains) slot_of_[s] = static_cast<std::uint32_t>(s);
-  }
+  ResetOrder();
 }
 
 ChainBatch::ChainBatch(const ChainBatch& other) { *this = other; }
@@ -143,8 +148,7 @@ Result<ChainBatch> ChainBatch::FromChains(std::span<const Chain> chains) {
       l.lengths[batch.LengthIndex(slot, s)] = chain.lengths()[s];
     }
     l.total[slot] = chain.total_length();
-    const bool fast = chain.max_length() <= kMaxFastLength && chain.min_length() >= kMinFastLength;
-    l.min_fast_sq[slot] = fast ? 1e-30f : std::numeric_limits<float>::infinity();
+    l.min_fast_sq[slot] = batch::MinFastSq(chain.min_length(), chain.max_length());
     if (slot >= chains.size()) {
       float* target = batch.scratch_.get() + slot / kLanes * batch::kScratchFloats +
                       batch::kScratchTarget + slot % kLanes;
@@ -179,24 +183,6 @@ float ChainBatch::length(std::size_t c, std::size_t s) const {
 
 void ChainBatch::CopyPose(std::size_t c, std::span<glm::vec3> out) const {
   for (std::size_t j = 0; j < joint_count_ && j < out.size(); ++j) out[j] = joint(c, j);
-}
-
-void ChainBatch::CopyAllPoses(std::span<glm::vec3> out) const {
-  // Slot order (block by block, joint by joint) reads the storage sequentially.
-  const std::size_t n = joint_count_;
-  for (std::size_t block = 0; block < block_count_; ++block) {
-    const float* base = lanes_.joints.get() + block * n * 3 * kLanes;
-    for (std::size_t j = 0; j < n; ++j) {
-      const float* x = base + j * 3 * kLanes;
-      for (std::size_t lane = 0; lane < kLanes; ++lane) {
-        const std::size_t c = chain_of_[block * kLanes + lane];
-        const std::size_t at = c * n + j;
-        if (c < chain_count_ && at < out.size()) {
-          out[at] = {x[lane], x[kLanes + lane], x[2 * kLanes + lane]};
-        }
-      }
-    }
-  }
 }
 
 Status ChainBatch::SetPose(std::size_t c, std::span<const glm::vec3> pose) {

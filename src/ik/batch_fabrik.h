@@ -15,18 +15,16 @@
 // the degenerate cases (coincident points, the straight-chain trap, extreme lengths,
 // targets out of reach): lanes that meet one are handled by per-lane scalar code that
 // follows fabrik.cpp exactly, inside the same solve.
-// With settings.accelerate the batch runs accelerated FABRIK (fabrik_accelerated.h) and gives,
-// chain for chain, what SolveFabrik with `accelerate` gives: the same textbook iterations and
-// bend-scale steps in the same order (each lane keeps its own schedule: a step after every
-// textbook iteration, a growing wait after a step that was left out), hence the same
-// iteration count, `reached`/`reachable` and distance, and joints equal to float rounding
-// (the tests find them bitwise equal on every SIMD target). The bend-scale step's 1-D search
-// makes its decisions per lane through the very code the single-chain solver uses; its chain
-// sweeps (in double) run in SIMD, one chain per lane, over groups of 32 lanes. Its working
-// memory (~170 KB per thread) lives on the solving thread's stack. Cold targets near full
-// reach converge in ~2 iterations instead of ~20 (and none is left at the cap), but an
-// iteration with a bend-scale step costs several chain sweeps in double: the per-chain gain
-// is smaller than the iteration ratio (docs/performance-batch.md has the figures).
+// With settings.accelerate the batch runs accelerated FABRIK (fabrik_accelerated.h): the same
+// textbook iterations and bend-scale steps in the same order as SolveFabrik with `accelerate`
+// (each lane keeps its own schedule: a step after every textbook iteration, a growing wait
+// after a step that was left out). By default (BatchBendStep::kExact) the bend-scale step
+// runs in double SIMD and repeats the single-chain step's operations, so the contract above
+// holds with `accelerate` too: per chain SolveFabrik's result, joints to float rounding.
+// BatchBendStep::kFloat trades that for speed (see there). The step's working memory (~300 KB
+// per thread) lives on the solving thread's stack. Cold targets near full reach converge in ~2
+// iterations instead of ~20, and none is left at the cap (docs/performance-batch.md has the
+// figures).
 // Guarantees, as for SolveFabrik: every root is fixed (bitwise), every segment keeps its
 // length, no joint nor distance becomes NaN or inf, invalid input is rejected before anything
 // moves, and a solve allocates nothing on the heap (the parallel path runs in oneTBB's
@@ -41,9 +39,9 @@
 #include <span>
 #include <vector>
 
-#include "ik/chain.h"
-#include "ik/result.h"
-#include "ik/solve_types.h"
+#include "chain.h"
+#include "result.h"
+#include "solve_types.h"
 
 namespace fabrik {
 
@@ -51,6 +49,13 @@ namespace fabrik {
 // vectors, 16 AVX2 ones: independent vectors hide the latency of square root and division;
 // 128 measured ~5% faster than 64 on the 10,000-chain field).
 inline constexpr std::size_t kBatchBlockLanes = 128;
+
+// How many threads a batch solve (and FromPoses, CopyAllPoses) uses.
+enum class BatchThreads : std::uint8_t {
+  kOne,  // the calling thread only
+  kAll,  // oneTBB parallel_for over blocks, in the calling thread's task arena (all cores
+         // unless the caller limits it, e.g. with tbb::task_arena or tbb::global_control)
+};
 
 // The per-chain outcome of the last solve, as SolveResult reports it for one chain.
 struct ChainOutcome {
@@ -74,6 +79,25 @@ class ChainBatch {
   static Result<ChainBatch> FromRoots(std::span<const glm::vec3> roots, glm::vec3 direction,
                                       std::span<const float> lengths);
 
+  // Chains given as packed poses: chain c's joints (root first) are
+  // poses[c * joints_per_chain, (c + 1) * joints_per_chain). Each chain is checked and
+  // measured exactly as Chain::FromJoints does it, so the batch equals
+  // FromChains(those chains), without building them: no allocation per chain, the storage
+  // filled block by block (over threads with kAll). Fails when joints_per_chain < 2 or
+  // poses.size() is not a positive multiple of it, and otherwise on the first (lowest) bad
+  // chain c with "chains[c]: " followed by FromJoints' message for it.
+  static Result<ChainBatch> FromPoses(std::span<const glm::vec3> poses,
+                                      std::size_t joints_per_chain,
+                                      BatchThreads threads = BatchThreads::kAll);
+
+  // The same into this batch: every chain replaced by the packed poses (chain count and joint
+  // count may change). When both stay the same the storage is reused, so refilling a batch
+  // for call after call costs no allocation and touches no fresh memory. The outcomes are
+  // reset to zero. Fails as FromPoses; a bad size leaves the batch unchanged, a bad chain
+  // leaves it holding no chains (like a moved-from batch).
+  Status AssignPoses(std::span<const glm::vec3> poses, std::size_t joints_per_chain,
+                     BatchThreads threads = BatchThreads::kAll);
+
   // Deep copies (e.g. to keep a start pose to reset to). Assignment between batches of the
   // same shape reuses the storage: no allocation.
   ChainBatch(const ChainBatch& other);
@@ -95,8 +119,10 @@ class ChainBatch {
   // Copies chain c's joints (root first) into `out`, which must hold joint_count() points.
   void CopyPose(std::size_t c, std::span<glm::vec3> out) const;
   // Copies every chain's joints, chain after chain (chain c starts at c x joint_count()),
-  // into `out`, which must hold chain_count() x joint_count() points. For renderers.
-  void CopyAllPoses(std::span<glm::vec3> out) const;
+  // into `out`, which must hold chain_count() x joint_count() points (points beyond `out`
+  // are skipped). For renderers, and to read a solve back into packed poses (kAll: block by
+  // block over threads).
+  void CopyAllPoses(std::span<glm::vec3> out, BatchThreads threads = BatchThreads::kOne) const;
 
   // Replaces chain c's pose under the rules of Chain::SetPose (joint_count() finite points,
   // root unchanged, lengths kept within 1e-4 relative); on error the batch is unchanged.
@@ -126,6 +152,8 @@ class ChainBatch {
   ChainBatch() = default;
   void Allocate(std::size_t chains, std::size_t joints);
   void AllocateLanes(Lanes& lanes) const;
+  void ClearOutcomes(Lanes& lanes) const;
+  void ResetOrder();  // chain c in slot c, padding slots after the last chain
   void CopyLanes(const Lanes& from, Lanes& to) const;
   std::size_t JointIndex(std::size_t slot, std::size_t j, std::size_t coord) const;
   std::size_t LengthIndex(std::size_t slot, std::size_t s) const;
@@ -154,13 +182,6 @@ class ChainBatch {
   std::vector<BlockTally> tally_;
 };
 
-// How many threads a batch solve uses.
-enum class BatchThreads : std::uint8_t {
-  kOne,  // the calling thread only
-  kAll,  // oneTBB parallel_for over blocks, in the calling thread's task arena (all cores
-         // unless the caller limits it, e.g. with tbb::task_arena or tbb::global_control)
-};
-
 // Whether a solve may regroup the chains afterwards. A SIMD vector runs until its slowest
 // lane stops, so lanes that converged early idle. When chains track slowly moving targets, a
 // chain's iteration count is much like its last one; kWhenRagged therefore, after a solve
@@ -170,6 +191,23 @@ enum class BatchThreads : std::uint8_t {
 // chain indices, poses and outcomes are unchanged. kNever suits unrelated solves (e.g. each
 // from a reset pose with fresh random targets), where the last counts predict nothing.
 enum class BatchRegroup : std::uint8_t { kNever, kWhenRagged };
+
+// How an accelerated batch (settings.accelerate) takes its bend-scale steps. Without
+// `accelerate` there are none and both give the same result.
+enum class BatchBendStep : std::uint8_t {
+  // In double, the single-chain step's operations in its order: per chain exactly what
+  // SolveFabrik with `accelerate` gives (iterations, flags, joints to float rounding; the
+  // tests find them bitwise equal).
+  kExact,
+  // In float SIMD, search and guards included (batch_bend_float-inl.h), for chains whose
+  // search goal float resolves (others take the exact step): on cold 10-joint batches about
+  // a third of the CPU time of kExact (docs/performance-batch.md). The search lands on the
+  // single solver's factor only to within its goal (a quarter of the tolerance), so joints
+  // differ from SolveFabrik's by up to a few tolerances, and the iteration count or `reached`
+  // may differ too (the tests find them equal on their sets; later frames starting from the
+  // differing poses drift further). Every other guarantee below holds.
+  kFloat,
+};
 
 // The outcome of one batch solve, summed over its chains.
 struct BatchSolveResult {
@@ -192,14 +230,17 @@ struct BatchSolveResult {
 
 // Solves every chain of `batch` towards its own target (targets[c] for chain c; exactly
 // chain_count() targets) with the same settings, each from its current pose, as SolveFabrik
-// would (settings.accelerate included: see the top of this file). Rejected, with nothing moved: settings invalid as in ValidateSolveInput, a
-// non-finite target (error names the first, bad_index), a target count that differs from
-// chain_count(), or an empty (moved-from) batch. A chain that has converged stops changing; a block
-// stops when all its chains have converged or hit the cap. Per-chain results: batch.outcome(c).
+// would (settings.accelerate included, its bend-scale steps as `bend` says: see the top of
+// this file and BatchBendStep). Rejected, with nothing moved:
+// settings invalid as in ValidateSolveInput, a non-finite target (error names the first,
+// bad_index), a target count that differs from chain_count(), or an empty (moved-from) batch. A
+// chain that has converged stops changing; a block stops when all its chains have converged or hit
+// the cap. Per-chain results: batch.outcome(c).
 BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> targets,
                                   const SolveSettings& settings,
                                   BatchThreads threads = BatchThreads::kAll,
-                                  BatchRegroup regroup = BatchRegroup::kWhenRagged);
+                                  BatchRegroup regroup = BatchRegroup::kWhenRagged,
+                                  BatchBendStep bend = BatchBendStep::kExact);
 
 // Name of the SIMD instruction set the batched solver dispatches to on this CPU (e.g.
 // "AVX3" for AVX-512, "AVX2"), for benchmark and readout labels.

@@ -26,7 +26,8 @@
 #include <bitset>
 #include <cstdint>
 #include <cstring>
-#include <optional>
+#include <new>
+#include <type_traits>
 
 #include "ik/batch_accelerate-inl.h"
 #include "ik/batch_block.h"
@@ -80,7 +81,8 @@ HWY_INLINE void ReachVector(D d, const BlockView& b, std::size_t i, std::size_t 
   ForEachLane(d, hn::AndNot(fast, go), o, careful);
 }
 
-void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, bool accelerate) {
+void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, bool accelerate,
+                    bool float_steps) {
   constexpr hn::ScalableTag<float> d;
   constexpr hn::RebindToSigned<decltype(d)> di;
   constexpr std::size_t N = hn::MaxLanes(d);
@@ -144,10 +146,18 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, boo
   }
 
   // Accelerated FABRIK: after the first iteration each lane takes either a textbook iteration
-  // (masks `go` below) or a bend-scale step (batch_bend-inl.h) per iteration.
-  // (Constructed only when used: its working memory is ~60 KB.)
-  std::optional<AccelerateLanes> acc;
-  if (accelerate) acc.emplace().Begin(b, tolerance);
+  // (masks `go` below) or a bend-scale step (batch_bend-inl.h, or batch_bend_float-inl.h with
+  // `float_steps`) per iteration.
+  // (Constructed only when used: its working memory is ~300 KB.)
+  // Default-initialised in place: std::optional's emplace() value-initialises, which here
+  // compiled to zeroing the whole ~300 KB per block, more than a cold block's bend steps cost.
+  static_assert(std::is_trivially_destructible_v<AccelerateLanes>);
+  alignas(AccelerateLanes) unsigned char acc_storage[sizeof(AccelerateLanes)];
+  AccelerateLanes* acc = nullptr;
+  if (accelerate) {
+    acc = new (acc_storage) AccelerateLanes;
+    acc->Begin(b, tolerance, float_steps);
+  }
   HWY_ALIGN float active_flags[kLanes];
   M go[kVecs];
 
@@ -166,16 +176,21 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, boo
       }
       bending = acc->Plan(b, active_flags);
     }
+    // The vectors with a lane taking the textbook passes: in an iteration where every lane of
+    // a vector takes a bend-scale step, its passes are skipped rather than run fully masked.
+    std::size_t moving[kVecs];
+    std::size_t moving_count = 0;
     for (std::size_t k = 0; k < live_count; ++k) {
       const std::size_t v = live[k];
       go[v] = bending ? hn::AndNot(hn::Gt(hn::Load(d, acc->bend() + v * N), hn::Zero(d)), active[v])
                       : active[v];
+      if (!hn::AllFalse(d, go[v])) moving[moving_count++] = v;
     }
 
     // ---- backward pass: effector onto the target, then joints n-2 .. 1 towards it. Joint 0's
     // backward position is never used (the forward pass puts the root back), so it is skipped.
-    for (std::size_t k = 0; k < live_count; ++k) {
-      const std::size_t v = live[k];
+    for (std::size_t k = 0; k < moving_count; ++k) {
+      const std::size_t v = moving[k];
       const std::size_t o = v * N;
       for (std::size_t c = 0; c < 3; ++c) {
         float* p = b.coord(n - 1, c) + o;
@@ -185,8 +200,8 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, boo
     // The straight-chain trap (fabrik.cpp): lanes whose joint 1 is on the axis are checked
     // in full by the scalar code; those entirely on it escape sideways at joint n-2.
     std::bitset<kLanes> trapped;
-    for (std::size_t k = 0; k < live_count; ++k) {
-      const std::size_t v = live[k];
+    for (std::size_t k = 0; k < moving_count; ++k) {
+      const std::size_t v = moving[k];
       const M m = hn::And(go[v], can_trap[v]);
       if (hn::AllFalse(d, m)) continue;
       const std::size_t o = v * N;
@@ -206,8 +221,8 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, boo
       });
     }
     for (std::size_t i = n - 1; i-- > 1;) {
-      for (std::size_t k = 0; k < live_count; ++k) {
-        const std::size_t v = live[k];
+      for (std::size_t k = 0; k < moving_count; ++k) {
+        const std::size_t v = moving[k];
         ReachVector(d, b, i, i + 1, i, v * N, go[v], max_sq,
                     [&](std::size_t lane) { CarefulReachBackward(b, lane, i); });
       }
@@ -220,8 +235,8 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, boo
 
     // ---- forward pass: the root stays; joints 1 .. n-1 towards their parents.
     for (std::size_t i = 1; i < n; ++i) {
-      for (std::size_t k = 0; k < live_count; ++k) {
-        const std::size_t v = live[k];
+      for (std::size_t k = 0; k < moving_count; ++k) {
+        const std::size_t v = moving[k];
         ReachVector(d, b, i, i - 1, i - 1, v * N, go[v], max_sq,
                     [&](std::size_t lane) { CarefulReachForward(b, lane, i); });
       }
@@ -272,8 +287,9 @@ namespace fabrik::batch {
 
 HWY_EXPORT(SolveBlockImpl);
 
-void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate) {
-  HWY_DYNAMIC_DISPATCH(SolveBlockImpl)(block, tolerance, max_iterations, accelerate);
+void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate,
+                bool float_steps) {
+  HWY_DYNAMIC_DISPATCH(SolveBlockImpl)(block, tolerance, max_iterations, accelerate, float_steps);
 }
 
 }  // namespace fabrik::batch

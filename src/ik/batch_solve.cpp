@@ -16,12 +16,14 @@
 
 #include "ik/batch_block.h"
 #include "ik/batch_fabrik.h"
+#include "ik/batch_threads.h"
 #include "ik/fabrik.h"
 #include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {
 
+using batch::ForRange;
 using batch::kLanes;
 
 // Lanes per group when measuring how ragged a solve was: one AVX-512 vector of floats (on
@@ -46,35 +48,6 @@ bool AllFinite(std::span<const glm::vec3> points) {
   return bad == 0;
 }
 
-// Runs f(0) .. f(count - 1), on the calling thread alone or shared out over oneTBB's pool.
-// Shared out, the blocks are dealt one at a time from a counter rather than split in halves
-// up front: the calling thread starts at once while a sleeping worker takes tens of
-// microseconds to wake (docs/field.md: The batched solver), and with halves the caller would finish
-// its own and then wait for the late worker's; from a counter, whoever is free takes the
-// next block, so a late worker only takes what is left.
-template <typename F>
-void ForRange(std::size_t count, BatchThreads threads, const F& f) {
-  const std::size_t workers =
-      threads == BatchThreads::kAll
-          ? std::min(count,
-                     static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency())))
-          : 1;
-  if (workers <= 1) {
-    for (std::size_t i = 0; i < count; ++i) f(i);
-    return;
-  }
-  alignas(64) std::atomic<std::size_t> next{0};
-  tbb::parallel_for(
-      tbb::blocked_range<std::size_t>(0, workers, 1),
-      [&](const tbb::blocked_range<std::size_t>&) {
-        for (std::size_t i = next.fetch_add(1, std::memory_order_relaxed); i < count;
-             i = next.fetch_add(1, std::memory_order_relaxed)) {
-          f(i);
-        }
-      },
-      tbb::simple_partitioner());
-}
-
 }  // namespace
 
 // The solver's access to ChainBatch's storage (kept out of the public interface).
@@ -97,7 +70,7 @@ struct BatchAccess {
   }
 
   static void SolveBlock(ChainBatch& b, std::size_t block, std::span<const glm::vec3> targets,
-                         const SolveSettings& settings) {
+                         const SolveSettings& settings, BatchBendStep bend) {
     const batch::BlockView view = View(b, block);
     float* target = view.scratch + batch::kScratchTarget;
     for (std::size_t lane = 0; lane < kLanes; ++lane) {
@@ -107,7 +80,8 @@ struct BatchAccess {
       target[kLanes + lane] = targets[c].y;
       target[2 * kLanes + lane] = targets[c].z;
     }
-    batch::SolveBlock(view, settings.tolerance, settings.max_iterations, settings.accelerate);
+    batch::SolveBlock(view, settings.tolerance, settings.max_iterations, settings.accelerate,
+                      bend == BatchBendStep::kFloat);
 
     // Tally while the block is in cache. Lane-iterations run are counted per group of kGroup
     // lanes as the group's largest count.
@@ -212,7 +186,7 @@ struct BatchAccess {
 
 BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> targets,
                                   const SolveSettings& settings, BatchThreads threads,
-                                  BatchRegroup regroup) {
+                                  BatchRegroup regroup, BatchBendStep bend) {
   BatchSolveResult result;
   if (const char* error = ValidateSolveInput(glm::vec3(0.0f), settings)) {
     result.ok = false;
@@ -241,8 +215,9 @@ BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> 
 
   const auto start = std::chrono::steady_clock::now();
   const std::size_t blocks = (batch.chain_count() + kLanes - 1) / kLanes;
-  ForRange(blocks, threads,
-           [&](std::size_t block) { BatchAccess::SolveBlock(batch, block, targets, settings); });
+  ForRange(blocks, threads, [&](std::size_t block) {
+    BatchAccess::SolveBlock(batch, block, targets, settings, bend);
+  });
 
   BatchAccess::Sum(batch, result);
   if (regroup == BatchRegroup::kWhenRagged && result.lane_utilisation < kRegroupBelow) {

@@ -28,7 +28,7 @@
 #include <glm/vec3.hpp>
 #include <vector>
 
-#include "ik/result.h"
+#include "result.h"
 
 namespace fabrik {
 

@@ -35,8 +35,8 @@
 // largest chain solved on that thread; after that no heap allocation.
 #pragma once
 
-#include "ik/chain.h"
-#include "ik/solve_types.h"
+#include "chain.h"
+#include "solve_types.h"
 
 namespace fabrik {
 

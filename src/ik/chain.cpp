@@ -1,17 +1,17 @@
 #include "ik/chain.h"
-#include "ik/vec_util.h"
 
 #include <algorithm>
 #include <cmath>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
 #include <limits>
 #include <string>
 
-#include <glm/geometric.hpp>
-#include <glm/vec3.hpp>
+#include "ik/chain_measure.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {
-
 
 // |a - b| in double: exact enough and never overflows for float inputs, where glm::length in
 // float squares the components and overflows (to inf) once they pass ~1.8e19.
@@ -48,12 +48,14 @@ void Chain::ComputeTotals() {
   }
 }
 
-Result<Chain> Chain::FromJoints(std::vector<glm::vec3> joints) {
+namespace detail {
+
+Result<JointMeasure> MeasureJoints(std::span<const glm::vec3> joints, float* lengths,
+                                   std::size_t stride) {
   if (joints.size() < 2) {
     return MakeError("a chain needs at least 2 joints, got " + std::to_string(joints.size()));
   }
-  Chain chain;
-  chain.lengths_.reserve(joints.size() - 1);
+  JointMeasure m;
   for (std::size_t i = 0; i < joints.size(); ++i) {
     if (!IsFinite(joints[i])) {
       return MakeError("joints[" + std::to_string(i) + "] is not finite");
@@ -70,13 +72,26 @@ Result<Chain> Chain::FromJoints(std::vector<glm::vec3> joints) {
       return MakeError("joints[" + std::to_string(i) + "] is too close to joints[" +
                        std::to_string(i - 1) + "]: " + kTooShort);
     }
-    chain.lengths_.push_back(static_cast<float>(length));
+    const auto l = static_cast<float>(length);
+    lengths[(i - 1) * stride] = l;
+    // The same sums, in the same order, as Chain::ComputeTotals.
+    m.total += l;
+    m.max_length = std::max(m.max_length, l);
+    m.min_length = i == 1 ? l : std::min(m.min_length, l);
   }
+  if (!std::isfinite(m.total) || !FitsInFloat(joints[0], m.total)) return MakeError(kTooLarge);
+  return m;
+}
+
+}  // namespace detail
+
+Result<Chain> Chain::FromJoints(std::vector<glm::vec3> joints) {
+  Chain chain;
+  chain.lengths_.resize(joints.size() < 2 ? 0 : joints.size() - 1);
+  Result<detail::JointMeasure> m = detail::MeasureJoints(joints, chain.lengths_.data(), 1);
+  if (!m) return MakeError(m.error());
   chain.joints_ = std::move(joints);
   chain.ComputeTotals();
-  if (!std::isfinite(chain.total_length_) || !FitsInFloat(chain.joints_[0], chain.total_length_)) {
-    return MakeError(kTooLarge);
-  }
   return chain;
 }
 

@@ -19,7 +19,7 @@
 #include <span>
 #include <vector>
 
-#include "ik/result.h"
+#include "result.h"
 
 namespace fabrik {
 

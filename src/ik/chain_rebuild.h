@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "ik/chain.h"
+#include "chain.h"
 
 namespace fabrik {
 

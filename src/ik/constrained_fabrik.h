@@ -64,9 +64,9 @@
 
 #include <glm/vec3.hpp>
 
-#include "ik/chain.h"
-#include "ik/constraints.h"
-#include "ik/solve_types.h"
+#include "chain.h"
+#include "constraints.h"
+#include "solve_types.h"
 
 namespace fabrik {
 

@@ -12,7 +12,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "ik/constraints.h"
+#include "constraints.h"
 
 namespace fabrik {
 

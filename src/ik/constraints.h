@@ -74,7 +74,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "ik/result.h"
+#include "result.h"
 
 namespace fabrik {
 

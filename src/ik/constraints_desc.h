@@ -28,9 +28,9 @@
 
 #include <glm/vec3.hpp>
 
-#include "ik/constraints.h"
-#include "ik/result.h"
-#include "ik/tree.h"
+#include "constraints.h"
+#include "result.h"
+#include "tree.h"
 
 namespace fabrik {
 

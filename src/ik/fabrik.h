@@ -39,8 +39,8 @@
 // same contract, plus bend-scale steps); false (the default) is the textbook loop above.
 #pragma once
 
-#include "ik/chain.h"
-#include "ik/solve_types.h"
+#include "chain.h"
+#include "solve_types.h"
 
 namespace fabrik {
 

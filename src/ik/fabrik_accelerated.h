@@ -61,8 +61,8 @@
 #include <glm/vec3.hpp>
 #include <limits>
 
-#include "ik/chain.h"
-#include "ik/solve_types.h"
+#include "chain.h"
+#include "solve_types.h"
 
 namespace fabrik {
 

@@ -21,8 +21,8 @@
 // (ik/chain.h).
 #pragma once
 
-#include "ik/chain.h"
-#include "ik/solve_types.h"
+#include "chain.h"
+#include "solve_types.h"
 
 namespace fabrik {
 

@@ -43,8 +43,8 @@
 // No heap allocation and no scratch memory: each step makes three O(joints) passes.
 #pragma once
 
-#include "ik/chain.h"
-#include "ik/solve_types.h"
+#include "chain.h"
+#include "solve_types.h"
 
 namespace fabrik {
 

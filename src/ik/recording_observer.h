@@ -35,7 +35,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "ik/solve_types.h"
+#include "solve_types.h"
 
 namespace fabrik {
 

@@ -53,7 +53,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
 
-#include "ik/constraints.h"
+#include "constraints.h"
 
 namespace fabrik {
 

@@ -23,10 +23,10 @@
 
 #include <glm/vec3.hpp>
 
-#include "ik/ccd.h"
-#include "ik/chain.h"
-#include "ik/jacobian.h"
-#include "ik/solve_types.h"
+#include "ccd.h"
+#include "chain.h"
+#include "jacobian.h"
+#include "solve_types.h"
 
 namespace fabrik {
 

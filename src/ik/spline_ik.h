@@ -30,7 +30,7 @@
 #include <glm/vec3.hpp>
 #include <span>
 
-#include "ik/catmull_rom.h"
+#include "catmull_rom.h"
 
 namespace fabrik {
 

@@ -44,8 +44,8 @@
 #include <span>
 #include <vector>
 
-#include "ik/chain.h"
-#include "ik/solve_types.h"
+#include "chain.h"
+#include "solve_types.h"
 
 namespace fabrik {
 

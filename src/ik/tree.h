@@ -69,9 +69,9 @@
 
 #include <glm/vec3.hpp>
 
-#include "ik/constraints.h"
-#include "ik/result.h"
-#include "ik/solve_types.h"
+#include "constraints.h"
+#include "result.h"
+#include "solve_types.h"
 
 namespace fabrik {
 

@@ -17,9 +17,9 @@
 #include <glm/vec3.hpp>
 #include <span>
 
-#include "ik/chain.h"
-#include "ik/solve_types.h"
-#include "ik/solver.h"
+#include "chain.h"
+#include "solve_types.h"
+#include "solver.h"
 
 namespace fabrik {
 

@@ -44,8 +44,8 @@
 #include <glm/vec3.hpp>
 #include <optional>
 
-#include "ik/chain.h"
-#include "ik/solve_types.h"
+#include "chain.h"
+#include "solve_types.h"
 
 namespace fabrik {
 

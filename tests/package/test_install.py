@@ -5,7 +5,9 @@ usage: test_install.py headers|examples|demo|deb BUILD_DIR
 
   headers   cmake --install into a temporary prefix; every installed header compiles on its
             own (a file holding only its #include) with -Wall -Wextra -Werror, with nothing
-            on the include path but the prefix and pkg-config's flags for fabrik-ik.
+            on the include path but the prefix and pkg-config's flags for fabrik-ik; those
+            flags and the CMake target fabrik::ik name only <prefix>/include (the headers
+            include their siblings by file name, so include/fabrik is not needed).
   examples  the same install; examples/cpp built with CMake (find_package(fabrik)) and with
             pkg-config, and run; examples/python run against the installed module (the plot
             must be a PNG).
@@ -53,6 +55,11 @@ def check_headers(build, work):
     flags = run(["pkg-config", "--cflags", "fabrik-ik"], env=pkg_env(prefix),
                 capture_output=True).stdout.split()
     root = os.path.join(prefix, "include")
+    own = [f for f in flags if f.startswith("-I") and f[2:].startswith(prefix)]
+    assert [os.path.normpath(f[2:]) for f in own] == [root], flags
+    with open(os.path.join(prefix, "lib", "cmake", "fabrik", "fabrikTargets.cmake")) as f:
+        targets = f.read()
+    assert 'INTERFACE_INCLUDE_DIRECTORIES "${_IMPORT_PREFIX}/include"' in targets, targets
     headers = sorted(os.path.relpath(os.path.join(d, f), root)
                      for d, _, files in os.walk(root) for f in files if f.endswith(".h"))
     assert "fabrik/ik/fabrik.h" in headers and "fabrik/ik/batch_fabrik.h" in headers, headers
