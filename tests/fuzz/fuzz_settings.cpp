@@ -168,21 +168,21 @@ void CheckRestoreLines(const Settings& s) {
   for (const fabrik::AppCommand& command : fabrik::SettingsCommands(s)) {
     const auto* line = std::get_if<fabrik::app::Line>(&command);
     if (line == nullptr) continue;
-    for (const char* load : {"spline load ", "script run ", "mocap load "}) {
-      if (line->text.rfind(load, 0) != 0) continue;
+    bool load = false;
+    for (const char* prefix : {"spline load ", "script run ", "mocap load "}) {
+      if (line->text.rfind(prefix, 0) != 0) continue;
+      load = true;
       auto words = fabrik::text::Tokenize(line->text);
       Check(words.ok() && words.value().size() == 3, "a load line is not three words");
       const std::string& path = words.value()[2];
       Check(path == s.spline || path == s.script || path == s.clip,
             "a load line does not give its path back");
     }
-    const bool load = line->text.rfind("spline load ", 0) == 0 ||
-                      line->text.rfind("script run ", 0) == 0 ||
-                      line->text.rfind("mocap load ", 0) == 0;
     if (!load) {
       auto parsed = fabrik::ParseCommand(line->text, g_context);
-      if (!parsed.ok())
+      if (!parsed.ok()) {
         std::fprintf(stderr, "%s: %s\n", line->text.c_str(), parsed.error().c_str());
+      }
       Check(parsed.ok(), "a restoring line does not parse");
     }
   }
