@@ -34,6 +34,7 @@ namespace {
 
 using fabrik::Settings;
 
+std::string g_folder;              // its scratch folder
 std::string g_file;                // the scratch settings.json
 fabrik::CommandContext g_context;  // as the app parses console lines
 
@@ -199,6 +200,12 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (scratch == nullptr) scratch = ::mkdtemp(on_disk);
   if (scratch == nullptr) std::abort();
   g_file = std::string(scratch) + "/settings.json";
+  g_folder = scratch;
+  // libFuzzer ends with exit(): the scratch folder goes with it.
+  std::atexit([] {
+    ::unlink(g_file.c_str());
+    ::rmdir(g_folder.c_str());
+  });
   g_context.extensions = fabrik::AppCommandLanguage();
   const auto scenes = fabrik::RegisteredSceneNames();
   g_context.scene_names.assign(scenes.begin(), scenes.end());
