@@ -4,6 +4,7 @@
 // all is ignored whole with one line saying why.
 #include <unistd.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -40,10 +41,15 @@ struct Checker {
   void Ignore(const char* key, const std::string& why) {
     ignored.push_back(std::string(key) + " (" + why + ")");
   }
+  // Every number is kept as a float: the range holds for the float too, so a value that
+  // rounds out of it (1e-50 for `moe`, which must stay above 0) is refused, not kept as 0.
   static bool Number(const json& v, double lo, double hi, bool lo_open, double& out) {
     if (!v.is_number()) return false;
     const double d = v.get<double>();
-    if (!std::isfinite(d) || d > hi || (lo_open ? d <= lo : d < lo)) return false;
+    const double f = static_cast<float>(d);
+    for (const double x : {d, f}) {
+      if (!std::isfinite(x) || x > hi || (lo_open ? x <= lo : x < lo)) return false;
+    }
     out = d;
     return true;
   }
@@ -299,11 +305,12 @@ static SettingsRead ReadWholeSettingsFile(const std::string& path) {
   }
   std::ifstream in(path, std::ios::binary);
   std::string text;
-  if (in) {
-    // Read at most one byte past the limit: a file that grew (or a device) is still bounded.
-    text.resize(kMaxSettingsBytes + 1);
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
+  // In chunks, stopping past the limit: a file that grew (or a device) is still bounded, and
+  // a file of a few kilobytes does not cost a buffer of the limit's size.
+  std::array<char, 16 * 1024> chunk;
+  while (in && text.size() <= kMaxSettingsBytes) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
   }
   if (!in && !in.eof()) {
     return Unread("settings: cannot read " + path + "; ignored it, using the defaults");

@@ -139,6 +139,8 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
   j["console_open"] = shell.console_open;
   j["console_ready"] = shell.console_ready;
   if (with_console_last && !s.console.log.empty()) j["console_last"] = s.console.log.back().text;
+  // Lines ever printed: a test sees how many lines one typed command gave (echo included).
+  j["console_printed"] = s.console.printed;
   j["lengths"] = s.lengths;
   // Record and replay, free root, 2D view (docs/settings.md: Record and replay; docs/scenes.md:
   // Free root, The 2D view). The root's position is joints[0]; "view" is the view matrix, hence

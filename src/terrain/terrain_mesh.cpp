@@ -4,6 +4,13 @@
 
 namespace fabrik {
 
+int TerrainDrawResolution(const Heightmap& map, int max_resolution) {
+  // One sample: HeightAt is that sample everywhere and NormalAt is +Y, so the corners alone
+  // give the same surface as any finer grid.
+  if (map.width() == 1 && map.height() == 1) return kMinTerrainMeshResolution;
+  return max_resolution;
+}
+
 Result<TerrainMesh> BuildTerrainMesh(const Heightmap& map, int resolution) {
   if (resolution < kMinTerrainMeshResolution || resolution > kMaxTerrainMeshResolution) {
     return MakeError("terrain mesh resolution must be " +

@@ -33,4 +33,10 @@ inline constexpr int kMaxTerrainMeshResolution = 2048;
 // [kMinTerrainMeshResolution, kMaxTerrainMeshResolution].
 Result<TerrainMesh> BuildTerrainMesh(const Heightmap& map, int resolution);
 
+// The resolution to draw `map` with, given the most a scene draws (`max_resolution`, within
+// the accepted range): a map of one sample is flat ground, exactly drawn by its four corners
+// (resolution 2); any other map gets `max_resolution`. Software OpenGL spends most of a
+// frame on a 257 x 257 grid's vertices, so flat ground is not meshed finely.
+int TerrainDrawResolution(const Heightmap& map, int max_resolution);
+
 }  // namespace fabrik

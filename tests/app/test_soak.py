@@ -1,50 +1,138 @@
-"""Soak: 20,000 frames of random drags, orbits and zooms driven by xdotool. No crash, no NaN
-in any state line, resident memory flat (figures printed for the notes)."""
+"""Soak: one demo process visits every registered scene in turn, several times, for 20,000
+frames in all, under random input: left drags (on and off the window, over the panel too),
+orbits, pans, zooms, keys, console lines typed with xdotool, and random command lines run by
+a script that also switches the scenes. No crash, no NaN in any state line, every scene
+visited, the chain keeps its lengths, and resident memory flat: at the end of the last visit
+of each scene it is within a small margin of the end of its visit after the warm-up (the
+first tour); figures printed."""
 import os
 import random
 import sys
+import tempfile
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from fabrik_app import LiveDemo, all_finite, dist  # noqa: E402
+from PIL import Image  # noqa: E402
 
 FRAMES = int(os.environ.get("FABRIK_SOAK_FRAMES", "20000"))
+SCENES = ["chain", "arm", "creature", "walker", "field", "mocap", "crowd"]
+CYCLES = 3  # visits of every scene; the first one is the warm-up
+DT = 0.016  # --fixed-dt: script time is frame x DT, so the visits fall on known frames
+# Cheap frames: a small window (the panel is 340 pixels wide; the scene shows right of it),
+# small field and crowd scenes (software OpenGL spends its time on their instances), and flat
+# ground (a 1 x 1 terrain, drawn as one quad instead of a 257 x 257 grid) for the walker, mocap
+# and crowd scenes.
+ARGS = ["--size", "480x200", "--msaa", "0", "--no-vsync", "--fixed-dt", str(DT),
+        "--joints", "12", "--chains", "4", "--characters", "4"]
+MEMORY_MARGIN_KIB = 16 * 1024
+
+# Lines any scene may meet, and the ones that mean something in one scene. None of them
+# changes a size that memory depends on (joints, chains, characters), so memory may be
+# compared between visits. The script runs good lines only (a script with a bad line is
+# refused whole); typed lines may be bad too: each prints its error and changes nothing.
+COMMON = ["target 1 2 0.5", "target -2 1 1 30 0 10", "moe 0.01", "moe 0.2", "iterations 8",
+          "iterations 40", "camera reset", "accelerate off", "accelerate on", "state", "help",
+          "help scene", "echo soak", "clear", "view 2d", "view 3d", "orient off"]
+BAD = ["jionts 5", "moe nan", "target 1 2", "iterations 0", "scene moon", "characters abc",
+       "chains -1", "terrain load /no/such.png", "spline load /no/such.txt", "look 1 nan 2"]
+BY_SCENE = {
+    "chain": ["soften 0.9", "soften off", "turn limit 20", "turn limit off", "skin on",
+              "skin off", "axes on", "axes off", "root free", "root fixed", "solver ccd",
+              "solver dls", "solver fabrik", "spline load assets/splines/loop.txt",
+              "spline ik on", "spline ik off"],
+    "arm": ["target 0.5 1.5 0.5", "axes on", "axes off"],
+    "creature": ["target 1 0.5 1", "axes on", "axes off"],
+    "walker": ["walker debug on", "walker debug off", "walker leg 1", "walker leg none"],
+    "field": ["target 2 2 2", "target -1 3 0"],
+    "mocap": ["reach right 0.3 1.2 0.4", "reach left -0.3 1.1 0.3", "reach left off",
+              "reach right off", "look 1 1.5 2", "look off", "ik weight 0.5", "ik weight 1",
+              "ghost off", "ghost on", "follow off", "follow on", "mocap speed 2",
+              "mocap speed 1", "mocap frame 100", "mocap pause", "mocap play"],
+    "crowd": ["ik weight 0.3", "ik weight 1"],
+}
+
+
+def visit_frames():
+    return FRAMES // (len(SCENES) * CYCLES)
+
+
+def write_script(path, rng):
+    """The scene visits and random command lines, at times that fall inside each visit."""
+    per_visit = visit_frames() * DT
+    lines = ["# the soak's scene tour (tests/app/test_soak.py)"]
+    for visit in range(len(SCENES) * CYCLES):
+        scene = SCENES[visit % len(SCENES)]
+        start = visit * per_visit
+        lines.append("at %.3f scene %s" % (start, scene))
+        lines.append("at %.3f mode drag" % start)
+        pool = COMMON + BY_SCENE[scene]
+        times = sorted(rng.uniform(start + 0.2, start + per_visit - 0.2) for _ in range(12))
+        lines += ["at %.3f %s" % (t, rng.choice(pool)) for t in times]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def act(demo, rng, w, h):
+    """One random input: a drag, a wheel notch, an orbit or pan, a key."""
+    action = rng.random()
+    x, y = rng.uniform(-100, w + 100), rng.uniform(-100, h + 100)
+    if action < 0.45:  # a left drag through a few points, sometimes off the window
+        demo.move(rng.uniform(w * 0.4, w), rng.uniform(0, h))
+        demo.down(1)
+        for _ in range(rng.randint(1, 4)):
+            demo.move(rng.uniform(-100, w + 100), rng.uniform(-100, h + 100))
+        demo.up(1)
+    elif action < 0.65:
+        demo.move(x, y)
+        demo.click(rng.choice([4, 5]))
+    elif action < 0.85:  # orbit or pan
+        demo.move(rng.uniform(w * 0.7, w), rng.uniform(0, h))
+        button = rng.choice([2, 3])
+        demo.down(button)
+        demo.move(x, y)
+        demo.up(button)
+    else:
+        demo.key(rng.choice(["r", "1", "F1", "Escape"]))
+
+
+def type_line(demo, rng, scene):
+    """A console line typed with xdotool; then the console is closed again."""
+    printed = demo.latest()["console_printed"]
+    demo.run_in_console(rng.choice(COMMON + BAD + BY_SCENE[scene]),
+                        lambda s: s["console_printed"] > printed, "the typed line's answer")
+    demo.key("grave")
+    demo.wait_until(lambda s: not s["console_open"], what="the console to close")
 
 
 class Soak(unittest.TestCase):
-    def test_random_input_for_many_frames(self):
+    def test_every_scene_under_random_input(self):
         rng = random.Random(1234)
-        args = ["--size", "480x360", "--msaa", "0", "--no-vsync", "--joints", "12"]
+        work = tempfile.mkdtemp(prefix="fabrik-soak-")
+        script = os.path.join(work, "tour.txt")
+        write_script(script, rng)
+        flat = os.path.join(work, "flat.png")
+        Image.new("L", (1, 1), 0).save(flat)
+        args = ARGS + ["--terrain", flat, "--script", script, "--mode", "drag",
+                       "--screenshot-dir", work]
+        per_visit = visit_frames()
+        started = time.monotonic()
+        samples = []  # (frames so far, resident KiB), after every action
         with LiveDemo(args, frames=FRAMES) as demo:
             w, h = demo.latest()["window"]
-            rss = []
+            next_typed = 0
             while demo.alive():
                 n = len(demo.states())
                 if n >= FRAMES:
                     break
-                # Resident memory at 10 %, 20 %, ... of the run (after warm-up).
-                if n >= FRAMES * 0.1 * (len(rss) + 1) and n < FRAMES - 20:
-                    rss.append((n, demo.rss_kib()))
+                samples.append((n, demo.rss_kib()))
                 try:
-                    action = rng.random()
-                    x, y = rng.uniform(-200, w + 200), rng.uniform(-200, h + 200)
-                    if action < 0.45:  # a left drag through a few points, sometimes off-window
-                        demo.move(rng.uniform(w * 0.4, w), rng.uniform(0, h))
-                        demo.down(1)
-                        for _ in range(rng.randint(1, 5)):
-                            demo.move(rng.uniform(-200, w + 200), rng.uniform(-200, h + 200))
-                        demo.up(1)
-                    elif action < 0.65:
-                        demo.move(x, y)
-                        demo.click(rng.choice([4, 5]))
-                    elif action < 0.85:  # orbit or pan
-                        demo.move(rng.uniform(w * 0.4, w), rng.uniform(0, h))
-                        demo.down(rng.choice([2, 3]))
-                        demo.move(x, y)
-                        demo.up(2)
-                        demo.up(3)
+                    if n >= next_typed and n % per_visit < 0.8 * per_visit:
+                        type_line(demo, rng, demo.latest()["scene"])
+                        next_typed = n + per_visit
                     else:
-                        demo.key(rng.choice(["r", "1"]))
+                        act(demo, rng, w, h)
                 except RuntimeError:
                     # The demo quits on its own after FRAMES frames, possibly while an
                     # action waits for its input to show: only then is that not an error.
@@ -54,22 +142,41 @@ class Soak(unittest.TestCase):
             demo.proc.wait(timeout=600)
             self.assertEqual(demo.proc.returncode, 0, demo.stderr())
             states = demo.states()
+        seconds = time.monotonic() - started
         self.assertEqual(len(states), FRAMES)
+        frames_in = {scene: 0 for scene in SCENES}
         for s in states:
             self.assertTrue(all_finite(s), s["frame"])
-            self.assertEqual(s["joints"][0], [0.0, 0.0, 0.0])
-        # Random clicks land on the panel too (joint count and length sliders): whatever the
-        # lengths became, the chain keeps them.
-        for s in states[::50] + states[-1:]:
+            frames_in[s["scene"]] += 1
+        for scene, count in frames_in.items():
+            # The panel's scene list may be clicked too, so a visit can be cut short; every
+            # scene still gets most of its frames.
+            self.assertGreater(count, CYCLES * per_visit // 3, (scene, frames_in))
+        # Whatever the lines and clicks did to the chain scene's lengths, its chain keeps them.
+        for s in states[::25]:
+            if s["scene"] != "chain" or s.get("stretch_factor", 1) != 1:
+                continue
             lengths = s["lengths"]
             self.assertEqual(len(lengths) + 1, len(s["joints"]))
             for (a, b), length in zip(zip(s["joints"], s["joints"][1:]), lengths):
                 self.assertAlmostEqual(dist(a, b), length, delta=1e-4 * max(1.0, length))
-        self.assertGreaterEqual(len(rss), 2)
-        growth = rss[-1][1] - rss[0][1]
-        print("soak: %d frames, RSS %s KiB (frame, KiB); growth %d KiB"
-              % (len(states), rss, growth))
-        self.assertLess(growth, 16 * 1024, "resident memory grew by %d KiB" % growth)
+        # Resident memory late in each visit: the last sample in its second half.
+        rss = {}  # (cycle, scene) -> KiB
+        for n, kib in samples:
+            visit = n // per_visit
+            if visit < len(SCENES) * CYCLES and n % per_visit >= per_visit // 2:
+                rss[(visit // len(SCENES), SCENES[visit % len(SCENES)])] = kib
+        # The first tour is the warm-up: memory after it is the baseline.
+        growth = {scene: rss[(CYCLES - 1, scene)] - rss[(1, scene)]
+                  for scene in SCENES if (1, scene) in rss and (CYCLES - 1, scene) in rss}
+        print("soak: %d frames in %.0f s; frames per scene %s; RSS KiB at the end of each "
+              "visit %s; growth after the warm-up KiB %s"
+              % (len(states), seconds, frames_in,
+                 {s: [rss.get((c, s)) for c in range(CYCLES)] for s in SCENES}, growth))
+        self.assertGreaterEqual(len(growth), len(SCENES) - 1, rss)
+        for scene, grew in growth.items():
+            self.assertLess(grew, MEMORY_MARGIN_KIB, "%s: resident memory grew by %d KiB"
+                            % (scene, grew))
 
 
 if __name__ == "__main__":

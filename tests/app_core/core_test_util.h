@@ -55,7 +55,10 @@ class Core {
   // "nothing changed".
   std::string Fingerprint() const {
     nlohmann::json j = nlohmann::json::parse(StateLine(*state_));
-    for (const char* key : {"frame", "time", "fps", "solve_us", "console_last"}) j.erase(key);
+    for (const char* key :
+         {"frame", "time", "fps", "solve_us", "console_last", "console_printed"}) {
+      j.erase(key);
+    }
     if (j.contains("race")) {
       for (auto& e : j["race"]) e.erase("solve_us");
     }

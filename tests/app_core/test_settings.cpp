@@ -167,6 +167,27 @@ TEST(Settings, BadFieldsAreIgnoredOneByOneAndTheRestKept) {
   EXPECT_EQ(core.state().settings.tolerance, StartOptions{}.moe);
 }
 
+// Found by tests/fuzz/fuzz_settings.cpp: a margin of error of 1e-50 passed the "> 0" check as
+// a double and became 0 as a float, a value the next start (and the console) refuses.
+TEST(Settings, ANumberThatRoundsOutOfItsRangeAsAFloatIsIgnored) {
+  const SettingsRead read = ParseSettings(
+      R"({"moe": 1e-50, "length": 0.25, "camera": {"pivot": [1e-45, 0, 0], "yaw": 5e-324,
+          "pitch": 0, "distance": 1}})",
+      "tiny.json");
+  EXPECT_NE(read.problem.find("moe ("), std::string::npos) << read.problem;
+  EXPECT_FALSE(read.settings.moe);
+  EXPECT_EQ(read.settings.length, 0.25f);
+  ASSERT_TRUE(read.settings.camera);  // tiny values that stay in range as floats are kept
+  EXPECT_EQ(read.settings.camera->yaw, 0.0f);
+  // The smallest moe a float holds is kept, and reads back the same.
+  const SettingsRead least = ParseSettings(R"({"moe": 1.5e-45})", "least.json");
+  ASSERT_TRUE(least.settings.moe) << least.problem;
+  EXPECT_GT(*least.settings.moe, 0.0f);
+  const SettingsRead again = ParseSettings(SettingsJson(least.settings), "again.json");
+  EXPECT_EQ(again.problem, "");
+  EXPECT_EQ(again.settings.moe, least.settings.moe);
+}
+
 TEST(Settings, ASavedFileThatNoLongerLoadsReportsAndTheStartGoesOn) {
   Settings s;
   s.spline = "/nonexistent/spline.txt";

@@ -61,5 +61,28 @@ TEST(TerrainMesh, RejectsBadResolutions) {
   EXPECT_TRUE(BuildTerrainMesh(Bumps(), kMinTerrainMeshResolution).ok());
 }
 
+TEST(TerrainMesh, FlatGroundIsDrawnByItsCornersAndHillsInFull) {
+  Result<Heightmap> flat = Heightmap::Flat(40.0f);
+  ASSERT_TRUE(flat.ok()) << flat.error();
+  ASSERT_EQ(TerrainDrawResolution(flat.value(), 257), 2);
+  Result<TerrainMesh> corners = BuildTerrainMesh(flat.value(), 2);
+  ASSERT_TRUE(corners.ok()) << corners.error();
+  ASSERT_EQ(corners.value().indices.size(), 6u);
+  // The two triangles are the ground everywhere: every point of a fine grid lies on them.
+  for (const glm::vec3& p : corners.value().positions) EXPECT_EQ(p.y, 0.0f);
+  for (int j = 0; j <= 20; ++j) {
+    for (int i = 0; i <= 20; ++i) {
+      const float x = -20.0f + 2.0f * i, z = -20.0f + 2.0f * j;
+      EXPECT_EQ(flat.value().HeightAt(x, z), 0.0f);
+      EXPECT_EQ(flat.value().NormalAt(x, z), glm::vec3(0.0f, 1.0f, 0.0f));
+    }
+  }
+  // A map with more than one sample keeps the scene's resolution.
+  EXPECT_EQ(TerrainDrawResolution(Bumps(), 257), 257);
+  Result<Heightmap> two = Heightmap::FromSamples(2, 1, {0.0f, 1.0f}, 10.0f, 1.0f);
+  ASSERT_TRUE(two.ok()) << two.error();
+  EXPECT_EQ(TerrainDrawResolution(two.value(), 129), 129);
+}
+
 }  // namespace
 }  // namespace fabrik

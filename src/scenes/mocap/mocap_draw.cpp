@@ -66,7 +66,7 @@ bool MocapLook::DrawGround(const AppState& state, const std::shared_ptr<const He
   }
   if (!surfaces_ || !ground) return false;
   if (meshed_ != ground) {
-    auto mesh = BuildTerrainMesh(*ground, kTerrainResolution);
+    auto mesh = BuildTerrainMesh(*ground, TerrainDrawResolution(*ground, kTerrainResolution));
     if (mesh) {
       surfaces_->Upload(kTerrainSlot, mesh.value().positions, mesh.value().normals,
                         mesh.value().indices);

@@ -90,8 +90,9 @@ void WalkerDrawer::Draw(const AppState& state, const WalkerScene& scene, Rendere
 
   if (EnsureSurfaces(state)) {
     if (meshed_ != w.terrain_ptr()) {
-      // Once per terrain load: a 257 x 257 grid (about 130k triangles) uploads in a blink.
-      auto mesh = BuildTerrainMesh(ground, kTerrainResolution);
+      // Once per terrain load: a 257 x 257 grid (about 130k triangles) uploads in a blink;
+      // flat ground is its four corners.
+      auto mesh = BuildTerrainMesh(ground, TerrainDrawResolution(ground, kTerrainResolution));
       if (mesh) {
         surfaces_->Upload(kTerrainSlot, mesh.value().positions, mesh.value().normals,
                           mesh.value().indices);
