@@ -84,11 +84,11 @@ struct CommandExtension {
   std::string_view name;     // first word, lower case, not a built-in command's name
   std::string_view usage;    // e.g. "echo TEXT ..."
   std::string_view summary;  // one line for `help`
-  std::span<const std::string_view> details;  // extra lines for `help NAME`
+  std::span<const std::string_view> details{};  // extra lines for `help NAME`
   // Checks the words after the name. Returns them in canonical form (what FormatCommand
   // writes back: keywords lower case), or one error line naming the command and problem.
   Result<std::vector<std::string>> (*parse)(std::span<const std::string> args) = nullptr;
-  std::span<const std::string_view> keywords;  // Tab completions of the first argument
+  std::span<const std::string_view> keywords{};  // Tab completions of the first argument
   // An on/off flag: `name on|off`, parsed by ParseOnOff (below) into the word "on" or "off";
   // `parse` is then unused.
   bool on_off = false;
