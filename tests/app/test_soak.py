@@ -9,6 +9,7 @@ import os
 import random
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -106,6 +107,36 @@ def type_line(demo, rng, scene):
     demo.wait_until(lambda s: not s["console_open"], what="the console to close")
 
 
+class MemorySampler(threading.Thread):
+    """Resident memory against the frames written so far, sampled every 20 ms on a thread of
+    its own. The main loop's actions wait for the demo's answers (a typed line, a closed
+    console), and on a loaded machine whole visits can pass meanwhile; sampling there would
+    leave visits without a sample. Frames are counted from the state file's newlines, read
+    with an offset of its own (the main loop's reader is not shared)."""
+
+    def __init__(self, demo):
+        super().__init__(daemon=True)
+        self.demo = demo
+        self.samples = []  # (frames so far, resident KiB)
+        self.done = threading.Event()
+
+    def run(self):
+        frames, offset = 0, 0
+        while not self.done.is_set() and self.demo.alive():
+            try:
+                with open(self.demo.state_path, "rb") as f:
+                    f.seek(offset)
+                    chunk = f.read()
+                offset += len(chunk)
+                frames += chunk.count(b"\n")
+                kib = self.demo.rss_kib()
+                if kib:  # 0: the process has ended (a zombie has no VmRSS line)
+                    self.samples.append((frames, kib))
+            except OSError:
+                pass  # no state file yet, or the process has just ended
+            self.done.wait(0.02)
+
+
 class Soak(unittest.TestCase):
     def test_every_scene_under_random_input(self):
         rng = random.Random(1234)
@@ -118,15 +149,15 @@ class Soak(unittest.TestCase):
                        "--screenshot-dir", work]
         per_visit = visit_frames()
         started = time.monotonic()
-        samples = []  # (frames so far, resident KiB), after every action
         with LiveDemo(args, frames=FRAMES) as demo:
+            sampler = MemorySampler(demo)
+            sampler.start()
             w, h = demo.latest()["window"]
             next_typed = 0
             while demo.alive():
                 n = len(demo.states())
                 if n >= FRAMES:
                     break
-                samples.append((n, demo.rss_kib()))
                 try:
                     if n >= next_typed and n % per_visit < 0.8 * per_visit:
                         type_line(demo, rng, demo.latest()["scene"])
@@ -140,6 +171,8 @@ class Soak(unittest.TestCase):
                         raise
                     break
             demo.proc.wait(timeout=600)
+            sampler.done.set()
+            sampler.join()
             self.assertEqual(demo.proc.returncode, 0, demo.stderr())
             states = demo.states()
         seconds = time.monotonic() - started
@@ -162,7 +195,7 @@ class Soak(unittest.TestCase):
                 self.assertAlmostEqual(dist(a, b), length, delta=1e-4 * max(1.0, length))
         # Resident memory late in each visit: the last sample in its second half.
         rss = {}  # (cycle, scene) -> KiB
-        for n, kib in samples:
+        for n, kib in sampler.samples:
             visit = n // per_visit
             if visit < len(SCENES) * CYCLES and n % per_visit >= per_visit // 2:
                 rss[(visit // len(SCENES), SCENES[visit % len(SCENES)])] = kib
