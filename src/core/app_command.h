@@ -9,9 +9,10 @@
 //   * a running script: its due commands are applied in the same step, after the queue.
 // Nothing else writes AppState: the shell (window, input, panel) only reads it and enqueues.
 //
-// Adding an app-only command: add a struct to namespace app below, add it to AppCommand,
-// and add its Apply overload in apply.cpp (plus a test in tests/app_core). Console-language
-// commands are added to the command table instead (core/command_table.h).
+// Adding an app-only command: add a struct to namespace app below (a scene's own, to a header
+// in its scene folder, included here), add it to AppCommand, and add its Apply in apply.cpp
+// (plus a test in tests/app_core). Console-language commands are added to the command table
+// instead (core/command_table.h).
 #pragma once
 
 #include <glm/vec2.hpp>
@@ -23,8 +24,10 @@
 
 #include "camera/unproject.h"
 #include "core/scene.h"
-#include "ik/constraints.h"
 #include "lang/command.h"
+#include "scenes/arm/arm_panel_commands.h"
+#include "scenes/creature/creature_panel_commands.h"
+#include "scenes/walker/walker_panel_commands.h"
 
 namespace fabrik {
 
@@ -76,32 +79,11 @@ struct StepIterationBack {};
 struct StepRate {
   float reaches_per_second = 4.0f;  // clamped to [0.5, 60]
 };
-// The arm scene's options (panel).
-struct ArmOptions {
-  bool turntable = true;
-  bool use_pole = true;
-  glm::vec3 pole{0.0f};  // world units; non-finite values are refused
-};
-// One arm joint's constraint (panel); refused unless ValidateJointConstraint accepts it.
-struct ArmConstraint {
-  int joint = 0;
-  JointConstraint constraint;
-};
-// The creature effector the target modes drive; its target becomes the app's target.
-struct CreaturePrimary {
-  int index = 0;
-};
-// A creature effector's weight in the centroid rule, clamped to [0, 5].
-struct EffectorWeight {
-  int index = 0;
-  float weight = 1.0f;
-};
-// The walker scene's debug views: pre-solve ghosts on or off, the leg recorded for the step
-// view (-1: none).
-struct WalkerView {
-  bool pre_solve = false;
-  int step_leg = -1;
-};
+// The scenes' panels send their own typed commands, each declared in its scene's folder:
+// app::ArmOptions and app::ArmConstraint (scenes/arm/arm_panel_commands.h),
+// app::CreaturePrimary and app::EffectorWeight (scenes/creature/creature_panel_commands.h),
+// app::WalkerView (scenes/walker/walker_panel_commands.h).
+
 // A line for the console log (Tab completion lists) or the panel's message line.
 struct Print {
   std::string text;

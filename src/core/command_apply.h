@@ -1,7 +1,6 @@
 // command_apply.h - the apply half of the built-in commands: one Apply overload per command
-// struct of lang/command.h. A command moved to its one file (core/commands/NAME.cpp) defines
-// its Apply there, beside its parser, Format and Validate; the others still have theirs in
-// core/apply_*.cpp (the same groups as lang/commands_*.cpp). Execute (core/commands.h) picks
+// struct of lang/command.h. Each built-in's group file (core/commands/NAME.cpp) defines its
+// Apply there, beside its parser, Format and Validate. Execute (core/commands.h) picks
 // the overload by the command's type, so a struct without its Apply does not compile.
 //
 // Each Apply carries out a command whose values the parser (or Validate) has checked; it
@@ -29,13 +28,13 @@ bool Apply(AppState& state, const cmd::SplinePlayback& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::SplineEnd& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::ScriptRun& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::ScriptPlayback& c, CommandOutput& out);
-// core/apply_session.cpp
+// core/commands/session.cpp
 bool Apply(AppState& state, const cmd::CameraReset& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::State& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Help& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Solver& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Scene& c, CommandOutput& out);
-// core/apply_view.cpp
+// core/commands/view.cpp
 bool Apply(AppState& state, const cmd::Clear& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Step& c, CommandOutput& out);
 bool Apply(AppState& state, const cmd::Race& c, CommandOutput& out);

@@ -17,9 +17,7 @@
 //   (name, usage, summary, details, parse, completion keywords), its struct's Format and
 //   Validate and its `Apply(AppState&, const cmd::X&, CommandOutput&)` (declared in
 //   core/command_apply.h) sit together in one section of core/commands/GROUP.cpp (chain.cpp,
-//   playback.cpp); the commands not moved yet have the language half in
-//   lang/commands_GROUP.cpp and the apply in core/apply_GROUP.cpp. The parts are joined by
-//   the struct's type: Execute
+//   playback.cpp, session.cpp, view.cpp). The parts are joined by the struct's type: Execute
 //   (core/commands.h) calls the Apply of the command's type, so a struct without its Apply
 //   does not compile.
 //

@@ -1,7 +1,7 @@
 // The chain scene's everyday IK tools as console commands (docs/tools.md: In the demo):
 // soften R|off, stretch S|off, turn limit A|off, stiffness I S|off, pole X Y Z|off and
 // aim X Y Z [axis AX AY AZ] [joints K]|off as AppCommandEntries and `spline ik on|off` as a
-// FlagEntry; `solver two_bone` is the solver command's (core/apply_session.cpp). Each sets
+// FlagEntry; `solver two_bone` is the solver command's (core/commands/session.cpp). Each sets
 // ToolState (core/tool_state.h); the chain scene's solve reads it (core/tool_solve.h). A bad value
 // is one error line and changes nothing.
 #include <cmath>

@@ -116,9 +116,7 @@ struct CommandContext {
 //   kName            its command's first word ("" for Nothing)
 //   Format()         its canonical text (see FormatCommand)
 //   Validate()       OK when every field is within the ranges above (see ValidateCommand)
-// defined next to its command's parser: in core/commands/chain.cpp and
-// core/commands/playback.cpp (with the command's apply) or, for the others, in a
-// lang/commands_*.cpp group file.
+// defined next to its command's parser and apply, in its group file core/commands/*.cpp.
 namespace cmd {
 
 enum class Playback { kPlay, kPause, kRestart, kStop };
@@ -287,8 +285,8 @@ using Command =
 
 // The language half of one built-in command: everything about it except how the app carries
 // it out (its Apply, core/command_apply.h). One entry per first word; the entries live in
-// the group files core/commands/*.cpp (beside each command's apply) and
-// lang/commands_*.cpp, each group listed once in kGroups in lang/command.cpp.
+// the group files core/commands/*.cpp (beside each command's apply), each group listed once
+// in kGroups in lang/command.cpp.
 struct CommandSpec {
   std::string_view name{};     // first word, lower case (the kName of the structs it parses to)
   std::string_view usage{};    // e.g. "joints N"

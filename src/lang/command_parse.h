@@ -1,4 +1,4 @@
-// command_parse.h - what the built-in command groups (lang/commands_*.cpp) share: word
+// command_parse.h - what the built-in command groups (core/commands/*.cpp) share: word
 // parsers with the language's error texts, canonical number and path text, and the groups
 // themselves. Internal to src/lang; the language is described in command.h.
 #pragma once
@@ -49,11 +49,11 @@ bool Exists(const std::string& path);
 std::string SearchedText(const CommandContext& context);
 
 // The groups of built-in commands, in the order `help` lists them (lang/command.cpp joins
-// them): target, mode and the chain's shape (core/commands/chain.cpp, where each command's
-// parser, Format, Validate and apply sit together, so the app core defines this group and a
-// program that parses commands links fabrik_core); spline and script
-// (core/commands/playback.cpp, the same way); camera, state, help and the solver's choices
-// (commands_session.cpp); the step view, race, clear and quit (commands_view.cpp).
+// them). Each group is defined in the core, where each command's parser, Format, Validate and
+// apply sit together, so a program that parses commands links fabrik_core: target, mode and
+// the chain's shape (core/commands/chain.cpp); spline and script (core/commands/playback.cpp);
+// camera, state, help and the choices of solver and scene (core/commands/session.cpp); clear,
+// the step view, race and quit (core/commands/view.cpp).
 std::span<const CommandSpec> ChainCommands();
 std::span<const CommandSpec> PlaybackCommands();
 std::span<const CommandSpec> SessionCommands();

@@ -1,0 +1,22 @@
+// creature_panel_commands.h - what the creature scene's panel sends
+// (scenes/creature/creature_shell.cpp) as typed app commands; the frame's apply step
+// (core/apply.cpp) changes the CreatureScene by them and ignores them in any other scene.
+// Listed in AppCommand (core/app_command.h).
+#pragma once
+
+namespace fabrik::app {
+
+// The creature effector (0-based index into its targets) that the target modes drive; its
+// target becomes the app's target. An index out of range changes nothing.
+struct CreaturePrimary {
+  int index = 0;
+};
+
+// A creature effector's weight in the centroid rule (unitless), clamped to [0, 5]. An index
+// out of range or a non-finite weight changes nothing.
+struct EffectorWeight {
+  int index = 0;
+  float weight = 1.0f;
+};
+
+}  // namespace fabrik::app
