@@ -59,7 +59,9 @@ TEST(BatchAccelerated, ColdBatchesMatchSingleChainSolves) {
     }
     EXPECT_GT(sum.iterated, sum.chains / 3);
     EXPECT_GT(sum.capped, 0u);  // the small caps bite
-    if (bend == BatchBendStep::kExact) EXPECT_EQ(sum.bitwise_equal, sum.chains);
+    if (bend == BatchBendStep::kExact) {
+      EXPECT_EQ(sum.bitwise_equal, sum.chains);
+    }
   }
 }
 
@@ -136,7 +138,9 @@ TEST(BatchAccelerated, TrackingOverManyFrames) {
         if (::testing::Test::HasFailure()) return;
       }
       EXPECT_EQ(sum.chains, 20 * targets.size());
-      if (bend == BatchBendStep::kExact) EXPECT_EQ(sum.bitwise_equal, sum.chains);
+      if (bend == BatchBendStep::kExact) {
+        EXPECT_EQ(sum.bitwise_equal, sum.chains);
+      }
     }
   }
 }
@@ -153,7 +157,9 @@ TEST(BatchAccelerated, DegenerateChainsMixedWithOrdinaryOnes) {
       Comparison sum;
       SolveAndCompare(copy, targets, s, BatchThreads::kOne, &sum, bend);
       EXPECT_EQ(sum.chains, chains.size());
-      if (bend == BatchBendStep::kExact) EXPECT_EQ(sum.bitwise_equal, sum.chains);
+      if (bend == BatchBendStep::kExact) {
+        EXPECT_EQ(sum.bitwise_equal, sum.chains);
+      }
     }
   }
 }
