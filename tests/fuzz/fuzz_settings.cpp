@@ -27,8 +27,8 @@
 #include "core/scene_registry.h"
 #include "core/settings.h"
 #include "ik/solver.h"
-#include "targets/command.h"
-#include "targets/text.h"
+#include "lang/command.h"
+#include "lang/text.h"
 
 namespace {
 
