@@ -11,6 +11,11 @@ from fabrik_app import (LiveDemo, all_finite, cursor_ray, distance_to_ray,  # no
                         load_png, project, read_states, run_demo)
 
 FAST = ["--size", "800x560", "--msaa", "0", "--no-vsync"]
+# The walking tests check where the walker goes, not pixels: a coarser frame time (the walker
+# advances in fixed steps of its own, src/walker/walker.h) and, where nothing is dragged past
+# the panel, a small window keep them short.
+WALK = ["--scene", "walker", "--fixed-dt", "0.05"]
+SMALL = ["--size", "400x280", "--msaa", "0", "--no-vsync"]
 
 
 def hdist(a, b):
@@ -59,7 +64,7 @@ class Walker(unittest.TestCase):
             self.assertLess(share(img, *p, bone, r=1), 0.5, (dx, dz))
 
     def test_console_target_makes_it_walk_and_stop(self):
-        with LiveDemo(FAST + ["--scene", "walker", "--fixed-dt", "0.02"]) as demo:
+        with LiveDemo(SMALL + WALK) as demo:
             s = demo.latest()
             w, h = s["window"]
             start = s["body"]["position"]
@@ -80,7 +85,7 @@ class Walker(unittest.TestCase):
             self.assertGreaterEqual(planted * 2, len(st["legs"]), st["frame"])
 
     def test_drag_on_the_hills_makes_it_walk_there(self):
-        with LiveDemo(FAST + ["--scene", "walker", "--fixed-dt", "0.02"]) as demo:
+        with LiveDemo(FAST + WALK) as demo:
             s = demo.wait_frames(3)
             b = s["body"]["position"]
             ground_y = min(leg["foot_target"][1] for leg in s["legs"])
@@ -116,7 +121,7 @@ class Walker(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("junk.png", err)
         # In the console: an error, the terrain and the planted feet untouched.
-        with LiveDemo(FAST + ["--scene", "walker", "--fixed-dt", "0.02"]) as demo:
+        with LiveDemo(SMALL + WALK) as demo:
             s = demo.wait_frames(10)
             w, h = s["window"]
             demo.move(w * 0.7, h * 0.3)
