@@ -36,19 +36,18 @@ void ForRange(std::size_t count, BatchThreads threads, const F& f) {
     return;
   }
   alignas(64) std::atomic<std::size_t> next{0};
-  const tsan::ForkJoin edges;  // oneTBB's fork and join, stated for ThreadSanitizer builds
+  // oneTBB's fork and join, stated for ThreadSanitizer builds; the join is at the end of scope.
+  const tsan::ForkJoin edges;
   tbb::parallel_for(
       tbb::blocked_range<std::size_t>(0, workers, 1),
       [&](const tbb::blocked_range<std::size_t>&) {
-        edges.BodyStart();
+        const tsan::ForkJoin::Body checked(edges);
         for (std::size_t i = next.fetch_add(1, std::memory_order_relaxed); i < count;
              i = next.fetch_add(1, std::memory_order_relaxed)) {
           f(i);
         }
-        edges.BodyEnd();
       },
       tbb::simple_partitioner());
-  edges.Join();
 }
 
 }  // namespace fabrik::batch
