@@ -46,9 +46,14 @@ class WorkerIgnore final : public tbb::task_scheduler_observer {
 };
 
 // Made at the first loop, before any worker has joined the arena (the workers start with
-// the first loop), so every worker is seen entering. Never destroyed: workers may still
-// leave the arena while the program exits.
-void ObserveWorkers() { static WorkerIgnore* const observer = new WorkerIgnore; (void)observer; }
+// the first loop), so every worker is seen entering. A worker that had not been seen would
+// end its first body's ignoring below zero, which stops the program with a ThreadSanitizer
+// CHECK failure: loud, never a hidden race. Never destroyed: workers may still leave the
+// arena while the program exits.
+void ObserveWorkers() {
+  static WorkerIgnore* const observer = new WorkerIgnore;
+  (void)observer;
+}
 
 }  // namespace
 

@@ -42,8 +42,8 @@ TEST(CrowdThreads, AllCoresPoseEveryCharacterBitwiseAsOneThread) {
       ASSERT_EQ(a.joint_count(), b.joint_count());
       for (int j = 0; j < a.joint_count(); ++j) {
         // Bitwise: the same operations in the same order, whichever thread ran them.
-        ASSERT_EQ(a.positions[j], b.positions[j]) << "frame " << frame << ", character " << c
-                                                  << ", joint " << j;
+        ASSERT_EQ(a.positions[j], b.positions[j])
+            << "frame " << frame << ", character " << c << ", joint " << j;
         ++compared;
       }
       ASSERT_EQ(one.time(c), all.time(c));
