@@ -67,6 +67,17 @@ case "$cmd" in
       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
       -DFABRIK_SANITIZE=ON -DFABRIK_FUZZ=ON -DFABRIK_BUILD_APP=OFF -DFABRIK_BUILD_BENCH=OFF
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs")
+    # The thread check: only the tests whose code runs on several threads (the batched solver
+    # on all cores, the crowd) and a deliberate race that must be reported, under clang's
+    # ThreadSanitizer (docs/testing.md, "The thread check"). Only their targets are built.
+    echo "== thread check (clang, ThreadSanitizer): the tests that run threads"
+    CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+      -DFABRIK_SANITIZE_THREAD=ON -DFABRIK_BUILD_APP=OFF -DFABRIK_BUILD_BENCH=OFF \
+      -DFABRIK_BUILD_PYTHON=OFF >/dev/null
+    cmake --build build-tsan -j "$jobs" --target fabrik_tsan_tests fabrik_tsan_race_check
+    (cd build-tsan && ctest --output-on-failure -j "$jobs" -L tsan)
     echo "== all test stages passed"
     ;;
   package)

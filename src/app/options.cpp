@@ -7,14 +7,16 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 #include "core/window_limits.h"
 #include "ik/solver.h"
 #include "lang/command.h"
+#include "lang/text.h"
 
 namespace fabrik {
 
@@ -52,16 +54,24 @@ namespace {
 
 using OptError = std::optional<std::string>;
 
-// Plain decimal only: from_chars takes no sign '+', no spaces, no hex ("0x1p3") and no
-// thousands separators, and the whole text must be used.
+// The project's one number grammar (lang/text.h, docs/language.md: Numbers): plain decimal,
+// no '+', no spaces, no hex, no thousands separators, the whole text used. NaN, inf and values
+// T cannot hold are out of range, never wrapped.
 enum class Parse { kOk, kMalformed, kOutOfRange };
 template <typename T>
-Parse ParseWhole(std::string_view text, T& out) {
-  if (text.empty()) return Parse::kMalformed;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), out);
-  if (r.ptr != text.data() + text.size()) return Parse::kMalformed;
-  if (r.ec == std::errc::result_out_of_range) return Parse::kOutOfRange;  // never wrapped
-  return r.ec == std::errc() ? Parse::kOk : Parse::kMalformed;
+Parse ParseWhole(std::string_view word, T& out) {
+  const text::Number n = std::is_integral_v<T> ? text::ParseInteger(word) : text::ParseReal(word);
+  if (n.error == text::NumberError::kSyntax) return Parse::kMalformed;
+  if (n.error != text::NumberError::kNone) return Parse::kOutOfRange;
+  if constexpr (std::is_integral_v<T>) {
+    // [min, -min): both bounds exact as doubles, unlike max.
+    const double lo = static_cast<double>(std::numeric_limits<T>::min());
+    if (!(n.value >= lo && n.value < -lo)) return Parse::kOutOfRange;
+  } else if (!(std::fabs(n.value) <= static_cast<double>(std::numeric_limits<T>::max()))) {
+    return Parse::kOutOfRange;
+  }
+  out = static_cast<T>(n.value);
+  return Parse::kOk;
 }
 
 std::string Quote(std::string_view text) { return "'" + EscapeControl(text) + "'"; }

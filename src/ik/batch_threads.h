@@ -13,6 +13,7 @@
 #include <cstddef>
 
 #include "batch_fabrik.h"
+#include "fork_join_tsan.h"
 
 namespace fabrik::batch {
 
@@ -35,9 +36,12 @@ void ForRange(std::size_t count, BatchThreads threads, const F& f) {
     return;
   }
   alignas(64) std::atomic<std::size_t> next{0};
+  // oneTBB's fork and join, stated for ThreadSanitizer builds; the join is at the end of scope.
+  const tsan::ForkJoin edges;
   tbb::parallel_for(
       tbb::blocked_range<std::size_t>(0, workers, 1),
       [&](const tbb::blocked_range<std::size_t>&) {
+        const tsan::ForkJoin::Body checked(edges);
         for (std::size_t i = next.fetch_add(1, std::memory_order_relaxed); i < count;
              i = next.fetch_add(1, std::memory_order_relaxed)) {
           f(i);

@@ -18,14 +18,6 @@ bool IsSpace(char c) {
 
 char LowerChar(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
-// from_chars does not take a leading '+'; people write one, so strip it (but only one sign).
-std::string_view StripPlus(std::string_view word) {
-  if (word.size() > 1 && word[0] == '+' && word[1] != '-' && word[1] != '+') {
-    return word.substr(1);
-  }
-  return word;
-}
-
 bool IsNonFiniteSpelling(std::string_view word) {
   std::string w = Lower(word);
   if (!w.empty() && (w[0] == '+' || w[0] == '-')) w.erase(0, 1);
@@ -91,8 +83,10 @@ Number ParseReal(std::string_view word) {
     n.error = NumberError::kNotFinite;
     return n;
   }
-  const std::string_view w = StripPlus(word);
-  // Only plain decimal spellings: from_chars would also take "inf"/"nan" (handled above).
+  // Only plain decimal spellings: from_chars would also take "inf"/"nan" (handled above). A
+  // leading '+' is refused like any other stray character (from_chars does not take it): one
+  // number grammar for the language and the command line (docs/language.md: Numbers).
+  const std::string_view w = word;
   for (char c : w) {
     const bool ok =
         (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
@@ -128,7 +122,7 @@ Number ParseReal(std::string_view word) {
 
 Number ParseInteger(std::string_view word) {
   Number n;
-  const std::string_view w = StripPlus(word);
+  const std::string_view w = word;  // a leading '+' is not a digit: refused below
   if (w.empty()) return n;
   std::size_t digits_from = (w[0] == '-') ? 1 : 0;
   if (digits_from == w.size()) return n;

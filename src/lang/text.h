@@ -51,11 +51,15 @@ struct Number {
   NumberError error = NumberError::kSyntax;
 };
 
-// A decimal real number: optional sign, digits, optional fraction and exponent ("-1.5e-3").
-// The whole word must be the number.
+// The project's one number grammar (docs/language.md: Numbers), for the language, the files
+// it reads and the demo's options alike. A leading '+' is refused (kSyntax): "+5" is not a
+// number, "1e+3" is.
+//
+// A decimal real number: optional '-', digits, optional fraction and exponent ("-1.5e-3").
+// The whole word must be the number. An exponent too small to represent gives 0.
 Number ParseReal(std::string_view word);
 
-// A decimal integer: optional sign and digits only. `value` holds it exactly when |value|
+// A decimal integer: optional '-' and digits only. `value` holds it exactly when |value|
 // < 2^53; larger magnitudes that still fit in 64 bits are returned (inexactly) as well.
 Number ParseInteger(std::string_view word);
 

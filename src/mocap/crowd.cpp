@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "ik/fork_join_tsan.h"
 #include "mocap/clip_sample.h"
 
 namespace fabrik::mocap {
@@ -21,8 +22,11 @@ void ForEach(std::size_t n, BatchThreads threads, const Body& body) {
     for (std::size_t i = 0; i < n; ++i) body(i);
     return;
   }
+  // oneTBB's fork and join, stated for ThreadSanitizer builds; the join is at the end of scope.
+  const tsan::ForkJoin edges;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 32),
                     [&](const tbb::blocked_range<std::size_t>& r) {
+                      const tsan::ForkJoin::Body checked(edges);
                       for (std::size_t i = r.begin(); i != r.end(); ++i) body(i);
                     });
 }

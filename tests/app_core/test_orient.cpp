@@ -77,6 +77,9 @@ TEST(Orient, BadLinesChangeNothing) {
                     "orient off | orient YAW PITCH ROLL)");
   ExpectUnchangedBy(core, "orient 1 nan 3",
                     "orient PITCH: expected an angle in degrees from -3600 to 3600, got 'nan'");
+  // One number grammar (docs/language.md: Numbers): no leading '+', here as in the options.
+  ExpectUnchangedBy(core, "orient +5 0 0",
+                    "orient YAW: expected an angle in degrees from -3600 to 3600, got '+5'");
   ExpectUnchangedBy(core, "target 1 2 3 4 5 1e9",
                     "target ROLL: expected an angle in degrees from -3600 to 3600, got '1e9' "
                     "(out of range)");

@@ -171,6 +171,9 @@ TEST(WalkerScene, BadTerrainFilesAreRefusedWithTheStateUnchanged) {
       {"terrain load " + truncated, "walker_truncated.png"},
       {std::string("terrain load ") + kDefaultTerrainPath + " -2 3", "terrain load S"},
       {std::string("terrain load ") + kDefaultTerrainPath + " 40 nan", "terrain load H"},
+      // No leading '+' (docs/language.md: Numbers).
+      {std::string("terrain load ") + kDefaultTerrainPath + " +5 3",
+       "terrain load S: expected a number from 0.001 to 1e5, got '+5'"},
       // The message states the real minimum (a size of 0.0005 parses as > 0 but cannot load).
       {std::string("terrain load ") + kDefaultTerrainPath + " 0.0005 3",
        "terrain load S: expected a number from 0.001 to 1e5, got '0.0005'"},

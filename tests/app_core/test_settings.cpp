@@ -121,7 +121,10 @@ TEST(Settings, ACorruptFileIsOneLineAndTheDefaultsStay) {
   for (const std::string& text :
        {std::string("{\"moe\": 0.5, "), std::string("[1, 2]"), std::string("\"moe\""),
         std::string(2 << 20, ' '), std::string(100000, '[') + std::string(100000, ']'),
-        std::string("{\"window\": {\"size\": [[[[[[1]]]]]]}}"), std::string("\xff\xfe{}", 4)}) {
+        std::string("{\"window\": {\"size\": [[[[[[1]]]]]]}}"), std::string("\xff\xfe{}", 4),
+        // The settings' numbers are JSON numbers, whose grammar has no leading '+' either
+        // (docs/language.md: Numbers): not a number, so not a settings file.
+        std::string("{\"moe\": +5}")}) {
     const SettingsRead read = ParseSettings(text, "bad.json");
     SCOPED_TRACE(read.problem);
     EXPECT_NE(read.problem.find("settings: bad.json "), std::string::npos);

@@ -2,6 +2,17 @@
 // (see alloc_counter.h for what is counted and why it forwards to malloc/free).
 #include "support/alloc_counter.h"
 
+// ThreadSanitizer's runtime owns the global operator new and delete: replacing them again
+// clashes at link time, so the thread check's build leaves this counter, and the tests of
+// "no heap allocation" that need it, out (tests/tsan/CMakeLists.txt).
+#if defined(__SANITIZE_THREAD__)
+#error "alloc_counter.cpp cannot be built with ThreadSanitizer (its runtime replaces operator new)"
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#error "alloc_counter.cpp cannot be built with ThreadSanitizer (its runtime replaces operator new)"
+#endif
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>

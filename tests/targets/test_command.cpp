@@ -67,7 +67,8 @@ TEST(Command, BlankAndCommentLinesAreNothing) {
 
 TEST(Command, EveryCommandParsesWithItsValues) {
   EXPECT_EQ(Parsed<cmd::Target>("target 1 -2.5 3e-1").position, glm::vec3(1.0f, -2.5f, 0.3f));
-  EXPECT_EQ(Parsed<cmd::Target>("target +1 2 3 # comment").position, glm::vec3(1, 2, 3));
+  EXPECT_EQ(Parsed<cmd::Target>("target 1 2 3 # comment").position, glm::vec3(1, 2, 3));
+  EXPECT_EQ(Parsed<cmd::Target>("target 1e+1 2 3").position, glm::vec3(10, 2, 3));
   EXPECT_EQ(Parsed<cmd::Target>("target 1e6 -1e6 0").position, glm::vec3(1e6f, -1e6f, 0));
   EXPECT_FALSE(Parsed<cmd::Target>("target 1 2 3").angles_deg.has_value());
   const cmd::Target oriented = Parsed<cmd::Target>("target 1 2 3 90 -45 3600");
@@ -139,6 +140,10 @@ TEST(Command, BadLinesGiveOneSpecificError) {
       {"target 1 2 3 4",
        "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got 4"},
       {"target 1 two 3", "target Y: expected a number from -1e6 to 1e6, got 'two'"},
+      // No leading '+' anywhere (docs/language.md: Numbers); an exponent's sign is fine.
+      {"target 1 +2 3", "target Y: expected a number from -1e6 to 1e6, got '+2'"},
+      {"target 1 2 ++3", "target Z: expected a number from -1e6 to 1e6, got '++3'"},
+      {"joints +5", "joints: expected an integer from 2 to 10000, got '+5'"},
       {"target 1 2 3 4 5",
        "target: expected 3 or 6 arguments (usage: target X Y Z [YAW PITCH ROLL]), got 5"},
       {"target 1 2 3 0 x 0",

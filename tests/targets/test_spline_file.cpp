@@ -19,7 +19,7 @@ TEST(SplineFile, ParsesPointsCommentsBlankLinesAndDirective) {
       "\n"
       "   closed   # trailing comment\n"
       "0 0 0\n"
-      "\t1.5  -2 +3e-1  # a point with a comment\r\n"
+      "\t1.5  -2 3e-1  # a point with a comment\r\n"
       "-1 4 .5\n"
       "   \n";
   Result<Spline> s = ParseSplineText(text, "t.txt");
@@ -64,6 +64,7 @@ TEST(SplineFile, BadTextNamesFileAndLine) {
       {"0 0 0\n1e999 0 0\n", "x.txt:2: coordinate '1e999' is out of range (|value| <= 1e6)"},
       {"0 0 0\n1,5 0 0\n", "x.txt:2: '1,5' is not a number (expected 3 numbers 'X Y Z')"},
       {"0 0 0\n0x10 0 0\n", "x.txt:2: '0x10' is not a number (expected 3 numbers 'X Y Z')"},
+      {"0 0 0\n1 +2 0\n", "x.txt:2: '+2' is not a number (expected 3 numbers 'X Y Z')"},
       {"banana\n", "x.txt:1: expected 3 numbers 'X Y Z' or 'open'/'closed', got 'banana'"},
       {"7\n", "x.txt:1: expected 3 numbers 'X Y Z', got '7'"},
       {"open\n0 0 0\nclosed\n", "x.txt:3: 'closed' conflicts with 'open' on line 1"},
