@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -80,16 +81,53 @@ std::span<const glm::vec3> Pose(const Call& call, std::size_t c) {
   return {call.poses + c * call.joints, call.joints};
 }
 
-// The lowest chain of block `block` that Chain::FromJoints refuses, or call.chains. The plain
-// float test passes nearly every chain; the others get the exact checks (lengths written to
+// The lowest chain of block `block` that Chain::FromJoints refuses, or call.chains. The cheap
+// float test passes nearly every block whole; otherwise chain by chain, and the chains it
+// does not pass get the exact checks (lengths written to
 // the block's storage, which is refilled before it is solved).
 std::size_t FirstBadChain(const Call& call, std::size_t block, BlockStore& store) {
   const std::size_t end = std::min(call.chains, (block + 1) * kLanes);
+  const std::size_t n = call.joints;
+  if (detail::PlainJoints({call.poses + block * kLanes * n, (end - block * kLanes) * n}, n)) {
+    return call.chains;
+  }
   for (std::size_t c = block * kLanes; c < end; ++c) {
-    if (detail::PlainJoints(Pose(call, c))) continue;
+    if (detail::PlainJoints(Pose(call, c), n)) continue;
     if (!detail::MeasureJoints(Pose(call, c), store.lengths.get(), kLanes)) return c;
   }
   return call.chains;
+}
+
+// The lengths and totals of the chains in the store's joints, lane by lane as
+// detail::MeasureJoints computes them for one chain (the same double operations in the
+// same order, so the same floats), with the lanes in the inner loops so that they vectorise
+// (this file is compiled without math errno and without contraction: src/CMakeLists.txt).
+void MeasureBlock(BlockStore& store) {
+  const std::size_t n = store.view.joint_count;
+  const float* joints = store.joints.get();
+  float* total = store.lane_floats.get();
+  alignas(64) float longest[kLanes];
+  alignas(64) float shortest[kLanes];
+  for (std::size_t s = 0; s + 1 < n; ++s) {
+    const float* a = joints + (s + 1) * 3 * kLanes;  // joint s + 1 minus joint s
+    const float* b = joints + s * 3 * kLanes;
+    float* length = store.lengths.get() + s * kLanes;
+    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+      const double dx = double(a[lane]) - double(b[lane]);
+      const double dy = double(a[kLanes + lane]) - double(b[kLanes + lane]);
+      const double dz = double(a[2 * kLanes + lane]) - double(b[2 * kLanes + lane]);
+      length[lane] = static_cast<float>(std::sqrt(dx * dx + dy * dy + dz * dz));
+    }
+    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+      const float l = length[lane];
+      total[lane] = s == 0 ? l : total[lane] + l;
+      longest[lane] = s == 0 ? l : std::max(longest[lane], l);
+      shortest[lane] = s == 0 ? l : std::min(shortest[lane], l);
+    }
+  }
+  for (std::size_t lane = 0; lane < kLanes; ++lane) {
+    store.lane_floats[kLanes + lane] = batch::MinFastSq(shortest[lane], longest[lane]);
+  }
 }
 
 // Moves block `block`'s chains into the store (padding lanes: copies of its last chain with
@@ -107,13 +145,10 @@ void SolveBlockOfPoses(const Call& call, std::size_t block, BlockStore& store) {
     for (std::size_t j = 0; j < n; ++j) {
       for (std::size_t k = 0; k < 3; ++k) joints[(j * 3 + k) * kLanes + lane] = pose[j][k];
     }
-    const detail::JointMeasure m =
-        detail::MeasureAccepted(pose, store.lengths.get() + lane, kLanes);
-    store.lane_floats[lane] = m.total;
-    store.lane_floats[kLanes + lane] = batch::MinFastSq(m.min_length, m.max_length);
     const glm::vec3 goal = lane < count ? call.targets[c] : pose[n - 1];
     for (std::size_t k = 0; k < 3; ++k) target[k * kLanes + lane] = goal[k];
   }
+  MeasureBlock(store);
   std::fill_n(v.distance, kLanes, 0.0f);
   std::fill_n(v.iterations, kLanes, 0);
   std::fill_n(store.flags.get(), 2 * kLanes, std::uint8_t{0});

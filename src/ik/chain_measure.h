@@ -5,14 +5,12 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <glm/vec3.hpp>
 #include <span>
 
-#include "reach_arithmetic.h"
 #include "result.h"
 
 namespace fabrik::detail {
@@ -32,11 +30,6 @@ struct JointMeasure {
 Result<JointMeasure> MeasureJoints(std::span<const glm::vec3> joints, float* lengths,
                                    std::size_t stride);
 
-// Segment i's length as FromJoints keeps it: the double distance rounded to float.
-inline float SegmentLength(const glm::vec3& a, const glm::vec3& b) {
-  return static_cast<float>(reach::DistanceD(a, b));
-}
-
 // Adds the length of segment `segment` (0 = the first) to the totals, in FromJoints' order.
 inline void AddSegment(JointMeasure& m, std::size_t segment, float length) {
   m.total += length;
@@ -44,42 +37,31 @@ inline void AddSegment(JointMeasure& m, std::size_t segment, float length) {
   m.min_length = segment == 0 ? length : std::min(m.min_length, length);
 }
 
-// MeasureJoints' lengths and totals for joints it accepts (the caller checked them with it or
-// with PlainJoints): the same floats, without the checks.
-inline JointMeasure MeasureAccepted(std::span<const glm::vec3> joints, float* lengths,
-                                    std::size_t stride) {
-  JointMeasure m;
-  for (std::size_t i = 1; i < joints.size(); ++i) {
-    const float l = SegmentLength(joints[i], joints[i - 1]);
-    lengths[(i - 1) * stride] = l;
-    AddSegment(m, i - 1, l);
-  }
-  return m;
-}
-
-// A cheap test in float that MeasureJoints accepts `joints` (at least 2): true only when
-// every coordinate is within +-1e18 (so finite) and each segment has a coordinate that
-// differs by at least 2^-60 between its ends. Then the segment's double length lies in
-// [2^-61, 3.5e18], far from zero and from both of FromJoints' limits (below FLT_MIN, above
-// FLT_MAX), and |root| + 2 x total length stays below FLT_MAX for any chain that fits in
-// memory. False does not mean refused: such chains (huge or tiny coordinates, coincident
-// joints, NaN) go to MeasureJoints for the exact decision.
-inline bool PlainJoints(std::span<const glm::vec3> joints) {
+// A cheap test in float that MeasureJoints accepts every chain of `chains` (packed chain after
+// chain, `joints` points each, joints >= 2): true only when every coordinate is within +-1e18
+// (so finite) and each segment's float sum of squared coordinate differences is at least
+// 2^-100. Then its double length lies in [2^-51, 3.5e18], far from zero and from both of
+// FromJoints' limits (below FLT_MIN, above FLT_MAX), and |root| + 2 x total length stays
+// below FLT_MAX for any chain that fits in memory. False does not mean refused: such chains
+// (huge or tiny coordinates, coincident joints, NaN) need MeasureJoints for the decision.
+inline bool PlainJoints(std::span<const glm::vec3> chains, std::size_t joints) {
   static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
   constexpr std::uint32_t kMaxBits = 0x5d5e0b6bu;  // the bits of 1e18f
-  const float* f = &joints[0].x;
+  const float* f = &chains[0].x;
   std::uint32_t bad = 0;
-  // Integer tests on the magnitude bits (NaN and inf compare above kMaxBits), so the loop
-  // vectorises.
-  for (std::size_t i = 0; i < joints.size() * 3; ++i) {
+  // Integer tests on the magnitude bits (NaN and inf compare above kMaxBits): vectorises.
+  for (std::size_t i = 0; i < chains.size() * 3; ++i) {
     std::uint32_t bits;
     std::memcpy(&bits, f + i, sizeof bits);
     bad |= static_cast<std::uint32_t>((bits & 0x7fffffffu) > kMaxBits);
   }
-  for (std::size_t i = 1; i < joints.size(); ++i) {
-    const glm::vec3 d = joints[i] - joints[i - 1];
-    const float apart = std::max({std::fabs(d.x), std::fabs(d.y), std::fabs(d.z)});
-    bad |= static_cast<std::uint32_t>(!(apart >= 0x1p-60f));
+  if (bad != 0) return false;
+  // Coordinates within 1e18: the squares cannot overflow.
+  for (std::size_t c = 0; c < chains.size(); c += joints) {
+    for (std::size_t i = c + 1; i < c + joints; ++i) {
+      const glm::vec3 d = chains[i] - chains[i - 1];
+      bad |= static_cast<std::uint32_t>(!(d.x * d.x + d.y * d.y + d.z * d.z >= 0x1p-100f));
+    }
   }
   return bad == 0;
 }
