@@ -37,6 +37,20 @@ def test_version_agrees_everywhere():
     assert stated == {version}, stated
 
 
+def test_solve_reads_float32_as_float64():
+    """A float32 chain (read without conversion) solves exactly as the same values in float64,
+    C-contiguous or not."""
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        joints = random_chain(rng, 6).astype(np.float32)
+        target = random_target(rng, 1.0).astype(np.float32)
+        want, want_info = fabrik.solve(joints.astype(np.float64), target.astype(np.float64))
+        for chain in (joints, np.asfortranarray(joints)):
+            got, info = fabrik.solve(chain, target)
+            np.testing.assert_array_equal(got, want)
+            assert info == want_info
+
+
 CASES = [(solver, accelerate) for solver in fabrik.SOLVERS for accelerate in (False, True)
          if solver == "fabrik" or not accelerate]
 
