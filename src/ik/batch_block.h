@@ -13,6 +13,7 @@
 #include <glm/vec3.hpp>
 #include <limits>
 #include <span>
+#include <string>
 
 #include "batch_fabrik.h"
 #include "fabrik_accelerated.h"
@@ -139,6 +140,10 @@ struct BendScratchF {
 // (bitwise SolveFabrik's) unless `float_steps` (BatchBendStep::kFloat).
 void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate,
                 bool float_steps);
+
+// The size checks of packed poses (ChainBatch::FromPoses, SolveFabrikPacked): `points` points
+// of `joints` per chain. The error, or an empty string.
+std::string PackedSizeError(std::size_t points, std::size_t joints);
 
 // SolveFabrikBatch's checks of its input (batch_fabrik.h), for `chains` chains: the static
 // error text, or nullptr when all is well. A non-finite target sets bad_index.

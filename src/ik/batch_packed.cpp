@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ik/batch_block.h"
@@ -187,10 +188,8 @@ Result<BatchSolveResult> SolveFabrikPacked(std::span<glm::vec3> poses, std::size
                                            BatchBendStep bend) {
   const auto start = std::chrono::steady_clock::now();
   const std::size_t n = joints_per_chain;
-  if (n < 2) return MakeError("a chain needs at least 2 joints, got " + std::to_string(n));
-  if (poses.empty() || poses.size() % n != 0) {
-    return MakeError("poses must hold a positive multiple of " + std::to_string(n) +
-                     " points, got " + std::to_string(poses.size()));
+  if (std::string error = batch::PackedSizeError(poses.size(), n); !error.empty()) {
+    return MakeError(std::move(error));
   }
   const std::size_t chains = poses.size() / n;
   BatchSolveResult result;

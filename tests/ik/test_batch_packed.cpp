@@ -16,13 +16,8 @@
 namespace fabrik {
 namespace {
 
+using testing::Packed;
 using testing::RandomBatch;
-
-std::vector<glm::vec3> Packed(const std::vector<Chain>& chains) {
-  std::vector<glm::vec3> out;
-  for (const Chain& c : chains) out.insert(out.end(), c.joints().begin(), c.joints().end());
-  return out;
-}
 
 struct Outcomes {
   explicit Outcomes(std::size_t n) : iterations(n, -7), distance(n, -7.0f) {
