@@ -64,7 +64,7 @@ def cpp_medians(bench, repeats, threads):
     """bench_batch_python's medians for one thread (CPU ms) or all cores (wall ms):
     {(benchmark, case name): ms}."""
     done = subprocess.run([bench, "--benchmark_format=json",
-                           f"--benchmark_filter=threads:{threads}$",
+                           f"--benchmark_filter=threads:{threads}(/|$)",
                            f"--benchmark_repetitions={repeats}",
                            "--benchmark_report_aggregates_only=true"],
                           capture_output=True, text=True, check=True)
