@@ -2,36 +2,39 @@
 // is measured on, solved from C++ (docs/library.md, "Performance").
 //
 // 100,000 chains of 10 joints (unit segments straight up, roots on a line 3 units apart),
-// each with its own cold target uniform in the ball of its reach, tolerance 1e-3, cap 100,
-// the textbook batch (accelerate off), all cores, no regrouping:
-//   * BM_SolveOnly: SolveFabrikBatch on a prepared ChainBatch (the batch reset outside the
-//     timed part), as bench_batch measures it;
-//   * BM_AsTheModule: what solve_batch does per call - the thread's kept batch refilled
-//     straight from the packed joints (ChainBatch::AssignPoses), SolveFabrikBatch,
-//     CopyAllPoses back (both over all cores) and the outcomes read out;
-//   * BM_ViaChains: the same through a Chain per chain and a new ChainBatch::FromChains each
-//     call, the way solve_batch built its batch up to 0.1.0 (for comparison).
-// Manual time, steady clock; per-chain ns are reported as counters.
+// each with its own cold target uniform in the ball of its reach, no regrouping, in four
+// cases (the first argument): 0 textbook (tolerance 1e-3, cap 100), 1 accelerated (the same
+// with accelerate), 2 the Python module's defaults (accelerate, tolerance 0.01, cap 10), 3 a
+// cap of 1 (textbook: what is left besides solving). The second argument: 1 thread (CPU time
+// of the calling thread, which does all the work) or 0, all cores (wall time).
+//   * BM_Packed: SolveFabrikPacked on the packed (N, 10, 3) poses with the outcomes written to
+//     four arrays - the same work as solve_batch after it has read its arguments, moving the
+//     chains in and out included;
+//   * BM_SolveOnly: SolveFabrikBatch alone on a prepared ChainBatch (as bench_batch measures
+//     it): no chain moved in or out;
+//   * BM_ViaChainBatch: ChainBatch::AssignPoses into a kept batch, SolveFabrikBatch,
+//     CopyAllPoses and the outcomes read back - the way solve_batch worked before
+//     SolveFabrikPacked.
+// Each iteration resets the poses to the straight start outside the timed part; per-chain ns
+// are reported as the counter ns_per_chain.
 #include <benchmark/benchmark.h>
 
-#include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <memory>
 #include <random>
 #include <vector>
 
 #include "ik/batch_fabrik.h"
-#include "ik/chain.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr std::size_t kChains = 100'000;
 constexpr std::size_t kJoints = 10;
 
 struct Workload {
   std::vector<glm::vec3> poses;  // chain after chain
   std::vector<glm::vec3> targets;
-  fabrik::SolveSettings settings;
 };
 
 const Workload& TheWorkload() {
@@ -49,77 +52,114 @@ const Workload& TheWorkload() {
       d /= std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
       out.targets.push_back(root + d * (kJoints - 1.0f) * std::cbrt(uniform(rng)));
     }
-    out.settings.tolerance = 1e-3f;
-    out.settings.max_iterations = 100;
-    out.settings.accelerate = false;
     return out;
   }();
   return w;
 }
 
-fabrik::ChainBatch BuildBatch(const std::vector<glm::vec3>& poses) {
-  std::vector<fabrik::Chain> chains;
-  chains.reserve(kChains);
-  for (std::size_t c = 0; c < kChains; ++c) {
-    const glm::vec3* p = poses.data() + c * kJoints;
-    chains.push_back(fabrik::Chain::FromJoints({p, p + kJoints}).value());
+fabrik::SolveSettings CaseSettings(std::int64_t which) {
+  fabrik::SolveSettings s;
+  s.tolerance = which == 2 ? 0.01f : 1e-3f;
+  s.max_iterations = which == 2 ? 10 : which == 3 ? 1 : 100;
+  s.accelerate = which == 1 || which == 2;
+  return s;
+}
+
+fabrik::BatchThreads CaseThreads(const benchmark::State& state) {
+  return state.range(1) == 1 ? fabrik::BatchThreads::kOne : fabrik::BatchThreads::kAll;
+}
+
+void PerChain(benchmark::State& state) {
+  state.counters["ns_per_chain"] =
+      benchmark::Counter(static_cast<double>(kChains) * state.iterations(),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// The outcome arrays solve_batch returns.
+struct Outcomes {
+  std::vector<std::int32_t> iterations = std::vector<std::int32_t>(kChains);
+  std::vector<float> distance = std::vector<float>(kChains);
+  std::unique_ptr<bool[]> reached = std::make_unique<bool[]>(kChains);
+  std::unique_ptr<bool[]> reachable = std::make_unique<bool[]>(kChains);
+};
+
+void BM_Packed(benchmark::State& state) {
+  const Workload& w = TheWorkload();
+  const fabrik::SolveSettings settings = CaseSettings(state.range(0));
+  std::vector<glm::vec3> poses = w.poses;
+  Outcomes o;
+  const fabrik::PackedOutcomes out{
+      o.iterations, o.distance, {o.reached.get(), kChains}, {o.reachable.get(), kChains}};
+  for (auto _ : state) {
+    state.PauseTiming();
+    poses = w.poses;
+    state.ResumeTiming();
+    const auto r =
+        fabrik::SolveFabrikPacked(poses, kJoints, w.targets, settings, out, CaseThreads(state));
+    benchmark::DoNotOptimize(r.ok());
   }
-  return std::move(fabrik::ChainBatch::FromChains(chains)).value();
+  PerChain(state);
 }
 
 void BM_SolveOnly(benchmark::State& state) {
   const Workload& w = TheWorkload();
-  const fabrik::ChainBatch start = BuildBatch(w.poses);
+  const fabrik::SolveSettings settings = CaseSettings(state.range(0));
+  const fabrik::ChainBatch start = fabrik::ChainBatch::FromPoses(w.poses, kJoints).value();
   fabrik::ChainBatch batch = start;
   for (auto _ : state) {
+    state.PauseTiming();
     batch = start;  // storage reused: no allocation
-    const auto t0 = Clock::now();
-    const auto r = fabrik::SolveFabrikBatch(
-        batch, w.targets, w.settings, fabrik::BatchThreads::kAll, fabrik::BatchRegroup::kNever);
-    state.SetIterationTime(std::chrono::duration<double>(Clock::now() - t0).count());
+    state.ResumeTiming();
+    const auto r = fabrik::SolveFabrikBatch(batch, w.targets, settings, CaseThreads(state),
+                                            fabrik::BatchRegroup::kNever);
     benchmark::DoNotOptimize(r.reached_count);
   }
-  state.counters["ns_per_chain"] =
-      benchmark::Counter(static_cast<double>(kChains) * state.iterations(),
-                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  PerChain(state);
 }
 
-// What solve_batch does per call after reading its arguments; `via_chains` builds the batch
-// through a Chain per chain instead of FromPoses.
-void AsTheModule(benchmark::State& state, bool via_chains) {
+void BM_ViaChainBatch(benchmark::State& state) {
   const Workload& w = TheWorkload();
-  std::vector<glm::vec3> poses(w.poses.size());
-  std::vector<int> iterations(kChains);
-  const auto threads = via_chains ? fabrik::BatchThreads::kOne : fabrik::BatchThreads::kAll;
-  // The module keeps each thread's batch between calls and refills it in place.
-  fabrik::Result<fabrik::ChainBatch> kept = fabrik::MakeError("not made yet");
+  const fabrik::SolveSettings settings = CaseSettings(state.range(0));
+  const fabrik::BatchThreads threads = CaseThreads(state);
+  std::vector<glm::vec3> poses = w.poses;
+  Outcomes o;
+  fabrik::ChainBatch batch = fabrik::ChainBatch::FromPoses(poses, kJoints).value();
   for (auto _ : state) {
+    state.PauseTiming();
     poses = w.poses;
-    const auto t0 = Clock::now();
-    if (via_chains) {
-      kept = BuildBatch(poses);
-    } else if (!kept.ok() || !kept.value().AssignPoses(poses, kJoints).ok()) {
-      kept = fabrik::ChainBatch::FromPoses(poses, kJoints);
-    }
-    fabrik::ChainBatch& batch = kept.value();
-    const auto r = fabrik::SolveFabrikBatch(
-        batch, w.targets, w.settings, fabrik::BatchThreads::kAll, fabrik::BatchRegroup::kNever);
+    state.ResumeTiming();
+    if (!batch.AssignPoses(poses, kJoints, threads).ok()) state.SkipWithError("refused");
+    const auto r =
+        fabrik::SolveFabrikBatch(batch, w.targets, settings, threads, fabrik::BatchRegroup::kNever);
     batch.CopyAllPoses(poses, threads);
-    for (std::size_t c = 0; c < kChains; ++c) iterations[c] = batch.outcome(c).iterations;
-    state.SetIterationTime(std::chrono::duration<double>(Clock::now() - t0).count());
+    for (std::size_t c = 0; c < kChains; ++c) {
+      const fabrik::ChainOutcome oc = batch.outcome(c);
+      o.iterations[c] = oc.iterations;
+      o.distance[c] = oc.distance;
+      o.reached[c] = oc.reached;
+      o.reachable[c] = oc.reachable;
+    }
     benchmark::DoNotOptimize(r.reached_count);
   }
-  state.counters["ns_per_chain"] =
-      benchmark::Counter(static_cast<double>(kChains) * state.iterations(),
-                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  PerChain(state);
 }
 
-void BM_AsTheModule(benchmark::State& state) { AsTheModule(state, false); }
-void BM_ViaChains(benchmark::State& state) { AsTheModule(state, true); }
+// Cases 0-3, one thread (CPU time) then all cores (wall time).
+void Cases(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"case", "threads"})->Unit(benchmark::kMillisecond);
+  for (std::int64_t which = 0; which < 4; ++which) b->Args({which, 1});
+}
+void CasesAllCores(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"case", "threads"})->Unit(benchmark::kMillisecond)->UseRealTime();
+  for (std::int64_t which = 0; which < 4; ++which) b->Args({which, 0});
+}
 
 }  // namespace
 
-BENCHMARK(BM_SolveOnly)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_AsTheModule)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ViaChains)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Packed)->Apply(Cases);
+BENCHMARK(BM_SolveOnly)->Apply(Cases);
+BENCHMARK(BM_ViaChainBatch)->Apply(Cases);
+BENCHMARK(BM_Packed)->Apply(CasesAllCores);
+BENCHMARK(BM_SolveOnly)->Apply(CasesAllCores);
+BENCHMARK(BM_ViaChainBatch)->Apply(CasesAllCores);
 BENCHMARK_MAIN();

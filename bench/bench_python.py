@@ -11,11 +11,13 @@ Prints:
   * solve_batch on 100,000 10-joint chains with cold targets (tolerance 1e-3, cap 100,
     textbook FABRIK, all cores) against a Python loop of solve over the same chains, and the
     same with the module's defaults (accelerate=True, tolerance 0.01, cap 10);
-  * with --bench, bench_batch_python's C++ figures on the same workload, for the ratio;
+  * with --bench, bench_batch_python's C++ figures on the same workload (SolveFabrikPacked:
+    the same work as solve_batch after reading its arguments), for the ratio;
   * with --cpu instead, CPU time (time.process_time) per chain on one thread (threads=1) of
     solve_batch (textbook and accelerated at tolerance 1e-3, cap 100, the defaults, and a cap
     of 1: its fixed cost) and of a Python loop of solve, and solve's call overhead: figures a
-    busy machine disturbs far less than wall time.
+    busy machine disturbs far less than wall time; with --bench too, the C++ CPU times of the
+    same four cases on one thread.
 Medians of several runs; the machine's other load shows in the spread.
 """
 import argparse
@@ -55,7 +57,28 @@ def median_cpu(fn, repeats):
     return median_time(fn, repeats, clock=time.process_time)[0]
 
 
-def cpu_figures(poses, targets, repeats):
+CASE_NAMES = ["textbook", "accelerated", "defaults", "cap 1"]  # bench_batch_python's cases
+
+
+def cpp_medians(bench, repeats, threads):
+    """bench_batch_python's medians for one thread (CPU ms) or all cores (wall ms):
+    {(benchmark, case name): ms}."""
+    done = subprocess.run([bench, "--benchmark_format=json",
+                           f"--benchmark_filter=threads:{threads}(/|$)",
+                           f"--benchmark_repetitions={repeats}",
+                           "--benchmark_report_aggregates_only=true"],
+                          capture_output=True, text=True, check=True)
+    out = {}
+    for b in json.loads(done.stdout)["benchmarks"]:
+        if b.get("aggregate_name") != "median":
+            continue
+        name, case = b["run_name"].split("/")[:2]
+        out[(name, CASE_NAMES[int(case.split(":")[1])])] = (
+            b["cpu_time"] if threads == 1 else b["real_time"])
+    return out
+
+
+def cpu_figures(poses, targets, repeats, bench):
     work = poses.copy()
     copy = median_cpu(lambda: work.__setitem__(Ellipsis, poses), repeats)
     cases = [("textbook", dict(tolerance=1e-3, max_iterations=100, accelerate=False)),
@@ -69,6 +92,13 @@ def cpu_figures(poses, targets, repeats):
             fabrik.solve_batch(work, targets, threads=1, **kw)
         batch_ns[name] = (median_cpu(batch, repeats) - copy) / CHAINS * 1e9
         print(f"solve_batch (threads=1), {name}: {batch_ns[name]:.0f} cpu ns/chain")
+    if bench:
+        cpp = cpp_medians(bench, repeats, 1)
+        for name, _ in cases:
+            packed = cpp[("BM_Packed", name)] * 1e6 / CHAINS
+            alone = cpp[("BM_SolveOnly", name)] * 1e6 / CHAINS
+            print(f"  C++, {name}: SolveFabrikPacked {packed:.0f} cpu ns/chain (solve_batch / "
+                  f"C++ = {batch_ns[name] / packed:.2f}); SolveFabrikBatch alone {alone:.0f}")
     loop_chains = 10_000
     for name, kw in cases[:3]:
         def loop():
@@ -93,7 +123,7 @@ def main():
     args = parser.parse_args()
     poses, targets = workload()
     if args.cpu:
-        cpu_figures(poses, targets, args.repeats)
+        cpu_figures(poses, targets, args.repeats, args.bench)
         return
     settings = dict(tolerance=1e-3, max_iterations=100, accelerate=False)
 
@@ -147,17 +177,11 @@ def main():
           f"{t_dloop / loop_chains * CHAINS / t_dbatch:.0f}x")
 
     if args.bench:
-        done = subprocess.run([args.bench, "--benchmark_format=json",
-                               f"--benchmark_repetitions={args.repeats}",
-                               "--benchmark_report_aggregates_only=true"],
-                              capture_output=True, text=True, check=True)
-        for b in json.loads(done.stdout)["benchmarks"]:
-            if b.get("aggregate_name") != "median":
-                continue
-            ms = b["real_time"]
-            print(f"C++ {b['run_name']}: {ms:.1f} ms -> solve_batch / C++ = "
-                  f"{t_batch * 1e3 / ms:.2f}")
-
+        cpp = cpp_medians(args.bench, args.repeats, 0)
+        for name, python_ms in (("textbook", t_batch * 1e3), ("defaults", t_dbatch * 1e3)):
+            ms = cpp[("BM_Packed", name)]
+            print(f"C++ SolveFabrikPacked, {name}, all cores: {ms:.1f} ms -> solve_batch / C++ = "
+                  f"{python_ms / ms:.2f}")
 
 if __name__ == "__main__":
     main()

@@ -1,5 +1,4 @@
-// fabrik.solve_batch: N chains through ChainBatch::FromPoses and SolveFabrikBatch with the GIL
-// released.
+// fabrik.solve_batch: N chains through SolveFabrikPacked with the GIL released.
 //
 // The joints are read straight from the caller's float32 buffer and written back into it
 // (in place) or into a fresh copy; glm::vec3 is three packed floats, so an (N, n+1, 3)
@@ -126,61 +125,20 @@ std::string Renamed(std::string message) {
   return message;
 }
 
-// Each thread keeps its last batch's storage for its next call (ChainBatch::AssignPoses
-// reuses it when the shape is the same): a fresh 100,000-chain batch costs ~20 MB of new
-// pages to fault in, about as much as solving it. Batches of more points than kKeepPoints
-// are dropped after their call, so a one-off giant call does not hold its memory.
-constexpr std::size_t kKeepPoints = 4'000'000;  // 48 MB of joints
-thread_local std::optional<ChainBatch> t_kept;
-
-// The thread's batch filled straight from the caller's packed float32 poses (no Chain per
-// chain); its error names the first bad chain. Null with `error` set on failure.
-ChainBatch* FillBatch(const Work& w, std::string& error) {
-  const std::span<const glm::vec3> poses(reinterpret_cast<const glm::vec3*>(w.poses),
-                                         w.chains * w.joints);
-  if (t_kept) {
-    Status filled = t_kept->AssignPoses(poses, w.joints, BatchThreads::kAll);
-    if (!filled) {
-      t_kept.reset();
-      error = Renamed(filled.error());
-      return nullptr;
-    }
-  } else {
-    Result<ChainBatch> made = ChainBatch::FromPoses(poses, w.joints, BatchThreads::kAll);
-    if (!made) {
-      error = Renamed(made.error());
-      return nullptr;
-    }
-    t_kept.emplace(std::move(made).value());
-  }
-  return &*t_kept;
-}
-
-// Everything after the arguments were read; runs without the GIL. Returns an error message
-// or nothing; the poses are written only after a successful solve.
+// Everything after the arguments were read; runs without the GIL. The chains are solved
+// straight in the float32 buffer, the outcomes written straight into the result arrays
+// (SolveFabrikPacked: nothing is written unless every chain was accepted). Returns an error
+// message or nothing.
 std::optional<std::string> Run(Work& w) {
   GateVisit gate;
-  std::string fill_error;
-  ChainBatch* filled = FillBatch(w, fill_error);
-  if (filled == nullptr) return fill_error;
-  ChainBatch& batch = *filled;
-  const BatchSolveResult result =
-      SolveFabrikBatch(batch, w.targets, w.settings, BatchThreads::kAll, BatchRegroup::kNever);
-  if (!result.ok) {
-    std::string message = result.error ? result.error : "the batch solver refused";
-    return message;
-  }
-  batch.CopyAllPoses(
-      std::span<glm::vec3>(reinterpret_cast<glm::vec3*>(w.poses), w.chains * w.joints),
-      BatchThreads::kAll);
-  for (std::size_t c = 0; c < w.chains; ++c) {
-    const ChainOutcome o = batch.outcome(c);
-    w.iterations[c] = o.iterations;
-    w.distance[c] = o.distance;
-    w.reached[c] = o.reached;
-    w.reachable[c] = o.reachable;
-  }
-  if (w.chains * w.joints > kKeepPoints) t_kept.reset();
+  const PackedOutcomes out{{w.iterations, w.chains},
+                           {w.distance, w.chains},
+                           {w.reached, w.chains},
+                           {w.reachable, w.chains}};
+  const Result<BatchSolveResult> solved = SolveFabrikPacked(
+      std::span<glm::vec3>(reinterpret_cast<glm::vec3*>(w.poses), w.chains * w.joints), w.joints,
+      w.targets, w.settings, out, BatchThreads::kAll, BatchBendStep::kExact);
+  if (!solved) return Renamed(solved.error());
   return std::nullopt;
 }
 

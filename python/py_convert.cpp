@@ -43,8 +43,21 @@ pb::array_t<double> RealArray(const pb::object& value, const char* name, int ndi
   return array;
 }
 
-void CheckSingleRange(const pb::array_t<double>& array, const char* name) {
-  const double* data = array.data();
+std::optional<pb::array_t<float>> Float32Array(const pb::object& value, int ndim) {
+  if (!pb::isinstance<pb::array>(value)) return std::nullopt;
+  const auto a = pb::reinterpret_borrow<pb::array>(value);
+  if (!a.dtype().is(pb::dtype::of<float>()) || !(a.flags() & pb::array::c_style) ||
+      a.ndim() != ndim) {
+    return std::nullopt;
+  }
+  return pb::reinterpret_borrow<pb::array_t<float>>(value);
+}
+
+namespace {
+
+template <typename T>
+void CheckRange(const pb::array_t<T>& array, const char* name) {
+  const T* data = array.data();
   const std::size_t count = static_cast<std::size_t>(array.size());
   constexpr double kMax = std::numeric_limits<float>::max();
   for (std::size_t i = 0; i < count; ++i) {
@@ -66,9 +79,10 @@ void CheckSingleRange(const pb::array_t<double>& array, const char* name) {
   }
 }
 
-std::vector<glm::vec3> Points(const pb::array_t<double>& array) {
+template <typename T>
+std::vector<glm::vec3> Rows(const pb::array_t<T>& array) {
   const std::size_t rows = static_cast<std::size_t>(array.shape(0));
-  const double* d = array.data();
+  const T* d = array.data();
   std::vector<glm::vec3> points(rows);
   for (std::size_t i = 0; i < rows; ++i) {
     points[i] = glm::vec3(static_cast<float>(d[3 * i]), static_cast<float>(d[3 * i + 1]),
@@ -77,10 +91,24 @@ std::vector<glm::vec3> Points(const pb::array_t<double>& array) {
   return points;
 }
 
-glm::vec3 Point(const pb::array_t<double>& array) {
-  const double* d = array.data();
+template <typename T>
+glm::vec3 Row(const pb::array_t<T>& array) {
+  const T* d = array.data();
   return glm::vec3(static_cast<float>(d[0]), static_cast<float>(d[1]), static_cast<float>(d[2]));
 }
+
+}  // namespace
+
+void CheckSingleRange(const pb::array_t<double>& array, const char* name) {
+  CheckRange(array, name);
+}
+void CheckSingleRange(const pb::array_t<float>& array, const char* name) {
+  CheckRange(array, name);
+}
+std::vector<glm::vec3> Points(const pb::array_t<double>& array) { return Rows(array); }
+std::vector<glm::vec3> Points(const pb::array_t<float>& array) { return Rows(array); }
+glm::vec3 Point(const pb::array_t<double>& array) { return Row(array); }
+glm::vec3 Point(const pb::array_t<float>& array) { return Row(array); }
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 
 #include <glm/vec3.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,13 +22,21 @@ namespace pb = pybind11;
 // object, string and date dtypes are refused, as are ragged lists.
 pb::array_t<double> RealArray(const pb::object& value, const char* name, int ndim);
 
+// `value` itself when it is a NumPy array of float32, C-contiguous, with `ndim` dimensions:
+// read as it is, it needs no conversion (RealArray would copy it into float64). Otherwise
+// empty, and RealArray is the way.
+std::optional<pb::array_t<float>> Float32Array(const pb::object& value, int ndim);
+
 // Every value finite and within single precision; the error names the first bad entry as
 // name[i][j]... (row-major index into `array`).
 void CheckSingleRange(const pb::array_t<double>& array, const char* name);
+void CheckSingleRange(const pb::array_t<float>& array, const char* name);
 
-// An (m, 3) or (3,) float64 array's rows as points.
+// An (m, 3) or (3,) float64 or float32 array's rows as points.
 std::vector<glm::vec3> Points(const pb::array_t<double>& array);
+std::vector<glm::vec3> Points(const pb::array_t<float>& array);
 glm::vec3 Point(const pb::array_t<double>& array);
+glm::vec3 Point(const pb::array_t<float>& array);
 
 // "tolerance" (a real number, finite and > 0 in single precision), "max_iterations" (an
 // integer >= 1 that fits an int), "accelerate" (a bool) into settings.

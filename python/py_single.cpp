@@ -11,27 +11,47 @@
 
 namespace fabrik::py {
 
+namespace {
+
+// "joints": (n+1, 3) real numbers. A float32 array (what solve returns) is read as it is;
+// anything else goes through RealArray's float64 conversion.
+template <typename T>
+std::vector<glm::vec3> JointPoints(const pb::array_t<T>& joints) {
+  if (joints.shape(1) != 3 || joints.shape(0) < 2) {
+    throw pb::value_error("joints must have shape (n+1, 3) with n >= 1, got " + ShapeText(joints));
+  }
+  CheckSingleRange(joints, "joints");
+  return Points(joints);
+}
+
+// "target": (3,) real numbers, read as "joints" are.
+template <typename T>
+glm::vec3 TargetPoint(const pb::array_t<T>& target) {
+  if (target.shape(0) != 3) {
+    throw pb::value_error("target must have shape (3,), got " + ShapeText(target));
+  }
+  CheckSingleRange(target, "target");
+  return Point(target);
+}
+
+}  // namespace
+
 pb::tuple SolveOne(const pb::object& joints, const pb::object& target, const pb::object& tolerance,
                    const pb::object& max_iterations, const pb::object& accelerate,
                    const pb::object& solver) {
-  const pb::array_t<double> joint_array = RealArray(joints, "joints", 2);
-  if (joint_array.shape(1) != 3 || joint_array.shape(0) < 2) {
-    throw pb::value_error("joints must have shape (n+1, 3) with n >= 1, got " +
-                          ShapeText(joint_array));
-  }
-  CheckSingleRange(joint_array, "joints");
-  const pb::array_t<double> target_array = RealArray(target, "target", 1);
-  if (target_array.shape(0) != 3) {
-    throw pb::value_error("target must have shape (3,), got " + ShapeText(target_array));
-  }
-  CheckSingleRange(target_array, "target");
+  const auto joints32 = Float32Array(joints, 2);
+  std::vector<glm::vec3> points =
+      joints32 ? JointPoints(*joints32) : JointPoints(RealArray(joints, "joints", 2));
+  const auto target32 = Float32Array(target, 1);
+  const glm::vec3 goal =
+      target32 ? TargetPoint(*target32) : TargetPoint(RealArray(target, "target", 1));
   const SolveSettings settings = ReadSettings(tolerance, max_iterations, accelerate);
   const SolverKind kind = ReadSolver(solver);
 
-  Result<Chain> made = Chain::FromJoints(Points(joint_array));
+  Result<Chain> made = Chain::FromJoints(std::move(points));
   if (!made) throw pb::value_error(made.error());
   Chain& chain = made.value();
-  const SolveResult result = Solve(kind, chain, Point(target_array), settings);
+  const SolveResult result = Solve(kind, chain, goal, settings);
   if (!result.ok) throw pb::value_error(result.error ? result.error : "the solver refused");
 
   pb::array_t<float> out({static_cast<pb::ssize_t>(chain.joint_count()), pb::ssize_t{3}});

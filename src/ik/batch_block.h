@@ -7,10 +7,13 @@
 //   per-lane arrays [lane]
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <glm/vec3.hpp>
 #include <limits>
+#include <span>
+#include <string>
 
 #include "batch_fabrik.h"
 #include "fabrik_accelerated.h"
@@ -137,6 +140,53 @@ struct BendScratchF {
 // (bitwise SolveFabrik's) unless `float_steps` (BatchBendStep::kFloat).
 void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate,
                 bool float_steps);
+
+// The size checks of packed poses (ChainBatch::FromPoses, SolveFabrikPacked): `points` points
+// of `joints` per chain. The error, or an empty string.
+std::string PackedSizeError(std::size_t points, std::size_t joints);
+
+// SolveFabrikBatch's checks of its input (batch_fabrik.h), for `chains` chains: the static
+// error text, or nullptr when all is well. A non-finite target sets bad_index.
+const char* CheckSolveInput(std::size_t chains, std::span<const glm::vec3> targets,
+                            const SolveSettings& settings, std::size_t& bad_index);
+
+// Adds a solved block's outcomes to `t` (ChainBatch's per-block tally, or any struct with its
+// members): lanes [0, chains) hold chains, the rest is padding. Lane-iterations run are
+// counted per group of kTallyGroup lanes (one AVX-512 vector of floats; on narrower targets a
+// group is several vectors, so the measure is a lower bound) as the group's largest count.
+constexpr std::size_t kTallyGroup = 16;
+template <typename Tally>
+void TallyBlock(const BlockView& v, std::size_t chains, Tally& t) {
+  for (std::size_t g = 0; g < kLanes; g += kTallyGroup) {
+    std::int32_t most = 0;
+    for (std::size_t lane = g; lane < g + kTallyGroup; ++lane) {
+      const std::int32_t it = v.iterations[lane];
+      most = std::max(most, it);
+      if (lane >= chains) continue;
+      t.useful += it;
+      t.max_iterations = std::max(t.max_iterations, static_cast<int>(it));
+      t.reached += v.reached[lane];
+      t.reachable += v.reachable[lane];
+      t.reached_reachable += v.reached[lane] & v.reachable[lane];
+    }
+    t.run += static_cast<double>(most) * kTallyGroup;
+  }
+}
+
+// The blocks' tallies summed into `result` (counts, largest iteration count, utilisation).
+template <typename Tallies>
+void SumTallies(const Tallies& tallies, BatchSolveResult& result) {
+  double useful = 0.0, run = 0.0;
+  for (const auto& t : tallies) {
+    result.reached_count += t.reached;
+    result.reachable_count += t.reachable;
+    result.reached_reachable_count += t.reached_reachable;
+    result.max_iterations_run = std::max(result.max_iterations_run, t.max_iterations);
+    useful += t.useful;
+    run += t.run;
+  }
+  result.lane_utilisation = run > 0.0 ? useful / run : 1.0;
+}
 
 // ---- per-lane scalar code (batch_lane.cpp), each following fabrik.cpp exactly
 

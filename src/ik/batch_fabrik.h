@@ -242,6 +242,36 @@ BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> 
                                   BatchRegroup regroup = BatchRegroup::kWhenRagged,
                                   BatchBendStep bend = BatchBendStep::kExact);
 
+// Where SolveFabrikPacked writes each chain's outcome: entry c of each span for chain c. An
+// empty span is not written; any other must hold exactly one entry per chain.
+struct PackedOutcomes {
+  std::span<std::int32_t> iterations{};  // ChainOutcome::iterations
+  std::span<float> distance{};           // ChainOutcome::distance, world units
+  std::span<bool> reached{};
+  std::span<bool> reachable{};
+};
+
+// Solves chains held as packed poses in the caller's memory, in place: chain c's joints (root
+// first) are poses[c * joints_per_chain, (c + 1) * joints_per_chain), for example an
+// (N, n+1, 3) float array. Per chain the result is exactly that of ChainBatch::FromPoses,
+// SolveFabrikBatch (BatchRegroup::kNever, the same `threads` and `bend`) and CopyAllPoses
+// back: SolveFabrik's, to float rounding (see the top of this file). Cheaper than that
+// sequence: 128 chains at a time are moved into the SIMD layout in the solving thread's own
+// block storage (a few tens of KB for short chains, allocated per call), solved while in
+// cache and written back, so no batch-sized storage is filled or read.
+// Everything is checked before anything is written; refused with a message, nothing written:
+// joints_per_chain < 2 or poses.size() not a positive multiple of it; settings invalid as in
+// ValidateSolveInput; targets.size() not the chain count; a non-finite target ("targets[c] is
+// not finite"); an outcome span neither empty nor of the chain count; a chain that
+// Chain::FromJoints refuses ("chains[c]: " and its message, c the lowest such chain).
+// On success the sums of BatchSolveResult (regrouped false, seconds the whole call's).
+Result<BatchSolveResult> SolveFabrikPacked(std::span<glm::vec3> poses, std::size_t joints_per_chain,
+                                           std::span<const glm::vec3> targets,
+                                           const SolveSettings& settings,
+                                           const PackedOutcomes& outcomes = {},
+                                           BatchThreads threads = BatchThreads::kAll,
+                                           BatchBendStep bend = BatchBendStep::kExact);
+
 // Name of the SIMD instruction set the batched solver dispatches to on this CPU (e.g.
 // "AVX3" for AVX-512, "AVX2"), for benchmark and readout labels.
 const char* BatchSimdTarget();

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ik/batch_block.h"
@@ -16,6 +17,19 @@
 namespace fabrik {
 
 using batch::kLanes;
+
+namespace batch {
+
+std::string PackedSizeError(std::size_t points, std::size_t joints) {
+  if (joints < 2) return "a chain needs at least 2 joints, got " + std::to_string(joints);
+  if (points == 0 || points % joints != 0) {
+    return "poses must hold a positive multiple of " + std::to_string(joints) + " points, got " +
+           std::to_string(points);
+  }
+  return {};
+}
+
+}  // namespace batch
 
 Result<ChainBatch> ChainBatch::FromPoses(std::span<const glm::vec3> poses,
                                          std::size_t joints_per_chain, BatchThreads threads) {
@@ -28,10 +42,8 @@ Result<ChainBatch> ChainBatch::FromPoses(std::span<const glm::vec3> poses,
 Status ChainBatch::AssignPoses(std::span<const glm::vec3> poses, std::size_t joints_per_chain,
                                BatchThreads threads) {
   const std::size_t n = joints_per_chain;
-  if (n < 2) return MakeError("a chain needs at least 2 joints, got " + std::to_string(n));
-  if (poses.empty() || poses.size() % n != 0) {
-    return MakeError("poses must hold a positive multiple of " + std::to_string(n) +
-                     " points, got " + std::to_string(poses.size()));
+  if (std::string error = batch::PackedSizeError(poses.size(), n); !error.empty()) {
+    return MakeError(std::move(error));
   }
   const std::size_t chains = poses.size() / n;
   if (chains >= std::numeric_limits<std::uint32_t>::max() / 2) {

@@ -26,9 +26,6 @@ namespace {
 using batch::ForRange;
 using batch::kLanes;
 
-// Lanes per group when measuring how ragged a solve was: one AVX-512 vector of floats (on
-// narrower targets a group is two or four vectors, so the measure is a lower bound).
-constexpr std::size_t kGroup = 16;
 // Regroup after a solve in which fewer lane-iterations than this share were useful.
 constexpr double kRegroupBelow = 0.75;
 // Iteration counts are bucketed up to this many; higher counts share the last bucket.
@@ -83,37 +80,14 @@ struct BatchAccess {
     batch::SolveBlock(view, settings.tolerance, settings.max_iterations, settings.accelerate,
                       bend == BatchBendStep::kFloat);
 
-    // Tally while the block is in cache. Lane-iterations run are counted per group of kGroup
-    // lanes as the group's largest count.
+    // Tally while the block is in cache. Padding lanes are the last block's last lanes.
     ChainBatch::BlockTally t;
-    for (std::size_t g = 0; g < kLanes; g += kGroup) {
-      std::int32_t most = 0;
-      for (std::size_t lane = g; lane < g + kGroup; ++lane) {
-        const std::int32_t it = view.iterations[lane];
-        most = std::max(most, it);
-        if (b.chain_of_[block * kLanes + lane] >= b.chain_count_) continue;
-        t.useful += it;
-        t.max_iterations = std::max(t.max_iterations, static_cast<int>(it));
-        t.reached += view.reached[lane];
-        t.reachable += view.reachable[lane];
-        t.reached_reachable += view.reached[lane] & view.reachable[lane];
-      }
-      t.run += static_cast<double>(most) * kGroup;
-    }
+    batch::TallyBlock(view, std::min(kLanes, b.chain_count_ - block * kLanes), t);
     b.tally_[block] = t;
   }
 
   static void Sum(const ChainBatch& b, BatchSolveResult& result) {
-    double useful = 0.0, run = 0.0;
-    for (const ChainBatch::BlockTally& t : b.tally_) {
-      result.reached_count += t.reached;
-      result.reachable_count += t.reachable;
-      result.reached_reachable_count += t.reached_reachable;
-      result.max_iterations_run = std::max(result.max_iterations_run, t.max_iterations);
-      useful += t.useful;
-      run += t.run;
-    }
-    result.lane_utilisation = run > 0.0 ? useful / run : 1.0;
+    batch::SumTallies(b.tally_, result);
   }
 
   // Re-packs the chains so that slots are ordered by the last solve's iteration count (a
@@ -184,33 +158,36 @@ struct BatchAccess {
   }
 };
 
+namespace batch {
+
+const char* CheckSolveInput(std::size_t chains, std::span<const glm::vec3> targets,
+                            const SolveSettings& settings, std::size_t& bad_index) {
+  if (const char* error = ValidateSolveInput(glm::vec3(0.0f), settings)) return error;
+  if (targets.size() != chains) return "targets must hold exactly one point per chain";
+  if (!AllFinite(targets)) {
+    for (std::size_t c = 0;; ++c) {
+      if (IsFinite(targets[c])) continue;
+      bad_index = c;
+      return "targets[i] is not finite (NaN or inf)";
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace batch
+
 BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> targets,
                                   const SolveSettings& settings, BatchThreads threads,
                                   BatchRegroup regroup, BatchBendStep bend) {
   BatchSolveResult result;
-  if (const char* error = ValidateSolveInput(glm::vec3(0.0f), settings)) {
+  const char* error =
+      batch.chain_count() == 0  // a moved-from batch
+          ? "the batch holds no chains"
+          : batch::CheckSolveInput(batch.chain_count(), targets, settings, result.bad_index);
+  if (error != nullptr) {
     result.ok = false;
     result.error = error;
     return result;
-  }
-  if (batch.chain_count() == 0) {  // a moved-from batch
-    result.ok = false;
-    result.error = "the batch holds no chains";
-    return result;
-  }
-  if (targets.size() != batch.chain_count()) {
-    result.ok = false;
-    result.error = "targets must hold exactly one point per chain";
-    return result;
-  }
-  if (!AllFinite(targets)) {
-    for (std::size_t c = 0;; ++c) {
-      if (IsFinite(targets[c])) continue;
-      result.ok = false;
-      result.error = "targets[i] is not finite (NaN or inf)";
-      result.bad_index = c;
-      return result;
-    }
   }
 
   const auto start = std::chrono::steady_clock::now();

@@ -8,16 +8,16 @@
 #include <string>
 
 #include "ik/chain_measure.h"
+#include "ik/reach_arithmetic.h"
 #include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {
 
-// |a - b| in double: exact enough and never overflows for float inputs, where glm::length in
-// float squares the components and overflows (to inf) once they pass ~1.8e19.
-double DistanceD(const glm::vec3& a, const glm::vec3& b) {
-  return glm::length(glm::dvec3(a) - glm::dvec3(b));
-}
+// |a - b| in double (reach_arithmetic.h): exact enough and never overflows for float inputs,
+// where glm::length in float squares the components and overflows (to inf) once they pass
+// ~1.8e19. The batched solver's fill measures with the same function (chain_measure.h).
+using reach::DistanceD;
 
 // Solvers place joints up to 2 x total_length from the root (the backward pass hangs the
 // chain from a target that is itself up to total_length away), so the chain must fit in float
@@ -75,9 +75,7 @@ Result<JointMeasure> MeasureJoints(std::span<const glm::vec3> joints, float* len
     const auto l = static_cast<float>(length);
     lengths[(i - 1) * stride] = l;
     // The same sums, in the same order, as Chain::ComputeTotals.
-    m.total += l;
-    m.max_length = std::max(m.max_length, l);
-    m.min_length = i == 1 ? l : std::min(m.min_length, l);
+    AddSegment(m, i - 1, l);
   }
   if (!std::isfinite(m.total) || !FitsInFloat(joints[0], m.total)) return MakeError(kTooLarge);
   return m;

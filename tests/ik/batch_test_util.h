@@ -85,6 +85,14 @@ inline Comparison ExpectMatchesScalar(const ChainBatch& batch, std::vector<Chain
   return out;
 }
 
+// The chains' joints packed chain after chain (as ChainBatch::FromPoses and SolveFabrikPacked
+// take them).
+inline std::vector<glm::vec3> Packed(const std::vector<Chain>& chains) {
+  std::vector<glm::vec3> out;
+  for (const Chain& c : chains) out.insert(out.end(), c.joints().begin(), c.joints().end());
+  return out;
+}
+
 // `count` chains of `joints` joints with ragged lengths and random poses, roots spread out,
 // and targets: most inside the reach (some close to full reach, which converge slowly and
 // hit the cap), some beyond it, a few on or next to the root.

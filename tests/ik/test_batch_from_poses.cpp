@@ -15,13 +15,8 @@ namespace fabrik {
 namespace {
 
 using testing::MustBatch;
+using testing::Packed;
 using testing::RandomBatch;
-
-std::vector<glm::vec3> Packed(const std::vector<Chain>& chains) {
-  std::vector<glm::vec3> out;
-  for (const Chain& c : chains) out.insert(out.end(), c.joints().begin(), c.joints().end());
-  return out;
-}
 
 TEST(BatchFromPoses, EqualsFromChainsAndSolvesTheSame) {
   std::mt19937 rng(31);

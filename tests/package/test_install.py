@@ -4,10 +4,10 @@
 usage: test_install.py headers|examples|demo|deb BUILD_DIR
 
   headers   cmake --install into a temporary prefix; every installed header compiles on its
-            own (a file holding only its #include) with -Wall -Wextra -Werror, with nothing
-            on the include path but the prefix and pkg-config's flags for fabrik-ik; those
-            flags and the CMake target fabrik::ik name only <prefix>/include (the headers
-            include their siblings by file name, so include/fabrik is not needed).
+            own (a file holding only its #include <fabrik/ik/...>) with -Wall -Wextra -Werror
+            and nothing on the include path but -I<prefix>/include; none includes another as
+            "ik/..." or "fabrik/..." (they include their siblings by file name); pkg-config's
+            flags for fabrik-ik and the CMake target fabrik::ik name only <prefix>/include.
   examples  the same install; examples/cpp built with CMake (find_package(fabrik)) and with
             pkg-config, and run; examples/python run against the installed module (the plot
             must be a PNG).
@@ -21,6 +21,7 @@ usage: test_install.py headers|examples|demo|deb BUILD_DIR
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -33,6 +34,14 @@ PYTHON = sys.executable
 def run(args, **kw):
     print("$", " ".join(args), flush=True)
     return subprocess.run(args, check=True, text=True, **kw)
+
+
+def project_version():
+    """The version project(fabrik VERSION ...) in CMakeLists.txt states."""
+    with open(os.path.join(SOURCE, "CMakeLists.txt")) as f:
+        found = re.search(r"project\(fabrik VERSION (\d+\.\d+\.\d+)", f.read())
+    assert found, "no project(fabrik VERSION ...) in CMakeLists.txt"
+    return found.group(1)
 
 
 def install(build, prefix):
@@ -64,13 +73,22 @@ def check_headers(build, work):
                      for d, _, files in os.walk(root) for f in files if f.endswith(".h"))
     assert "fabrik/ik/fabrik.h" in headers and "fabrik/ik/batch_fabrik.h" in headers, headers
     assert "fabrik/ik/version.h" in headers
+    # They reach each other by file name (found next to the including header), never through
+    # a folder that only an extra -I<prefix>/include/fabrik would make visible.
+    for header in headers:
+        with open(os.path.join(root, header)) as f:
+            text = f.read()
+        nested = re.findall(r'#include\s*[<"](?:ik|fabrik)/[^>"]*', text)
+        assert not nested, (header, nested)
     failed = []
     for header in headers:
         unit = os.path.join(work, "unit.cpp")
         with open(unit, "w") as f:
             f.write(f"#include <{header}>\n")
+        # Only -I<prefix>/include: GLM, Highway and oneTBB are in the system's include path.
         done = subprocess.run(["c++", "-std=c++20", "-Wall", "-Wextra", "-Werror",
-                               "-fsyntax-only", *flags, unit], capture_output=True, text=True)
+                               "-fsyntax-only", f"-I{root}", unit], capture_output=True,
+                              text=True)
         if done.returncode != 0:
             failed.append(f"{header}:\n{done.stderr}")
     print(f"{len(headers)} headers, {len(failed)} failed")
@@ -91,6 +109,7 @@ def check_examples(build, work):
     version = run(["pkg-config", "--modversion", "fabrik-ik"], env=pkg_env(prefix),
                   capture_output=True).stdout.strip()
     assert out.splitlines()[0] == f"fabrik {version}", (out, version)
+    assert version == project_version(), (version, project_version())
     # pkg-config.
     flags = run(["pkg-config", "--cflags", "--libs", "fabrik-ik"], env=pkg_env(prefix),
                 capture_output=True).stdout.split()
@@ -141,6 +160,9 @@ def check_deb(build, work):
             if n.endswith(".deb")]
     assert len(debs) == 1, debs
     deb = debs[0]
+    version = run(["dpkg-deb", "-f", deb, "Version"], capture_output=True).stdout.strip()
+    assert version == project_version(), (version, project_version())
+    assert os.path.basename(deb) == f"fabrik_{version}_amd64.deb", deb
     depends = run(["dpkg-deb", "-f", deb, "Depends"], capture_output=True).stdout.strip()
     print("Depends:", depends)
     names = [alt.split()[0] for part in depends.split(",") for alt in part.split("|")[:1]]
@@ -174,7 +196,8 @@ def check_deb(build, work):
     module_dir = os.path.join(root, "usr", "lib", "python3", "dist-packages")
     if os.path.isdir(module_dir):
         code = ("import fabrik; j, i = fabrik.solve([[0,0,0],[0,1,0],[0,2,0]], [1,1,0]); "
-                "assert i['reached']; print('python', fabrik.__version__, i)")
+                f"assert i['reached']; assert fabrik.__version__ == '{version}', "
+                "fabrik.__version__; print('python', fabrik.__version__, i)")
         print(run([PYTHON, "-c", code], env=dict(os.environ, PYTHONPATH=module_dir),
                   capture_output=True, cwd=work).stdout)
 

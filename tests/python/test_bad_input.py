@@ -31,6 +31,13 @@ SOLVE_CASES = [
     ({"joints": with_inf}, "joints[1][0] is not finite"),
     ({"joints": huge}, "joints[3][2] is beyond single precision"),
     ({"joints": coincident}, "zero-length segment"),
+    # float32 arrays are read without conversion: the same checks and messages.
+    ({"joints": CHAIN[:1].astype(np.float32)}, "shape (n+1, 3)"),
+    ({"joints": with_nan.astype(np.float32)}, "joints[2][1] is not finite"),
+    ({"joints": with_inf.astype(np.float32)}, "joints[1][0] is not finite"),
+    ({"joints": coincident.astype(np.float32)}, "zero-length segment"),
+    ({"target": np.array([1, np.nan, 2], np.float32)}, "target[1] is not finite"),
+    ({"target": np.array([1, 2], np.float32)}, "target must have shape (3,)"),
     ({"target": [1, 2]}, "target must have shape (3,)"),
     ({"target": [1, np.nan, 2]}, "target[1] is not finite"),
     ({"target": [np.inf, 0, 0]}, "target[0] is not finite"),

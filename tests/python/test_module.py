@@ -1,5 +1,8 @@
 """fabrik.solve and fabrik.solve_request give what fabrik-solve gives on the same requests;
 solve_batch gives what solve gives, chain for chain."""
+import os
+import re
+
 import numpy as np
 import pytest
 
@@ -10,6 +13,42 @@ from fabrik_test_util import random_chain, random_target, run_fabrik_solve, stra
 def test_version_is_semantic():
     parts = fabrik.__version__.split(".")
     assert len(parts) == 3 and all(p.isdigit() for p in parts)
+
+
+def test_version_agrees_everywhere():
+    """CMake's project version, the generated C++ header, fabrik.__version__ and
+    docs/library.md state one version (the .deb's is checked by package.deb)."""
+    source = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    with open(os.path.join(source, "CMakeLists.txt")) as f:
+        version = re.search(r"project\(fabrik VERSION (\d+\.\d+\.\d+)", f.read()).group(1)
+    assert fabrik.__version__ == version
+    major, minor, patch = version.split(".")
+    build = os.path.dirname(os.path.dirname(os.path.abspath(fabrik.__file__)))
+    with open(os.path.join(build, "generated", "ik", "version.h")) as f:
+        header = f.read()
+    assert f'#define FABRIK_VERSION_STRING "{version}"' in header
+    for name, value in (("MAJOR", major), ("MINOR", minor), ("PATCH", patch)):
+        assert f"#define FABRIK_VERSION_{name} {value}\n" in header, name
+    with open(os.path.join(source, "docs", "library.md")) as f:
+        docs = f.read()
+    assert f"currently {version}." in docs
+    assert f"fabrik_{version}_amd64.deb" in docs
+    stated = set(re.findall(r"fabrik_(\d+\.\d+\.\d+)_amd64\.deb", docs))
+    assert stated == {version}, stated
+
+
+def test_solve_reads_float32_as_float64():
+    """A float32 chain (read without conversion) solves exactly as the same values in float64,
+    C-contiguous or not."""
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        joints = random_chain(rng, 6).astype(np.float32)
+        target = random_target(rng, 1.0).astype(np.float32)
+        want, want_info = fabrik.solve(joints.astype(np.float64), target.astype(np.float64))
+        for chain in (joints, np.asfortranarray(joints)):
+            got, info = fabrik.solve(chain, target)
+            np.testing.assert_array_equal(got, want)
+            assert info == want_info
 
 
 CASES = [(solver, accelerate) for solver in fabrik.SOLVERS for accelerate in (False, True)
