@@ -55,6 +55,7 @@ class CommandOutput {
 };
 
 struct FlagEntry;
+struct SavedSetting;  // core/saved_setting.h
 
 struct AppCommandEntry {
   CommandExtension language;  // name, usage, summary, details, parse, keywords
@@ -68,6 +69,10 @@ struct AppCommandEntry {
   // the default (not written). Written under the entry's name as a JSON string, checked with
   // `language.parse` when read, restored with the line `NAME WORDS` after the flags.
   std::string (*saved)(const AppState& state) = nullptr;
+  // Optional, for a value the simple `saved` cannot say (another key, a JSON value that is
+  // not the command's words, a restore that depends on other settings): the whole saved
+  // setting (core/saved_setting.h), such as the mocap clip under `clip`.
+  const SavedSetting* setting = nullptr;
 };
 
 // An on/off flag of the app's state, everything about it in one entry: the command

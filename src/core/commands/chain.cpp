@@ -5,10 +5,12 @@
 // keywords); the group's list at the end is what lang/command.cpp's kGroups reads. The struct
 // itself is in lang/command.h, because keys, the panel and scripts build and carry it as a
 // typed value.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 
+#include "core/builtin_table.h"
 #include "core/command_apply.h"
 #include "core/frame.h"
 #include "core/orient.h"
@@ -195,6 +197,26 @@ const CommandSpec kModeSpec = {.name = cmd::Mode::kName,
                                .keywords = kModeNames};
 }  // namespace
 
+namespace {
+// Saved as "mode": "drag" ...; restored last, so it starts what the restored files loaded.
+bool IsModeName(const std::string& word) {
+  return std::find(kModeNames.begin(), kModeNames.end(), word) != kModeNames.end();
+}
+constexpr std::string_view kModeOverriddenBy[] = {"--spline", "--script", "--mode"};
+const SavedSetting kModeSaved = {
+    .key = "mode",
+    .order = RestoreOrder::kMode,
+    .capture =
+        [](const AppState& state) { return nlohmann::json(std::string(ModeName(state.mode))); },
+    .check =
+        [](const nlohmann::json& v) {
+          return CheckSettingWord(v, IsModeName, "drag, spline, console or script");
+        },
+    .restore = [](const nlohmann::json& v, const SettingValues&,
+                  RestoreLines& out) { out.now.push_back("mode " + v.get<std::string>()); },
+    .overridden_by = kModeOverriddenBy};
+}  // namespace
+
 std::string_view ModeName(TargetMode mode) {
   const auto i = static_cast<std::size_t>(mode);
   return i < kModeNames.size() ? kModeNames[i] : std::string_view("drag");
@@ -272,6 +294,25 @@ const CommandSpec kLengthSpec = {.name = cmd::Length::kName,
                                  .parse = ParseLength};
 }  // namespace
 
+namespace {
+// The options that set the chain's shape, which the saved length and lengths yield to.
+constexpr std::string_view kShapeOverriddenBy[] = {"--joints", "--length", "--lengths"};
+const SavedSetting kLengthSaved = {
+    .key = "length",
+    .order = RestoreOrder::kChainShape,
+    .capture = [](const AppState& state) { return nlohmann::json(state.uniform_length); },
+    .check =
+        [](const nlohmann::json& v) {
+          return CheckSettingReal(v, kMinSegmentLength, kMaxSegmentLength, false,
+                                  "from 0.0001 to 1000");
+        },
+    .restore =
+        [](const nlohmann::json& v, const SettingValues&, RestoreLines& out) {
+          out.now.push_back("length " + SettingReal(v.get<float>()));
+        },
+    .overridden_by = kShapeOverriddenBy};
+}  // namespace
+
 // ---- lengths A B C ... ----
 namespace {
 
@@ -335,6 +376,41 @@ const CommandSpec kLengthsSpec = {.name = cmd::Lengths::kName,
                                   .parse = ParseLengths};
 }  // namespace
 
+namespace {
+// Saved: the chain scene's lengths, also while another scene has its own chain.
+nlohmann::json CaptureLengths(const AppState& state) {
+  const std::vector<float>& lengths = state.scene.free_chain() || state.scene.chain_lengths.empty()
+                                          ? state.lengths
+                                          : state.scene.chain_lengths;
+  return lengths.empty() ? nlohmann::json() : nlohmann::json(lengths);
+}
+Result<nlohmann::json> CheckLengths(const nlohmann::json& v) {
+  bool ok = v.is_array() && !v.empty() && v.size() < static_cast<std::size_t>(kMaxJoints);
+  std::vector<float> lengths;
+  for (std::size_t i = 0; ok && i < v.size(); ++i) {
+    double d = 0.0;
+    ok = SettingNumber(v[i], kMinSegmentLength, kMaxSegmentLength, false, d);
+    lengths.push_back(static_cast<float>(d));
+  }
+  if (!ok) return MakeError("expected 1 to 9999 numbers from 0.0001 to 1000");
+  return nlohmann::json(lengths);
+}
+void RestoreLengths(const nlohmann::json& v, const SettingValues&, RestoreLines& out) {
+  std::string text = "lengths";
+  for (const nlohmann::json& l : v) {
+    text += ' ';
+    text += SettingReal(l.get<float>());
+  }
+  out.now.push_back(std::move(text));
+}
+const SavedSetting kLengthsSaved = {.key = "lengths",
+                                    .order = RestoreOrder::kChainShape,
+                                    .capture = CaptureLengths,
+                                    .check = CheckLengths,
+                                    .restore = RestoreLengths,
+                                    .overridden_by = kShapeOverriddenBy};
+}  // namespace
+
 // ---- moe E ----
 namespace {
 
@@ -366,6 +442,21 @@ const CommandSpec kMoeSpec = {.name = cmd::Moe::kName,
                               .usage = "moe E",
                               .summary = "margin of error, world units (0 < E <= 100)",
                               .parse = ParseMoe};
+}  // namespace
+
+namespace {
+constexpr std::string_view kMoeOverriddenBy[] = {"--moe"};
+const SavedSetting kMoeSaved = {
+    .key = "moe",
+    .order = RestoreOrder::kSolve,
+    .capture = [](const AppState& state) { return nlohmann::json(state.settings.tolerance); },
+    .check =
+        [](const nlohmann::json& v) {
+          return CheckSettingReal(v, 0.0, kMaxTolerance, true, "> 0 and <= 100");
+        },
+    .restore = [](const nlohmann::json& v, const SettingValues&,
+                  RestoreLines& out) { out.now.push_back("moe " + SettingReal(v.get<float>())); },
+    .overridden_by = kMoeOverriddenBy};
 }  // namespace
 
 // ---- iterations N ----
@@ -404,6 +495,25 @@ const CommandSpec kIterationsSpec = {.name = cmd::Iterations::kName,
                                      .parse = ParseIterations};
 }  // namespace
 
+namespace {
+// Saved under the option's older name, max_iterations (files written before keep loading).
+constexpr std::string_view kIterationsOverriddenBy[] = {"--max-iterations"};
+const SavedSetting kIterationsSaved = {
+    .key = "max_iterations",
+    .order = RestoreOrder::kSolve,
+    .capture = [](const AppState& state) { return nlohmann::json(state.settings.max_iterations); },
+    .check =
+        [](const nlohmann::json& v) {
+          return CheckSettingWhole(v, kMinIterations, kMaxIterations,
+                                   "expected a whole number from 1 to 100000");
+        },
+    .restore =
+        [](const nlohmann::json& v, const SettingValues&, RestoreLines& out) {
+          out.now.push_back("iterations " + std::to_string(v.get<int>()));
+        },
+    .overridden_by = kIterationsOverriddenBy};
+}  // namespace
+
 // ---- the group, in the order `help` lists them ----
 namespace {
 const CommandSpec kSpecs[] = {kTargetSpec,  kModeSpec, kJointsSpec,    kLengthSpec,
@@ -411,5 +521,17 @@ const CommandSpec kSpecs[] = {kTargetSpec,  kModeSpec, kJointsSpec,    kLengthSp
 }  // namespace
 
 std::span<const CommandSpec> command_parse::ChainCommands() { return kSpecs; }
+
+namespace {
+const BuiltinEntry kEntries[] = {{.name = cmd::Target::kName},
+                                 {.name = cmd::Mode::kName, .saved = &kModeSaved},
+                                 {.name = cmd::Joints::kName},
+                                 {.name = cmd::Length::kName, .saved = &kLengthSaved},
+                                 {.name = cmd::Lengths::kName, .saved = &kLengthsSaved},
+                                 {.name = cmd::Moe::kName, .saved = &kMoeSaved},
+                                 {.name = cmd::Iterations::kName, .saved = &kIterationsSaved}};
+}  // namespace
+
+std::span<const BuiltinEntry> ChainBuiltins() { return kEntries; }
 
 }  // namespace fabrik

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "core/builtin_table.h"
 #include "core/command_apply.h"
 #include "core/commands.h"
 #include "core/frame.h"
@@ -212,6 +213,29 @@ const CommandSpec kSplineLoadSpec = {.name = cmd::SplineLoad::kName,
                                      .path_after = "load"};
 }  // namespace
 
+namespace {
+// A spline or script on the command line sets the mode: the saved mode and files would take
+// it back.
+constexpr std::string_view kFileOverriddenBy[] = {"--spline", "--script", "--mode"};
+// Saved: the loaded spline's path, restored by loading it again (a file since moved prints
+// its error at start).
+const SavedSetting kSplineSaved = {
+    .key = "spline",
+    .order = RestoreOrder::kFile,
+    .capture =
+        [](const AppState& state) {
+          return state.spline.follower.has_spline() && !state.spline.path.empty()
+                     ? nlohmann::json(SettingPath(state.spline.path))
+                     : nlohmann::json();
+        },
+    .check = CheckSettingPath,
+    .restore =
+        [](const nlohmann::json& v, const SettingValues&, RestoreLines& out) {
+          out.now.push_back(SettingQuoted("spline load", v.get<std::string>()));
+        },
+    .overridden_by = kFileOverriddenBy};
+}  // namespace
+
 // ---- script run PATH|play|pause|restart|stop ----
 namespace {
 
@@ -312,11 +336,46 @@ const CommandSpec kScriptRunSpec = {.name = cmd::ScriptRun::kName,
                                     .path_after = "run"};
 }  // namespace
 
+namespace {
+// Saved: the loaded script's path. Restored loaded for the panel's picker, but never running
+// on its own: a saved script may end in `quit`, which would end every later start. It is
+// stopped unless the saved mode is script; in script mode it waits, paused (after the mode
+// line, which plays it), for `script play`.
+void RestoreScript(const nlohmann::json& v, const SettingValues& all, RestoreLines& out) {
+  out.now.push_back(SettingQuoted("script run", v.get<std::string>()));
+  const auto mode = all.find("mode");
+  if (mode == all.end() || mode->second == "script") {
+    out.last.push_back("script pause");
+  } else {
+    out.now.push_back("script stop");
+  }
+}
+const SavedSetting kScriptSaved = {.key = "script",
+                                   .order = RestoreOrder::kFile,
+                                   .capture =
+                                       [](const AppState& state) {
+                                         return state.script.player.has_script() &&
+                                                        !state.script.path.empty()
+                                                    ? nlohmann::json(SettingPath(state.script.path))
+                                                    : nlohmann::json();
+                                       },
+                                   .check = CheckSettingPath,
+                                   .restore = RestoreScript,
+                                   .overridden_by = kFileOverriddenBy};
+}  // namespace
+
 // ---- the group, in the order `help` lists them ----
 namespace {
 const CommandSpec kSpecs[] = {kSplineLoadSpec, kScriptRunSpec};
 }  // namespace
 
 std::span<const CommandSpec> command_parse::PlaybackCommands() { return kSpecs; }
+
+namespace {
+const BuiltinEntry kEntries[] = {{.name = cmd::SplineLoad::kName, .saved = &kSplineSaved},
+                                 {.name = cmd::ScriptRun::kName, .saved = &kScriptSaved}};
+}  // namespace
+
+std::span<const BuiltinEntry> PlaybackBuiltins() { return kEntries; }
 
 }  // namespace fabrik

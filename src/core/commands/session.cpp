@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/builtin_table.h"
 #include "core/command_apply.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
@@ -199,6 +200,22 @@ const CommandSpec kSolverSpec = {.name = cmd::Solver::kName,
                                  .keywords = kSolverNames};
 }  // namespace
 
+namespace {
+// Saved: the library solver in use (two_bone is a tool's choice, saved by none).
+bool IsSolverName(const std::string& name) { return ParseSolverKind(name).has_value(); }
+constexpr std::string_view kSolverOverriddenBy[] = {"--solver"};
+const SavedSetting kSolverSaved = {
+    .key = "solver",
+    .order = RestoreOrder::kSolver,
+    .capture =
+        [](const AppState& state) { return nlohmann::json(std::string(SolverName(state.solver))); },
+    .check =
+        [](const nlohmann::json& v) { return CheckSettingWord(v, IsSolverName, "a solver name"); },
+    .restore = [](const nlohmann::json& v, const SettingValues&,
+                  RestoreLines& out) { out.now.push_back("solver " + v.get<std::string>()); },
+    .overridden_by = kSolverOverriddenBy};
+}  // namespace
+
 // ---- scene NAME ----
 namespace {
 
@@ -256,11 +273,43 @@ const CommandSpec kSceneSpec = {.name = cmd::Scene::kName,
                                 .context_usage = SceneUsage};
 }  // namespace
 
+namespace {
+// Saved: the scene on, restored after the files (a switch keeps them) and before the mode.
+bool IsSceneName(const std::string& name) {
+  for (const SceneEntry& e : RegisteredScenes()) {
+    if (e.name == name) return true;
+  }
+  return false;
+}
+// --bvh starts the mocap scene with its clip, as --scene would.
+constexpr std::string_view kSceneOverriddenBy[] = {"--scene", "--bvh"};
+const SavedSetting kSceneSaved = {
+    .key = "scene",
+    .order = RestoreOrder::kScene,
+    .capture =
+        [](const AppState& state) { return nlohmann::json(std::string(state.scene.name())); },
+    .check =
+        [](const nlohmann::json& v) { return CheckSettingWord(v, IsSceneName, "a scene name"); },
+    .restore = [](const nlohmann::json& v, const SettingValues&,
+                  RestoreLines& out) { out.now.push_back("scene " + v.get<std::string>()); },
+    .overridden_by = kSceneOverriddenBy};
+}  // namespace
+
 // ---- the group, in the order `help` lists them ----
 namespace {
 const CommandSpec kSpecs[] = {kCameraSpec, kStateSpec, kHelpSpec, kSolverSpec, kSceneSpec};
 }  // namespace
 
 std::span<const CommandSpec> command_parse::SessionCommands() { return kSpecs; }
+
+namespace {
+const BuiltinEntry kEntries[] = {{.name = cmd::CameraReset::kName},
+                                 {.name = cmd::State::kName},
+                                 {.name = cmd::Help::kName},
+                                 {.name = cmd::Solver::kName, .saved = &kSolverSaved},
+                                 {.name = cmd::Scene::kName, .saved = &kSceneSaved}};
+}  // namespace
+
+std::span<const BuiltinEntry> SessionBuiltins() { return kEntries; }
 
 }  // namespace fabrik

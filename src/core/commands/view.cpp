@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/builtin_table.h"
 #include "core/command_apply.h"
 #include "core/step_view.h"
 #include "lang/command_parse.h"
@@ -210,5 +211,14 @@ const CommandSpec kSpecs[] = {kClearSpec, kStepSpec, kRaceSpec, kQuitSpec};
 }  // namespace
 
 std::span<const CommandSpec> command_parse::ViewCommands() { return kSpecs; }
+
+namespace {
+const BuiltinEntry kEntries[] = {{.name = cmd::Clear::kName},
+                                 {.name = cmd::Step::kName},
+                                 {.name = cmd::Race::kName},
+                                 {.name = cmd::Quit::kName}};
+}  // namespace
+
+std::span<const BuiltinEntry> ViewBuiltins() { return kEntries; }
 
 }  // namespace fabrik
