@@ -1,17 +1,17 @@
-// The chain's built-in commands, each whole in its section: target, mode, joints, length,
-// lengths, moe, iterations (docs/language.md "The console and script language"). A section
-// holds the command's help text, its parser, its struct's canonical text (Format) and range
-// check (Validate), its apply, and its CommandSpec (name, usage, summary, completion
-// keywords); the group's list at the end is what lang/command.cpp's kGroups reads. The struct
-// itself is in lang/command.h, because keys, the panel and scripts build and carry it as a
-// typed value.
+// The chain's built-in commands, each whole in its section: target, mode, joints, length, lengths,
+// moe, iterations (docs/language.md "The console and script language"). A section holds the
+// command's help text, its parser, its struct's canonical text (Format) and range check (Validate),
+// its apply, its CommandSpec (name, usage, summary, completion keywords), its apply's registration
+// (BuiltinApply) and, when the settings file keeps the command, its SavedSetting. The group's lists
+// at the end are what lang/command.cpp's kGroups (the specs) and core/builtin_table.cpp's kGroups
+// (the entries: applies and settings) read. The struct itself is in lang/command.h, because keys,
+// the panel and scripts build and carry it as a typed value.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 
 #include "core/builtin_table.h"
-#include "core/command_apply.h"
 #include "core/frame.h"
 #include "core/orient.h"
 #include "core/step_view.h"
@@ -124,7 +124,7 @@ Status cmd::Target::Validate() const {
   return Ok{};
 }
 
-bool Apply(AppState& state, const cmd::Target& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Target& c, CommandOutput& out) {
   if (out.source() == CommandSource::kScript) {
     state.script.target = c.position;  // the angles: `orient` in scripts
     return true;
@@ -153,6 +153,8 @@ const CommandSpec kTargetSpec = {
     .summary = "set the target (world units; angles in degrees); mode becomes console",
     .details = kTargetDetails,
     .parse = ParseTarget};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kTargetApplies[] = {ApplyOf<cmd::Target, Apply>()};
 }  // namespace
 
 // ---- mode drag|spline|console|script ----
@@ -181,7 +183,7 @@ Status cmd::Mode::Validate() const {
                                                             : Fail("mode: unknown mode");
 }
 
-bool Apply(AppState& state, const cmd::Mode& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Mode& c, CommandOutput& out) {
   SetMode(state, c.mode);
   out.Print("mode " + std::string(ModeName(c.mode)));
   return true;
@@ -195,6 +197,8 @@ const CommandSpec kModeSpec = {.name = cmd::Mode::kName,
                                .details = kModeDetails,
                                .parse = ParseMode,
                                .keywords = kModeNames};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kModeApplies[] = {ApplyOf<cmd::Mode, Apply>()};
 }  // namespace
 
 namespace {
@@ -242,7 +246,7 @@ Status cmd::Joints::Validate() const {
   return Ok{};
 }
 
-bool Apply(AppState& state, const cmd::Joints& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Joints& c, CommandOutput& out) {
   // Commands apply in order, so a script's "joints" and "length" lines at the same time
   // build on each other.
   std::vector<float> lengths = state.lengths;
@@ -258,6 +262,8 @@ const CommandSpec kJointsSpec = {.name = cmd::Joints::kName,
                                  .usage = "joints N",
                                  .summary = "joint count, root included (2..10000)",
                                  .parse = ParseJoints};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kJointsApplies[] = {ApplyOf<cmd::Joints, Apply>()};
 }  // namespace
 
 // ---- length L ----
@@ -277,7 +283,7 @@ Status cmd::Length::Validate() const {
   return IsSegmentLength(length) ? Status(Ok{}) : Fail("length: not a length from 0.0001 to 1000");
 }
 
-bool Apply(AppState& state, const cmd::Length& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Length& c, CommandOutput& out) {
   if (!ApplyLengths(state, UniformLengths(static_cast<int>(state.lengths.size()), c.length))) {
     return out.Fail(state.message);
   }
@@ -292,6 +298,8 @@ const CommandSpec kLengthSpec = {.name = cmd::Length::kName,
                                  .usage = "length L",
                                  .summary = "every segment's length (0.0001 <= L <= 1000)",
                                  .parse = ParseLength};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kLengthApplies[] = {ApplyOf<cmd::Length, Apply>()};
 }  // namespace
 
 namespace {
@@ -361,7 +369,7 @@ Status cmd::Lengths::Validate() const {
   return Ok{};
 }
 
-bool Apply(AppState& state, const cmd::Lengths& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Lengths& c, CommandOutput& out) {
   if (!ApplyLengths(state, c.lengths)) return out.Fail(state.message);
   out.Print("lengths set: " + std::to_string(c.lengths.size() + 1) + " joints");
   return true;
@@ -374,6 +382,8 @@ const CommandSpec kLengthsSpec = {.name = cmd::Lengths::kName,
                                   .summary = "per-segment lengths; joints = their count + 1",
                                   .details = kLengthsDetails,
                                   .parse = ParseLengths};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kLengthsApplies[] = {ApplyOf<cmd::Lengths, Apply>()};
 }  // namespace
 
 namespace {
@@ -430,7 +440,7 @@ Status cmd::Moe::Validate() const {
              : Fail("moe: not a number > 0 and <= 100");
 }
 
-bool Apply(AppState& state, const cmd::Moe& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Moe& c, CommandOutput& out) {
   state.settings.tolerance = c.tolerance;
   out.Print(Fmt("margin of error %.6g", c.tolerance));
   return true;
@@ -442,6 +452,8 @@ const CommandSpec kMoeSpec = {.name = cmd::Moe::kName,
                               .usage = "moe E",
                               .summary = "margin of error, world units (0 < E <= 100)",
                               .parse = ParseMoe};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kMoeApplies[] = {ApplyOf<cmd::Moe, Apply>()};
 }  // namespace
 
 namespace {
@@ -481,7 +493,7 @@ Status cmd::Iterations::Validate() const {
   return Ok{};
 }
 
-bool Apply(AppState& state, const cmd::Iterations& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Iterations& c, CommandOutput& out) {
   state.settings.max_iterations = c.max_iterations;
   out.Print("iteration cap " + std::to_string(c.max_iterations));
   return true;
@@ -493,6 +505,8 @@ const CommandSpec kIterationsSpec = {.name = cmd::Iterations::kName,
                                      .usage = "iterations N",
                                      .summary = "iteration cap per solve (1..100000)",
                                      .parse = ParseIterations};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kIterationsApplies[] = {ApplyOf<cmd::Iterations, Apply>()};
 }  // namespace
 
 namespace {
@@ -523,13 +537,14 @@ const CommandSpec kSpecs[] = {kTargetSpec,  kModeSpec, kJointsSpec,    kLengthSp
 std::span<const CommandSpec> command_parse::ChainCommands() { return kSpecs; }
 
 namespace {
-const BuiltinEntry kEntries[] = {{.name = cmd::Target::kName},
-                                 {.name = cmd::Mode::kName, .saved = &kModeSaved},
-                                 {.name = cmd::Joints::kName},
-                                 {.name = cmd::Length::kName, .saved = &kLengthSaved},
-                                 {.name = cmd::Lengths::kName, .saved = &kLengthsSaved},
-                                 {.name = cmd::Moe::kName, .saved = &kMoeSaved},
-                                 {.name = cmd::Iterations::kName, .saved = &kIterationsSaved}};
+const BuiltinEntry kEntries[] = {
+    {.name = cmd::Target::kName, .applies = kTargetApplies},
+    {.name = cmd::Mode::kName, .applies = kModeApplies, .saved = &kModeSaved},
+    {.name = cmd::Joints::kName, .applies = kJointsApplies},
+    {.name = cmd::Length::kName, .applies = kLengthApplies, .saved = &kLengthSaved},
+    {.name = cmd::Lengths::kName, .applies = kLengthsApplies, .saved = &kLengthsSaved},
+    {.name = cmd::Moe::kName, .applies = kMoeApplies, .saved = &kMoeSaved},
+    {.name = cmd::Iterations::kName, .applies = kIterationsApplies, .saved = &kIterationsSaved}};
 }  // namespace
 
 std::span<const BuiltinEntry> ChainBuiltins() { return kEntries; }

@@ -1,14 +1,14 @@
-// The built-in commands about the session, each whole in its section: camera, state, help,
-// solver, scene (docs/language.md). A section holds the command's help text, its parser, its
-// struct's canonical text (Format) and range check (Validate), its apply, and its CommandSpec;
-// the group's list at the end is what lang/command.cpp's kGroups reads. The structs are in
-// lang/command.h. The scene names come from the app's registry through
-// CommandContext::scene_names.
+// The built-in commands about the session, each whole in its section: camera, state, help, solver,
+// scene (docs/language.md). A section holds the command's help text, its parser, its struct's
+// canonical text (Format) and range check (Validate), its apply, its CommandSpec, its apply's
+// registration (BuiltinApply) and, when the settings file keeps the command, its SavedSetting. The
+// group's lists at the end are what lang/command.cpp's kGroups (the specs) and
+// core/builtin_table.cpp's kGroups (the entries: applies and settings) read. The structs are in
+// lang/command.h. The scene names come from the app's registry through CommandContext::scene_names.
 #include <algorithm>
 #include <array>
 
 #include "core/builtin_table.h"
-#include "core/command_apply.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
 #include "core/state_writer.h"
@@ -43,7 +43,7 @@ Result<Command> ParseCamera(Words args, const CommandContext&) {
 std::string cmd::CameraReset::Format() const { return "camera reset"; }
 Status cmd::CameraReset::Validate() const { return Ok{}; }
 
-bool Apply(AppState& state, const cmd::CameraReset&, CommandOutput&) {
+static bool Apply(AppState& state, const cmd::CameraReset&, CommandOutput&) {
   state.view.camera.SetHome(state.scene.current ? state.scene.current->CameraHome(state)
                                                 : HomeFor(state.chain));
   state.view.camera.Reset();
@@ -56,6 +56,8 @@ const CommandSpec kCameraSpec = {.name = cmd::CameraReset::kName,
                                  .summary = "back to the starting view",
                                  .parse = ParseCamera,
                                  .keywords = kReset};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kCameraApplies[] = {ApplyOf<cmd::CameraReset, Apply>()};
 }  // namespace
 
 // ---- state ----
@@ -71,7 +73,7 @@ Result<Command> ParseState(Words args, const CommandContext&) {
 std::string cmd::State::Format() const { return "state"; }
 Status cmd::State::Validate() const { return Ok{}; }
 
-bool Apply(AppState& state, const cmd::State&, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::State&, CommandOutput& out) {
   out.Print(StateLine(state, ShellReport{}, /*with_console_last=*/false));
   return true;
 }
@@ -82,6 +84,8 @@ const CommandSpec kStateSpec = {.name = cmd::State::kName,
                                 .summary = "print chain, target and solver state",
                                 .parse = ParseState,
                                 .name_takes_words = false};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kStateApplies[] = {ApplyOf<cmd::State, Apply>()};
 }  // namespace
 
 // ---- help [COMMAND] ----
@@ -119,7 +123,7 @@ Status cmd::Help::Validate() const {
                                                         : Fail("help: unknown topic");
 }
 
-bool Apply(AppState& state, const cmd::Help& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Help& c, CommandOutput& out) {
   for (std::string& line : HelpLines(c.topic, state.command_context)) {
     out.Print(std::move(line));
   }
@@ -133,6 +137,8 @@ const CommandSpec kHelpSpec = {.name = cmd::Help::kName,
                                .parse = ParseHelp,
                                .name_takes_words = false,
                                .context_keywords = HelpTopics};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kHelpApplies[] = {ApplyOf<cmd::Help, Apply>()};
 }  // namespace
 
 // ---- solver NAME and scene NAME share their parser ----
@@ -181,7 +187,7 @@ Status cmd::Solver::Validate() const {
   return known ? Status(Ok{}) : Fail("solver: unknown name");
 }
 
-bool Apply(AppState& state, const cmd::Solver& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Solver& c, CommandOutput& out) {
   if (c.name == "two_bone") return SelectTwoBone(state, out);  // core/tool_solve.h
   const auto kind = ParseSolverKind(c.name);
   if (!kind) return out.Fail("solver: '" + c.name + "' is not in this build");
@@ -198,6 +204,8 @@ const CommandSpec kSolverSpec = {.name = cmd::Solver::kName,
                                  .details = kSolverDetails,
                                  .parse = ParseSolver,
                                  .keywords = kSolverNames};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kSolverApplies[] = {ApplyOf<cmd::Solver, Apply>()};
 }  // namespace
 
 namespace {
@@ -258,7 +266,7 @@ Status cmd::Scene::Validate() const {
   return SceneNameLike(name) ? Status(Ok{}) : Fail("scene: not a scene name");
 }
 
-bool Apply(AppState& state, const cmd::Scene& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Scene& c, CommandOutput& out) {
   if (!SetScene(state, c.name)) return out.Fail(state.message);
   out.Print("scene " + c.name);
   return true;
@@ -271,6 +279,8 @@ const CommandSpec kSceneSpec = {.name = cmd::Scene::kName,
                                 .parse = ParseScene,
                                 .context_keywords = SceneKeywords,
                                 .context_usage = SceneUsage};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kSceneApplies[] = {ApplyOf<cmd::Scene, Apply>()};
 }  // namespace
 
 namespace {
@@ -303,11 +313,12 @@ const CommandSpec kSpecs[] = {kCameraSpec, kStateSpec, kHelpSpec, kSolverSpec, k
 std::span<const CommandSpec> command_parse::SessionCommands() { return kSpecs; }
 
 namespace {
-const BuiltinEntry kEntries[] = {{.name = cmd::CameraReset::kName},
-                                 {.name = cmd::State::kName},
-                                 {.name = cmd::Help::kName},
-                                 {.name = cmd::Solver::kName, .saved = &kSolverSaved},
-                                 {.name = cmd::Scene::kName, .saved = &kSceneSaved}};
+const BuiltinEntry kEntries[] = {
+    {.name = cmd::CameraReset::kName, .applies = kCameraApplies},
+    {.name = cmd::State::kName, .applies = kStateApplies},
+    {.name = cmd::Help::kName, .applies = kHelpApplies},
+    {.name = cmd::Solver::kName, .applies = kSolverApplies, .saved = &kSolverSaved},
+    {.name = cmd::Scene::kName, .applies = kSceneApplies, .saved = &kSceneSaved}};
 }  // namespace
 
 std::span<const BuiltinEntry> SessionBuiltins() { return kEntries; }
