@@ -28,6 +28,13 @@ bool IsPath(const std::string& path) {
   return true;
 }
 
+// The restore of a setting restored by the line `COMMAND VALUE`.
+std::function<void(const json&, const SettingValues&, RestoreLines&)> LineOf(std::string command) {
+  return [command = std::move(command)](const json& v, const SettingValues&, RestoreLines& out) {
+    out.now.push_back(command + " " + SettingText(v));
+  };
+}
+
 // A flag: a JSON bool under its name, restored by `NAME on|off`.
 SettingRow FlagRow(const FlagEntry& flag) {
   SettingRow row;
@@ -38,9 +45,7 @@ SettingRow FlagRow(const FlagEntry& flag) {
     if (!v.is_boolean()) return MakeError("expected true or false");
     return v;
   };
-  row.restore = [name = row.key](const json& v, const SettingValues&, RestoreLines& out) {
-    out.now.push_back(name + (v.get<bool>() ? " on" : " off"));
-  };
+  row.restore = LineOf(row.key);
   return row;
 }
 
@@ -67,14 +72,14 @@ SettingRow CommandRow(const AppCommandEntry& entry) {
     for (const std::string& w : args.value()) joined += (joined.empty() ? "" : " ") + w;
     return json(joined);
   };
-  row.restore = [name = row.key](const json& v, const SettingValues&, RestoreLines& out) {
-    out.now.push_back(name + " " + v.get<std::string>());
-  };
+  row.restore = LineOf(row.key);
   return row;
 }
 
 SettingRow Row(const SavedSetting& s) {
-  return {std::string(s.key), s.order, s.capture, s.check, s.restore, s.overridden_by};
+  SettingRow row{std::string(s.key), s.order, s.capture, s.check, s.restore, s.overridden_by};
+  if (s.restore == nullptr) row.restore = LineOf(std::string(s.command));
+  return row;
 }
 
 }  // namespace
@@ -139,6 +144,18 @@ Result<json> CheckSettingWord(const json& v, bool (*valid)(const std::string&),
 }
 
 Result<json> CheckSettingPath(const json& v) { return CheckSettingWord(v, IsPath, "a path"); }
+
+std::string SettingText(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "on" : "off";
+  if (v.is_number_float()) return SettingReal(v.get<float>());
+  if (v.is_number()) return std::to_string(v.get<long long>());
+  std::string text;
+  if (v.is_array()) {
+    for (const json& item : v) text += (text.empty() ? "" : " ") + SettingText(item);
+  }
+  return text;
+}
 
 std::string SettingReal(float v) {
   char buf[32];

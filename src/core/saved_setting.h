@@ -51,7 +51,7 @@ struct RestoreLines {
   std::vector<std::string> last;
 };
 
-// One saved setting. Every function is set.
+// One saved setting. `capture` and `check` are set, and `command` or `restore`.
 struct SavedSetting {
   std::string_view key;  // its key in settings.json; never changed (old files must load)
   RestoreOrder order = RestoreOrder::kCommand;
@@ -61,9 +61,12 @@ struct SavedSetting {
   // for the same state), or why it is ignored ("expected a number > 0 and <= 100"), which the
   // settings' problem line shows as "KEY (WHY)".
   Result<nlohmann::json> (*check)(const nlohmann::json& value) = nullptr;
-  // Appends the lines that restore `value` (one that passed `check`); `all` holds the other
-  // saved values, for a restore that depends on them (the script waits unless the mode is
-  // script).
+  // How `value` (one that passed `check`) is restored: most settings by the one line
+  // `COMMAND VALUE` (SettingText: "moe 0.01", "lengths 1 1 0.5", "accelerate on"); the
+  // command's first word(s) here.
+  std::string_view command{};
+  // Or, when set, this appends the lines that restore `value`; `all` holds the other saved
+  // values, for a restore that depends on them (the script waits unless the mode is script).
   void (*restore)(const nlohmann::json& value, const SettingValues& all,
                   RestoreLines& out) = nullptr;
   // The command-line options that set the value themselves ("--moe"): given, the saved value
@@ -106,6 +109,9 @@ Result<nlohmann::json> CheckSettingWord(const nlohmann::json& value,
 // character or '"'), or "expected a path".
 Result<nlohmann::json> CheckSettingPath(const nlohmann::json& value);
 
+// A saved value as the words of its restoring line: a string as it is, a float as SettingReal,
+// a whole number in decimal, true/false as on/off, an array's items separated by spaces.
+std::string SettingText(const nlohmann::json& value);
 // A float written so that it reads back as the same float ("%.9g").
 std::string SettingReal(float v);
 // `words "PATH"`: settings paths never hold '"' or control characters, so quoting is enough.

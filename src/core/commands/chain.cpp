@@ -216,8 +216,7 @@ const SavedSetting kModeSaved = {
         [](const nlohmann::json& v) {
           return CheckSettingWord(v, IsModeName, "drag, spline, console or script");
         },
-    .restore = [](const nlohmann::json& v, const SettingValues&,
-                  RestoreLines& out) { out.now.push_back("mode " + v.get<std::string>()); },
+    .command = "mode",
     .overridden_by = kModeOverriddenBy};
 }  // namespace
 
@@ -314,10 +313,7 @@ const SavedSetting kLengthSaved = {
           return CheckSettingReal(v, kMinSegmentLength, kMaxSegmentLength, false,
                                   "from 0.0001 to 1000");
         },
-    .restore =
-        [](const nlohmann::json& v, const SettingValues&, RestoreLines& out) {
-          out.now.push_back("length " + SettingReal(v.get<float>()));
-        },
+    .command = "length",
     .overridden_by = kShapeOverriddenBy};
 }  // namespace
 
@@ -405,19 +401,11 @@ Result<nlohmann::json> CheckLengths(const nlohmann::json& v) {
   if (!ok) return MakeError("expected 1 to 9999 numbers from 0.0001 to 1000");
   return nlohmann::json(lengths);
 }
-void RestoreLengths(const nlohmann::json& v, const SettingValues&, RestoreLines& out) {
-  std::string text = "lengths";
-  for (const nlohmann::json& l : v) {
-    text += ' ';
-    text += SettingReal(l.get<float>());
-  }
-  out.now.push_back(std::move(text));
-}
 const SavedSetting kLengthsSaved = {.key = "lengths",
                                     .order = RestoreOrder::kChainShape,
                                     .capture = CaptureLengths,
                                     .check = CheckLengths,
-                                    .restore = RestoreLengths,
+                                    .command = "lengths",
                                     .overridden_by = kShapeOverriddenBy};
 }  // namespace
 
@@ -466,8 +454,7 @@ const SavedSetting kMoeSaved = {
         [](const nlohmann::json& v) {
           return CheckSettingReal(v, 0.0, kMaxTolerance, true, "> 0 and <= 100");
         },
-    .restore = [](const nlohmann::json& v, const SettingValues&,
-                  RestoreLines& out) { out.now.push_back("moe " + SettingReal(v.get<float>())); },
+    .command = "moe",
     .overridden_by = kMoeOverriddenBy};
 }  // namespace
 
@@ -521,10 +508,7 @@ const SavedSetting kIterationsSaved = {
           return CheckSettingWhole(v, kMinIterations, kMaxIterations,
                                    "expected a whole number from 1 to 100000");
         },
-    .restore =
-        [](const nlohmann::json& v, const SettingValues&, RestoreLines& out) {
-          out.now.push_back("iterations " + std::to_string(v.get<int>()));
-        },
+    .command = "iterations",
     .overridden_by = kIterationsOverriddenBy};
 }  // namespace
 

@@ -61,17 +61,7 @@ constexpr BuiltinApply kCameraApplies[] = {ApplyOf<cmd::CameraReset, Apply>()};
 }  // namespace
 
 // ---- state ----
-namespace {
-
-Result<Command> ParseState(Words args, const CommandContext&) {
-  if (!args.empty()) return WrongArity("state", "state", 0, args.size());
-  return Command(cmd::State{});
-}
-
-}  // namespace
-
-std::string cmd::State::Format() const { return "state"; }
-Status cmd::State::Validate() const { return Ok{}; }
+FABRIK_COMMAND_WITHOUT_ARGUMENTS(cmd::State)
 
 static bool Apply(AppState& state, const cmd::State&, CommandOutput& out) {
   out.Print(StateLine(state, ShellReport{}, /*with_console_last=*/false));
@@ -82,7 +72,7 @@ namespace {
 const CommandSpec kStateSpec = {.name = cmd::State::kName,
                                 .usage = "state",
                                 .summary = "print chain, target and solver state",
-                                .parse = ParseState,
+                                .parse = ParseWithoutArguments<cmd::State>,
                                 .name_takes_words = false};
 // Its apply, found by the struct's place in Command.
 constexpr BuiltinApply kStateApplies[] = {ApplyOf<cmd::State, Apply>()};
@@ -219,8 +209,7 @@ const SavedSetting kSolverSaved = {
         [](const AppState& state) { return nlohmann::json(std::string(SolverName(state.solver))); },
     .check =
         [](const nlohmann::json& v) { return CheckSettingWord(v, IsSolverName, "a solver name"); },
-    .restore = [](const nlohmann::json& v, const SettingValues&,
-                  RestoreLines& out) { out.now.push_back("solver " + v.get<std::string>()); },
+    .command = "solver",
     .overridden_by = kSolverOverriddenBy};
 }  // namespace
 
@@ -300,8 +289,7 @@ const SavedSetting kSceneSaved = {
         [](const AppState& state) { return nlohmann::json(std::string(state.scene.name())); },
     .check =
         [](const nlohmann::json& v) { return CheckSettingWord(v, IsSceneName, "a scene name"); },
-    .restore = [](const nlohmann::json& v, const SettingValues&,
-                  RestoreLines& out) { out.now.push_back("scene " + v.get<std::string>()); },
+    .command = "scene",
     .overridden_by = kSceneOverriddenBy};
 }  // namespace
 

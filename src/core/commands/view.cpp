@@ -23,17 +23,7 @@ Status Fail(std::string message) { return MakeError(std::move(message)); }
 }  // namespace
 
 // ---- clear ----
-namespace {
-
-Result<Command> ParseClear(Words args, const CommandContext&) {
-  if (!args.empty()) return WrongArity("clear", "clear", 0, args.size());
-  return Command(cmd::Clear{});
-}
-
-}  // namespace
-
-std::string cmd::Clear::Format() const { return "clear"; }
-Status cmd::Clear::Validate() const { return Ok{}; }
+FABRIK_COMMAND_WITHOUT_ARGUMENTS(cmd::Clear)
 
 static bool Apply(AppState& state, const cmd::Clear&, CommandOutput&) {
   state.console.log.clear();
@@ -44,7 +34,7 @@ namespace {
 const CommandSpec kClearSpec = {.name = cmd::Clear::kName,
                                 .usage = "clear",
                                 .summary = "clear the console",
-                                .parse = ParseClear,
+                                .parse = ParseWithoutArguments<cmd::Clear>,
                                 .name_takes_words = false};
 // Its apply, found by the struct's place in Command.
 constexpr BuiltinApply kClearApplies[] = {ApplyOf<cmd::Clear, Apply>()};
@@ -187,17 +177,7 @@ constexpr BuiltinApply kRaceApplies[] = {ApplyOf<cmd::Race, Apply>()};
 }  // namespace
 
 // ---- quit ----
-namespace {
-
-Result<Command> ParseQuit(Words args, const CommandContext&) {
-  if (!args.empty()) return WrongArity("quit", "quit", 0, args.size());
-  return Command(cmd::Quit{});
-}
-
-}  // namespace
-
-std::string cmd::Quit::Format() const { return "quit"; }
-Status cmd::Quit::Validate() const { return Ok{}; }
+FABRIK_COMMAND_WITHOUT_ARGUMENTS(cmd::Quit)
 
 static bool Apply(AppState& state, const cmd::Quit&, CommandOutput&) {
   state.quit_requested = true;
@@ -208,7 +188,7 @@ namespace {
 const CommandSpec kQuitSpec = {.name = cmd::Quit::kName,
                                .usage = "quit",
                                .summary = "close the demo",
-                               .parse = ParseQuit,
+                               .parse = ParseWithoutArguments<cmd::Quit>,
                                .name_takes_words = false};
 // Its apply, found by the struct's place in Command.
 constexpr BuiltinApply kQuitApplies[] = {ApplyOf<cmd::Quit, Apply>()};
