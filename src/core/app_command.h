@@ -9,10 +9,12 @@
 //   * a running script: its due commands are applied in the same step, after the queue.
 // Nothing else writes AppState: the shell (window, input, panel) only reads it and enqueues.
 //
-// Adding an app-only command: add a struct to namespace app below (a scene's own, to a header
-// in its scene folder, included here), add it to AppCommand, and add its Apply in apply.cpp
-// (plus a test in tests/app_core). Console-language commands are added to the command table
-// instead (core/command_table.h).
+// Adding an app-only command: add a struct to namespace app below, add it to AppCommand, and
+// add its apply in apply.cpp (plus a test in tests/app_core). A scene panel's own command is
+// whole in the scene's folder instead: its struct and `ApplyPanelCommand(AppState&, const T&)`
+// declared in scenes/NAME/NAME_panel_commands.h (included here) and defined in its .cpp; it is
+// listed in AppCommand, and apply.cpp finds its apply by its type. Console-language commands are
+// added to the command table instead (core/command_table.h).
 #pragma once
 
 #include <glm/vec2.hpp>
@@ -79,7 +81,8 @@ struct StepIterationBack {};
 struct StepRate {
   float reaches_per_second = 4.0f;  // clamped to [0.5, 60]
 };
-// The scenes' panels send their own typed commands, each declared in its scene's folder:
+// The scenes' panels send their own typed commands, each declared and applied in its scene's
+// folder:
 // app::ArmOptions and app::ArmConstraint (scenes/arm/arm_panel_commands.h),
 // app::CreaturePrimary and app::EffectorWeight (scenes/creature/creature_panel_commands.h),
 // app::WalkerView (scenes/walker/walker_panel_commands.h).

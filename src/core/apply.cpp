@@ -9,9 +9,6 @@
 #include "core/step_view.h"
 #include "core/stop_request.h"
 #include "core/view_2d.h"
-#include "scenes/arm/arm_scene.h"
-#include "scenes/creature/creature_scene.h"
-#include "scenes/walker/walker_scene.h"
 
 namespace fabrik {
 namespace {
@@ -84,44 +81,6 @@ bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource sour
                      state.step.reaches_per_second = std::clamp(c.reaches_per_second, 0.5f, 60.0f);
                    }
                  },
-                 [&](const app::ArmOptions& c) {
-                   ArmScene* scene = state.scene.As<ArmScene>();
-                   if (scene == nullptr) return;
-                   ArmScene& arm = *scene;
-                   arm.turntable = c.turntable;
-                   arm.use_pole = c.use_pole;
-                   if (Finite(c.pole)) arm.pole = c.pole;
-                 },
-                 [&](const app::ArmConstraint& c) {
-                   ArmScene* arm = state.scene.As<ArmScene>();
-                   if (arm == nullptr) return;
-                   auto& joints = arm->constraints.joints;
-                   if (c.joint < 0 || c.joint >= static_cast<int>(joints.size())) return;
-                   if (ValidateJointConstraint(c.constraint) != nullptr) return;
-                   joints[static_cast<std::size_t>(c.joint)] = c.constraint;
-                 },
-                 [&](const app::CreaturePrimary& c) {
-                   CreatureScene* creature = state.scene.As<CreatureScene>();
-                   if (creature == nullptr) return;
-                   CreatureScene& cr = *creature;
-                   if (c.index < 0 || c.index >= static_cast<int>(cr.targets.size())) return;
-                   cr.primary = c.index;
-                   PlaceTarget(state, cr.targets[static_cast<std::size_t>(c.index)].position);
-                 },
-                 [&](const app::EffectorWeight& c) {
-                   CreatureScene* creature = state.scene.As<CreatureScene>();
-                   if (creature == nullptr) return;
-                   CreatureScene& cr = *creature;
-                   if (c.index < 0 || c.index >= static_cast<int>(cr.targets.size())) return;
-                   if (!std::isfinite(c.weight)) return;
-                   cr.targets[static_cast<std::size_t>(c.index)].weight =
-                       std::clamp(c.weight, 0.0f, 5.0f);
-                 },
-                 [&](const app::WalkerView& c) {
-                   if (WalkerScene* walker = state.scene.As<WalkerScene>()) {
-                     walker->SetDebug(c.pre_solve, c.step_leg);
-                   }
-                 },
                  [&](const app::Print& c) { ConsolePrint(state, c.text); },
                  [&](const app::Notice& c) { SetMessage(state, c.text, c.is_error); },
                  [&](const app::HelpOverlay& c) { state.help_open = c.open; },
@@ -131,6 +90,9 @@ bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource sour
                    state.view.camera.SetPose(c.pivot, c.yaw, c.pitch, c.distance);
                    UpdateViewMatrices(state);
                  },
+                 // A scene panel's own command (app::ArmOptions, ...): its apply is in the
+                 // scene's folder (scenes/NAME/NAME_panel_commands.h), found by its type.
+                 [&](const auto& c) { app::ApplyPanelCommand(state, c); },
              },
              command);
   return ok;
@@ -149,7 +111,8 @@ std::size_t ScriptLineCost(const Command& command) {
   if (const auto* ext = std::get_if<cmd::Extension>(&command)) {
     if (ext->name == "chains" || ext->name == "terrain") return kScriptFrameUnits;
   }
-  if (std::holds_alternative<cmd::Joints>(command) || std::holds_alternative<cmd::Length>(command) ||
+  if (std::holds_alternative<cmd::Joints>(command) ||
+      std::holds_alternative<cmd::Length>(command) ||
       std::holds_alternative<cmd::Lengths>(command)) {
     return 16;
   }

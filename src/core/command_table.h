@@ -15,11 +15,11 @@
 // * A built-in command (lang/command.h): a command that keys and panel widgets send as a
 //   typed value (Command{cmd::Mode{...}}), or whose parse reads a file. Its CommandSpec
 //   (name, usage, summary, details, parse, completion keywords), its struct's Format and
-//   Validate and its `Apply(AppState&, const cmd::X&, CommandOutput&)` (declared in
-//   core/command_apply.h) sit together in one section of core/commands/GROUP.cpp (chain.cpp,
-//   playback.cpp, session.cpp, view.cpp). The parts are joined by the struct's type: Execute
-//   (core/commands.h) calls the Apply of the command's type, so a struct without its Apply
-//   does not compile.
+//   Validate, its apply and its BuiltinEntry (core/builtin_table.h: the apply registered by
+//   the struct's place in Command, and how the settings file keeps it) sit together in one
+//   section of core/commands/GROUP.cpp (chain.cpp, playback.cpp, session.cpp, view.cpp).
+//   Execute (core/commands.h) calls the apply registered for the command's struct; the
+//   start-up refuses a build where a struct has none.
 //
 // Either way the console, scripts, --exec lines, Tab completion and `help` take the command
 // from here (the start-up passes AppCommandLanguage() to the parser as
@@ -55,6 +55,7 @@ class CommandOutput {
 };
 
 struct FlagEntry;
+struct SavedSetting;  // core/saved_setting.h
 
 struct AppCommandEntry {
   CommandExtension language;  // name, usage, summary, details, parse, keywords
@@ -68,6 +69,10 @@ struct AppCommandEntry {
   // the default (not written). Written under the entry's name as a JSON string, checked with
   // `language.parse` when read, restored with the line `NAME WORDS` after the flags.
   std::string (*saved)(const AppState& state) = nullptr;
+  // Optional, for a value the simple `saved` cannot say (another key, a JSON value that is
+  // not the command's words, a restore that depends on other settings): the whole saved
+  // setting (core/saved_setting.h), such as the mocap clip under `clip`.
+  const SavedSetting* setting = nullptr;
 };
 
 // An on/off flag of the app's state, everything about it in one entry: the command

@@ -1,6 +1,6 @@
 #include "core/commands.h"
 
-#include "core/command_apply.h"
+#include "core/builtin_table.h"
 #include "core/frame.h"
 
 namespace fabrik {
@@ -43,9 +43,13 @@ void UseScript(AppState& state, std::shared_ptr<const Script> script, const std:
   state.script.path = path;
 }
 
-bool Apply(AppState&, const cmd::Nothing&, CommandOutput&) { return true; }
+namespace {
 
-bool Apply(AppState& state, const cmd::Extension& c, CommandOutput& out) {
+// A blank line or a comment: nothing to do.
+bool ApplyNothing(AppState&, const cmd::Nothing&, CommandOutput&) { return true; }
+
+// An app command, by its AppCommandEntry (a flag by its FlagEntry).
+bool ApplyExtension(AppState& state, const cmd::Extension& c, CommandOutput& out) {
   const AppCommandEntry* entry = FindAppCommand(c.name);
   if (entry == nullptr) return out.Fail(c.name + ": not in this build");
   if (entry->flag != nullptr) {
@@ -67,10 +71,23 @@ bool Apply(AppState& state, const cmd::Extension& c, CommandOutput& out) {
   return entry->apply(state, args.value(), out);
 }
 
+constexpr BuiltinApply kNothingApplies[] = {ApplyOf<cmd::Nothing, ApplyNothing>()};
+constexpr BuiltinApply kExtensionApplies[] = {ApplyOf<cmd::Extension, ApplyExtension>()};
+const BuiltinEntry kEntries[] = {{.name = cmd::Nothing::kName, .applies = kNothingApplies},
+                                 {.name = "app commands", .applies = kExtensionApplies}};
+
+}  // namespace
+
+std::span<const BuiltinEntry> CoreBuiltins() { return kEntries; }
+
 bool Execute(AppState& state, const Command& command, CommandSource source) {
   // Keys and panel widgets act quietly; the console, --exec and scripts print the result.
   CommandOutput out(state, source);
-  return std::visit([&](const auto& c) { return Apply(state, c, out); }, command);
+  // Each struct's apply, registered by its section (core/builtin_table.h); the start-up has
+  // checked that every struct has one.
+  const auto apply = BuiltinApplyFor(command.index());
+  if (apply == nullptr) return out.Fail("this build cannot carry out that command");
+  return apply(state, command, out);
 }
 
 bool RunConsoleLine(AppState& state, std::string_view line, CommandSource source) {

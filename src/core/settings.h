@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/app_command.h"
+#include "core/saved_setting.h"
 #include "core/startup.h"
 #include "core/window_limits.h"
 #include "ik/result.h"
@@ -42,25 +43,28 @@ struct SavedCamera {
 
 // Every field is checked when read: a field that is present holds a value in range.
 struct Settings {
-  std::optional<std::string> scene;           // a registered scene name
-  std::optional<std::string> mode;            // drag|spline|console|script
-  std::optional<float> length;                // the uniform length, [kMinSegmentLength, kMax...]
-  std::optional<std::vector<float>> lengths;  // the chain scene's, 1..kMaxJoints-1 of them
-  std::optional<float> moe;                   // (0, kMaxTolerance]
-  std::optional<int> max_iterations;          // [1, kMaxIterations]
-  std::optional<std::string> solver;          // a solver this build has
-  // The on/off flags whose FlagEntry says `saved` (accelerate, ...), by name; a flag that is
-  // absent was not in the file.
-  std::map<std::string, bool, std::less<>> flags;
-  // The commands whose AppCommandEntry has `saved` (soften, stretch, turn, ...), by name: their
-  // canonical argument words, joined by spaces; restored with the line `NAME WORDS`.
-  std::map<std::string, std::string, std::less<>> commands;
-  std::optional<std::string> spline;  // path, 1..4096 bytes, no control character or '"'
-  std::optional<std::string> script;  // the same
-  std::optional<std::string> clip;    // the mocap and crowd scenes' clip (the same rule)
+  // The commands' saved values by key (scene, mode, length, lengths, moe, max_iterations,
+  // solver, accelerate, soften, spline, script, clip, ...): each one checked by the saved
+  // setting of its command's entry (SettingsTable(), core/saved_setting.h); a key that is
+  // absent was not in the file or had nothing to save.
+  SettingValues values;
+  // The settings file's own entries, which are not commands.
   std::optional<SavedCamera> camera;
   std::optional<glm::ivec2> window_size;      // screen coordinates, core/window_limits.h
   std::optional<glm::ivec2> window_position;  // screen coordinates, |x|, |y| <= 100000
+
+  // The value under `key` as a T (float, int, bool, std::string, std::vector<float>), or
+  // nullopt when absent. The value must be a T (what the key's check keeps).
+  template <class T>
+  std::optional<T> Get(std::string_view key) const {
+    const auto it = values.find(key);
+    if (it == values.end()) return std::nullopt;
+    return it->second.get<T>();
+  }
+  // Sets the value under `key`, unchecked (tests build settings by hand with it).
+  void Set(std::string_view key, nlohmann::json value) {
+    values[std::string(key)] = std::move(value);
+  }
 };
 
 // The settings folder: $XDG_CONFIG_HOME/fabrik-demo when that is an absolute path, else
@@ -97,18 +101,17 @@ Settings CaptureSettings(const AppState& state, std::optional<glm::ivec2> window
                          std::optional<glm::ivec2> window_position);
 
 // Removes the fields that the given command-line options set (docs/settings.md: Settings, help and
-// screenshots): --scene drops scene and camera; --joints, --length, --lengths drop length and
-// lengths; --moe, --max-iterations, --solver their field; --spline, --script and --mode drop
-// mode and the file they name; --size drops the window size. `given` holds option names
-// ("--scene").
+// screenshots): each saved setting's `overridden_by` (--moe drops moe, --scene scene, ...);
+// --scene and --bvh also drop the camera, --size the window size. `given` holds option
+// names ("--scene").
 void DropOverridden(Settings& settings, std::span<const std::string> given);
 
-// The commands that restore `settings`, in the order they must be applied: length, lengths,
-// solver, the saved flags (accelerate, ...), moe, iterations, spline, script (stopped unless
-// the mode is script), scene, mode, `script pause` for a restored script in script mode (a
-// saved script never runs on its own: it may end in `quit`), camera. Console lines (app::Line)
-// wherever the language has the command, so they are checked as typed lines; the camera as
-// app::CameraPose.
+// The commands that restore `settings`, in the order they must be applied: each saved
+// setting's lines in RestoreOrder (length, lengths, solver, the saved flags, the saved app
+// commands, moe, iterations, spline, script, the mocap clip, scene, mode), then their `last`
+// lines (`script pause` for a restored script in script mode: a saved script never runs on its
+// own, it may end in `quit`), then the camera. Console lines (app::Line), so they are checked
+// as typed lines; the camera as app::CameraPose.
 std::vector<AppCommand> SettingsCommands(const Settings& settings);
 
 // The start-up's use of the settings folder. With `enabled` false (--no-settings) nothing is

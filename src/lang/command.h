@@ -274,8 +274,8 @@ struct Extension {
 
 }  // namespace cmd
 
-// Every built-in command's type. Adding one: a struct above, its place here, its parser in a
-// CommandSpec (below) and its apply in the app core (core/command_table.h).
+// Every built-in command's type. Adding one: a struct above, its place here, and its section
+// (its parser in a CommandSpec, below, and its apply) in the app core (core/builtin_table.h).
 using Command =
     std::variant<cmd::Nothing, cmd::Target, cmd::Mode, cmd::Joints, cmd::Length, cmd::Lengths,
                  cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed, cmd::SplinePlayback,
@@ -284,7 +284,7 @@ using Command =
                  cmd::Extension>;
 
 // The language half of one built-in command: everything about it except how the app carries
-// it out (its Apply, core/command_apply.h). One entry per first word; the entries live in
+// it out (its apply, registered in its BuiltinEntry, core/builtin_table.h). One entry per first word; the entries live in
 // the group files core/commands/*.cpp (beside each command's apply), each group listed once
 // in kGroups in lang/command.cpp.
 struct CommandSpec {

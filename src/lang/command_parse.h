@@ -22,6 +22,18 @@ Error Expected(std::string_view what, std::string_view description, std::string_
 // "what: expected no arguments, got 2" or "what: expected 1 argument (usage: U), got 3".
 Error WrongArity(std::string_view what, std::string_view usage, std::size_t expected,
                  std::size_t got);
+// The parser of a command without arguments (`state`, `clear`, `quit`): T{}, or
+// "NAME: expected no arguments, got N".
+template <class T>
+Result<Command> ParseWithoutArguments(Words args, const CommandContext&) {
+  if (!args.empty()) return WrongArity(T::kName, T::kName, 0, args.size());
+  return Command(T{});
+}
+// Defines Format and Validate of such a command's struct: its text is its name, and it has
+// nothing to be out of range.
+#define FABRIK_COMMAND_WITHOUT_ARGUMENTS(T)                       \
+  std::string T::Format() const { return std::string(T::kName); } \
+  Status T::Validate() const { return Ok{}; }
 // "a, b, c or d" (sep ", ", last " or ") or "a|b|c|d" (both "|").
 std::string JoinNames(std::span<const std::string_view> names, std::string_view sep,
                       std::string_view last_sep);

@@ -78,12 +78,12 @@ TEST(CommandTable, EveryFlagIsSetShownAndSaved) {
       EXPECT_EQ(FlagValue(core.state(), flag), on) << name;
       EXPECT_EQ(core.Json()[name], on) << name;
       const Settings captured = CaptureSettings(core.state(), std::nullopt, std::nullopt);
-      EXPECT_EQ(captured.flags.count(name), flag.saved ? 1u : 0u) << name;
+      EXPECT_EQ(captured.values.count(name), flag.saved ? 1u : 0u) << name;
       if (!flag.saved) continue;
       const SettingsRead read = ParseSettings(SettingsJson(captured), "settings.json");
       EXPECT_EQ(read.problem, "") << name;
-      ASSERT_EQ(read.settings.flags.count(name), 1u) << name;
-      EXPECT_EQ(read.settings.flags.at(name), on) << name;
+      ASSERT_EQ(read.settings.values.count(name), 1u) << name;
+      EXPECT_EQ(read.settings.Get<bool>(name), on) << name;
       // Restored on a fresh start by its console line.
       Core fresh;
       for (AppCommand& command : SettingsCommands(read.settings)) fresh.Send(std::move(command));

@@ -119,8 +119,8 @@ TEST(SceneInterface, AnUnknownSceneIsOneErrorAndChangesNothing) {
   Core core;
   core.Frames(2);
   const std::string before = core.Fingerprint();
-  EXPECT_FALSE(SetScene(core.state(), "tower"));
-  EXPECT_EQ(core.state().message, "scene: 'tower' is not in this build");
+  EXPECT_FALSE(SetScene(core.state(), "forest"));
+  EXPECT_EQ(core.state().message, "scene: 'forest' is not in this build");
   EXPECT_TRUE(core.state().message_is_error);
   EXPECT_EQ(core.state().scene.name(), "chain");
   EXPECT_EQ(core.Fingerprint(), before);

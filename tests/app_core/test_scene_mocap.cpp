@@ -215,7 +215,7 @@ TEST(MocapScene, TheSettingsRestoreTheSceneAndItsClip) {
   core.Run(std::string("mocap load ") + kClip03);
   ASSERT_EQ(core.state().scene.name(), "mocap");
   const Settings saved = CaptureSettings(core.state(), std::nullopt, std::nullopt);
-  ASSERT_TRUE(saved.clip.has_value());
+  ASSERT_TRUE(saved.Get<std::string>("clip").has_value());
   StartOptions options = FixedStep();
   options.saved = SettingsCommands(saved);
   Core restored(options);
@@ -226,8 +226,8 @@ TEST(MocapScene, TheSettingsRestoreTheSceneAndItsClip) {
   Settings overridden = saved;
   const std::string given[] = {"--bvh"};
   DropOverridden(overridden, given);
-  EXPECT_FALSE(overridden.clip.has_value());
-  EXPECT_FALSE(overridden.scene.has_value());
+  EXPECT_FALSE(overridden.Get<std::string>("clip").has_value());
+  EXPECT_FALSE(overridden.Get<std::string>("scene").has_value());
 }
 
 TEST(MocapScene, FeetStayOnTheHills) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "core/command_table.h"
 #include "core/screenshot.h"
 #include "core/settings.h"
 #include "core_test_util.h"
@@ -91,7 +92,8 @@ TEST(Settings, TheFileRoundTripsThroughDiskWithTheWindow) {
   ASSERT_TRUE(read.settings.window_size && read.settings.window_position);
   EXPECT_EQ(*read.settings.window_size, glm::ivec2(900, 700));
   EXPECT_EQ(*read.settings.window_position, glm::ivec2(-20, 40));
-  EXPECT_EQ(read.settings.lengths, (std::vector<float>{0.5f, 1.0f, 0.001f}));
+  EXPECT_EQ(read.settings.Get<std::vector<float>>("lengths"),
+            (std::vector<float>{0.5f, 1.0f, 0.001f}));
   // No temporary file is left beside it.
   int files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir + "/sub")) files += !!e.exists();
@@ -159,9 +161,13 @@ TEST(Settings, BadFieldsAreIgnoredOneByOneAndTheRestKept) {
   }
   EXPECT_NE(read.problem.find("kept the rest"), std::string::npos);
   const Settings& s = read.settings;
-  EXPECT_FALSE(s.moe || s.max_iterations || s.lengths || s.scene || s.mode || s.camera ||
-               s.window_size || !s.flags.empty() || s.length || s.spline);
-  EXPECT_EQ(s.solver, "ccd");
+  for (const char* key :
+       {"moe", "max_iterations", "lengths", "scene", "mode", "length", "spline"}) {
+    EXPECT_FALSE(s.values.count(key)) << key;
+  }
+  for (const FlagEntry& flag : FlagTable()) EXPECT_FALSE(s.values.count(flag.name)) << flag.name;
+  EXPECT_FALSE(s.camera || s.window_size);
+  EXPECT_EQ(s.Get<std::string>("solver"), "ccd");
   EXPECT_EQ(s.window_position, glm::ivec2(5, 6));
   StartOptions options = FixedStep();
   options.saved = SettingsCommands(s);
@@ -178,23 +184,23 @@ TEST(Settings, ANumberThatRoundsOutOfItsRangeAsAFloatIsIgnored) {
           "pitch": 0, "distance": 1}})",
       "tiny.json");
   EXPECT_NE(read.problem.find("moe ("), std::string::npos) << read.problem;
-  EXPECT_FALSE(read.settings.moe);
-  EXPECT_EQ(read.settings.length, 0.25f);
+  EXPECT_FALSE(read.settings.Get<float>("moe"));
+  EXPECT_EQ(read.settings.Get<float>("length"), 0.25f);
   ASSERT_TRUE(read.settings.camera);  // tiny values that stay in range as floats are kept
   EXPECT_EQ(read.settings.camera->yaw, 0.0f);
   // The smallest moe a float holds is kept, and reads back the same.
   const SettingsRead least = ParseSettings(R"({"moe": 1.5e-45})", "least.json");
-  ASSERT_TRUE(least.settings.moe) << least.problem;
-  EXPECT_GT(*least.settings.moe, 0.0f);
+  ASSERT_TRUE(least.settings.Get<float>("moe")) << least.problem;
+  EXPECT_GT(*least.settings.Get<float>("moe"), 0.0f);
   const SettingsRead again = ParseSettings(SettingsJson(least.settings), "again.json");
   EXPECT_EQ(again.problem, "");
-  EXPECT_EQ(again.settings.moe, least.settings.moe);
+  EXPECT_EQ(again.settings.Get<float>("moe"), least.settings.Get<float>("moe"));
 }
 
 TEST(Settings, ASavedFileThatNoLongerLoadsReportsAndTheStartGoesOn) {
   Settings s;
-  s.spline = "/nonexistent/spline.txt";
-  s.moe = 0.25f;
+  s.Set("spline", "/nonexistent/spline.txt");
+  s.Set("moe", 0.25f);
   StartOptions options = FixedStep();
   options.saved = SettingsCommands(s);
   Core core(options);
@@ -221,12 +227,12 @@ TEST(Settings, NoSettingsNeitherReadsNorWrites) {
   ASSERT_TRUE(session.file);
   EXPECT_EQ(Core(on).state().settings.tolerance, 0.5f);
   // The file is still the one written above: --no-settings did not touch it.
-  EXPECT_EQ(ReadSettingsFile(*session.file).settings.moe, 0.5f);
+  EXPECT_EQ(ReadSettingsFile(*session.file).settings.Get<float>("moe"), 0.5f);
 
   // With settings on, the exit writes the state back.
   core.Run("moe 0.125");
   EXPECT_EQ(SaveSettings(session, core.state(), glm::ivec2(800, 600), std::nullopt), "");
-  EXPECT_EQ(ReadSettingsFile(*session.file).settings.moe, 0.125f);
+  EXPECT_EQ(ReadSettingsFile(*session.file).settings.Get<float>("moe"), 0.125f);
 
   // A relative XDG_CONFIG_HOME is not used (XDG Base Directory Specification).
   ASSERT_EQ(setenv("XDG_CONFIG_HOME", "relative", 1), 0);
@@ -290,8 +296,8 @@ TEST(Settings, ASymlinkedFileIsWrittenThroughAndStaysALink) {
   ASSERT_TRUE(WriteSettingsFile(dir + "/settings.json", CaptureSettings(core.state(), {}, {})));
   EXPECT_TRUE(std::filesystem::is_symlink(dir + "/settings.json"));
   const SettingsRead back = ReadSettingsFile(dir + "/dotfiles/fabrik.json");
-  ASSERT_TRUE(back.settings.moe);
-  EXPECT_FLOAT_EQ(*back.settings.moe, 0.003f);
+  ASSERT_TRUE(back.settings.Get<float>("moe"));
+  EXPECT_FLOAT_EQ(*back.settings.Get<float>("moe"), 0.003f);
 }
 
 TEST(Settings, ASavedScriptThatQuitsIsRestoredPaused) {
@@ -335,7 +341,8 @@ TEST(Settings, AutosaveWritesOnceAPeriodAndOnlyWhatChanged) {
   ASSERT_TRUE(autosave.Due(102.0));
   EXPECT_EQ(autosave.Save(session, core.state(), glm::ivec2(800, 600), glm::ivec2(1, 2)), "");
   ASSERT_TRUE(std::filesystem::exists(*session.file));
-  EXPECT_EQ(read().max_iterations, std::optional<int>(core.state().settings.max_iterations));
+  EXPECT_EQ(read().Get<int>("max_iterations"),
+            std::optional<int>(core.state().settings.max_iterations));
 
   // Nothing changed: nothing is written (the removed file stays removed).
   std::filesystem::remove(*session.file);
@@ -349,7 +356,7 @@ TEST(Settings, AutosaveWritesOnceAPeriodAndOnlyWhatChanged) {
   ASSERT_TRUE(autosave.Due(107.0));
   EXPECT_EQ(autosave.Save(session, core.state(), glm::ivec2(800, 600), glm::ivec2(1, 2)), "");
   ASSERT_TRUE(std::filesystem::exists(*session.file));
-  EXPECT_EQ(read().max_iterations, std::optional<int>(42));
+  EXPECT_EQ(read().Get<int>("max_iterations"), std::optional<int>(42));
   // So is a moved window.
   std::filesystem::remove(*session.file);
   ASSERT_TRUE(autosave.Due(110.0));

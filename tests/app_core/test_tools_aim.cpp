@@ -101,14 +101,14 @@ TEST(ToolAim, TheAimIsSavedAndRestored) {
   const Settings captured = CaptureSettings(core.state(), std::nullopt, std::nullopt);
   const SettingsRead read = ParseSettings(SettingsJson(captured), "settings.json");
   EXPECT_EQ(read.problem, "");
-  EXPECT_EQ(read.settings.commands.at("aim"), "1.5 4 -2 axis 0 0 1 joints 2");
+  EXPECT_EQ(read.settings.Get<std::string>("aim"), "1.5 4 -2 axis 0 0 1 joints 2");
   Core fresh;
   for (AppCommand& command : SettingsCommands(read.settings)) fresh.Send(std::move(command));
   fresh.Frames(1);
   EXPECT_EQ(fresh.Json()["aim"], core.Json()["aim"]);
   // Off: nothing saved.
   core.Run("aim off");
-  EXPECT_EQ(CaptureSettings(core.state(), std::nullopt, std::nullopt).commands.count("aim"), 0u);
+  EXPECT_EQ(CaptureSettings(core.state(), std::nullopt, std::nullopt).values.count("aim"), 0u);
 }
 
 }  // namespace

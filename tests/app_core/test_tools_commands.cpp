@@ -215,15 +215,15 @@ TEST(ToolCommands, SavedToolsGoThroughSettingsAndBack) {
   }
   EXPECT_EQ(ParseSettings(SettingsJson(CaptureSettings(core.state(), std::nullopt, std::nullopt)),
                           "settings.json")
-                .settings.commands.at("turn"),
+                .settings.Get<std::string>("turn"),
             "limit 12.5");
   // A bad saved value is ignored, with the problem named; the rest is kept.
   const SettingsRead bad =
       ParseSettings(R"({"version": 1, "soften": "2", "turn": 30, "stretch": "1.5"})", "s.json");
   EXPECT_NE(bad.problem.find("soften"), std::string::npos);
   EXPECT_NE(bad.problem.find("turn"), std::string::npos);
-  EXPECT_EQ(bad.settings.commands.count("soften"), 0u);
-  EXPECT_EQ(bad.settings.commands.at("stretch"), "1.5");
+  EXPECT_EQ(bad.settings.values.count("soften"), 0u);
+  EXPECT_EQ(bad.settings.Get<std::string>("stretch"), "1.5");
 }
 
 }  // namespace

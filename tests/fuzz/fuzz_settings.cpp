@@ -64,24 +64,18 @@ bool ValidPath(const std::optional<std::string>& path) {
 
 bool SameFloat(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-template <typename T>
-bool SameOptionalFloat(const std::optional<T>& a, const std::optional<T>& b) {
-  return a.has_value() == b.has_value() && (!a || SameFloat(*a, *b));
+// The same keys, and under each the same JSON text (a float's text is exact, -0 included).
+bool SameValues(const fabrik::SettingValues& a, const fabrik::SettingValues& b) {
+  if (a.size() != b.size()) return false;
+  for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j) {
+    if (i->first != j->first || i->second.dump() != j->second.dump()) return false;
+  }
+  return true;
 }
 
 bool Same(const Settings& a, const Settings& b) {
-  bool same = a.scene == b.scene && a.mode == b.mode && SameOptionalFloat(a.length, b.length) &&
-              SameOptionalFloat(a.moe, b.moe) && a.max_iterations == b.max_iterations &&
-              a.solver == b.solver && a.flags == b.flags && a.commands == b.commands &&
-              a.spline == b.spline && a.script == b.script && a.clip == b.clip &&
-              a.window_size == b.window_size && a.window_position == b.window_position;
-  same = same && a.lengths.has_value() == b.lengths.has_value();
-  if (same && a.lengths) {
-    same = a.lengths->size() == b.lengths->size();
-    for (std::size_t i = 0; same && i < a.lengths->size(); ++i) {
-      same = SameFloat((*a.lengths)[i], (*b.lengths)[i]);
-    }
-  }
+  bool same = SameValues(a.values, b.values) && a.window_size == b.window_size &&
+              a.window_position == b.window_position;
   same = same && a.camera.has_value() == b.camera.has_value();
   if (same && a.camera) {
     for (int i = 0; i < 3; ++i) same = same && SameFloat(a.camera->pivot[i], b.camera->pivot[i]);
@@ -93,9 +87,7 @@ bool Same(const Settings& a, const Settings& b) {
 }
 
 bool Empty(const Settings& s) {
-  return !s.scene && !s.mode && !s.length && !s.lengths && !s.moe && !s.max_iterations &&
-         !s.solver && s.flags.empty() && s.commands.empty() && !s.spline && !s.script && !s.clip &&
-         !s.camera && !s.window_size && !s.window_position;
+  return s.values.empty() && !s.camera && !s.window_size && !s.window_position;
 }
 
 bool IsScene(const std::string& name) {
@@ -107,39 +99,55 @@ bool IsScene(const std::string& name) {
 
 void CheckRanges(const Settings& s) {
   using namespace fabrik;
-  Check(!s.scene || IsScene(*s.scene), "scene is not a registered scene");
-  Check(!s.mode || *s.mode == "drag" || *s.mode == "spline" || *s.mode == "console" ||
-            *s.mode == "script",
+  // Every key is a saved setting's.
+  for (const auto& [key, value] : s.values) {
+    bool known = false;
+    for (const SettingRow& row : SettingsTable()) known = known || row.key == key;
+    Check(known, "a key that no command saves");
+  }
+  const auto scene = s.Get<std::string>("scene");
+  Check(!scene || IsScene(*scene), "scene is not a registered scene");
+  const auto mode = s.Get<std::string>("mode");
+  Check(!mode || *mode == "drag" || *mode == "spline" || *mode == "console" || *mode == "script",
         "mode is not drag, spline, console or script");
-  Check(!s.length || InRange(*s.length, kMinSegmentLength, kMaxSegmentLength),
-        "length out of range");
-  if (s.lengths) {
-    Check(!s.lengths->empty() && s.lengths->size() <= static_cast<std::size_t>(kMaxJoints - 1),
+  const auto length = s.Get<float>("length");
+  Check(!length || InRange(*length, kMinSegmentLength, kMaxSegmentLength), "length out of range");
+  if (const auto lengths = s.Get<std::vector<float>>("lengths")) {
+    Check(!lengths->empty() && lengths->size() <= static_cast<std::size_t>(kMaxJoints - 1),
           "lengths: not 1 to 9999 of them");
-    for (const float l : *s.lengths) {
+    for (const float l : *lengths) {
       Check(InRange(l, kMinSegmentLength, kMaxSegmentLength), "a length out of range");
     }
   }
-  Check(!s.moe || (std::isfinite(*s.moe) && *s.moe > 0.0f && *s.moe <= kMaxTolerance),
+  const auto moe = s.Get<float>("moe");
+  Check(!moe || (std::isfinite(*moe) && *moe > 0.0f && *moe <= kMaxTolerance),
         "moe not in (0, 100]");
-  Check(!s.max_iterations || (*s.max_iterations >= 1 && *s.max_iterations <= kMaxIterations),
+  const auto max_iterations = s.Get<int>("max_iterations");
+  Check(!max_iterations || (*max_iterations >= 1 && *max_iterations <= kMaxIterations),
         "max_iterations out of range");
-  Check(!s.solver || ParseSolverKind(*s.solver).has_value(), "unknown solver");
-  for (const auto& [name, on] : s.flags) {
-    bool saved = false;
-    for (const FlagEntry& flag : FlagTable()) saved = saved || (flag.saved && flag.name == name);
-    Check(saved, "a flag that is not saved");
+  const auto solver = s.Get<std::string>("solver");
+  Check(!solver || ParseSolverKind(*solver).has_value(), "unknown solver");
+  for (const FlagEntry& flag : FlagTable()) {
+    const auto it = s.values.find(flag.name);
+    if (it == s.values.end()) continue;
+    Check(flag.saved, "a flag that is not saved");
+    Check(it->second.is_boolean(), "a flag that is not true or false");
   }
-  for (const auto& [name, words] : s.commands) {
-    const AppCommandEntry* entry = FindAppCommand(name);
-    Check(entry != nullptr && entry->saved != nullptr, "a command that is not saved");
+  for (const AppCommandEntry& entry : AppCommandTable()) {
+    const auto it = s.values.find(entry.language.name);
+    if (it == s.values.end() || entry.flag != nullptr) continue;
+    Check(entry.saved != nullptr, "a command that is not saved");
+    Check(it->second.is_string(), "a saved command's words are not a string");
     // Canonical: the entry's parse gives the same words back.
-    auto split = text::Tokenize(words);
+    auto split = text::Tokenize(it->second.get<std::string>());
     Check(split.ok(), "a saved command's words do not tokenize");
-    auto parsed = entry->language.parse(split.value());
+    auto parsed = entry.language.parse(split.value());
     Check(parsed.ok() && parsed.value() == split.value(), "a saved command is not canonical");
   }
-  Check(ValidPath(s.spline) && ValidPath(s.script) && ValidPath(s.clip), "a path out of rule");
+  const auto spline = s.Get<std::string>("spline");
+  const auto script = s.Get<std::string>("script");
+  const auto clip = s.Get<std::string>("clip");
+  Check(ValidPath(spline) && ValidPath(script) && ValidPath(clip), "a path out of rule");
   if (s.camera) {
     const SavedCamera& c = *s.camera;
     for (int i = 0; i < 3; ++i) {
@@ -176,7 +184,8 @@ void CheckRestoreLines(const Settings& s) {
       auto words = fabrik::text::Tokenize(line->text);
       Check(words.ok() && words.value().size() == 3, "a load line is not three words");
       const std::string& path = words.value()[2];
-      Check(path == s.spline || path == s.script || path == s.clip,
+      Check(path == s.Get<std::string>("spline") || path == s.Get<std::string>("script") ||
+                path == s.Get<std::string>("clip"),
             "a load line does not give its path back");
     }
     if (!load) {

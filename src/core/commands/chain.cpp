@@ -1,15 +1,17 @@
-// The chain's built-in commands, each whole in its section: target, mode, joints, length,
-// lengths, moe, iterations (docs/language.md "The console and script language"). A section
-// holds the command's help text, its parser, its struct's canonical text (Format) and range
-// check (Validate), its apply, and its CommandSpec (name, usage, summary, completion
-// keywords); the group's list at the end is what lang/command.cpp's kGroups reads. The struct
-// itself is in lang/command.h, because keys, the panel and scripts build and carry it as a
-// typed value.
+// The chain's built-in commands, each whole in its section: target, mode, joints, length, lengths,
+// moe, iterations (docs/language.md "The console and script language"). A section holds the
+// command's help text, its parser, its struct's canonical text (Format) and range check (Validate),
+// its apply, its CommandSpec (name, usage, summary, completion keywords), its apply's registration
+// (BuiltinApply) and, when the settings file keeps the command, its SavedSetting. The group's lists
+// at the end are what lang/command.cpp's kGroups (the specs) and core/builtin_table.cpp's kGroups
+// (the entries: applies and settings) read. The struct itself is in lang/command.h, because keys,
+// the panel and scripts build and carry it as a typed value.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 
-#include "core/command_apply.h"
+#include "core/builtin_table.h"
 #include "core/frame.h"
 #include "core/orient.h"
 #include "core/step_view.h"
@@ -122,7 +124,7 @@ Status cmd::Target::Validate() const {
   return Ok{};
 }
 
-bool Apply(AppState& state, const cmd::Target& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Target& c, CommandOutput& out) {
   if (out.source() == CommandSource::kScript) {
     state.script.target = c.position;  // the angles: `orient` in scripts
     return true;
@@ -151,6 +153,8 @@ const CommandSpec kTargetSpec = {
     .summary = "set the target (world units; angles in degrees); mode becomes console",
     .details = kTargetDetails,
     .parse = ParseTarget};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kTargetApplies[] = {ApplyOf<cmd::Target, Apply>()};
 }  // namespace
 
 // ---- mode drag|spline|console|script ----
@@ -179,7 +183,7 @@ Status cmd::Mode::Validate() const {
                                                             : Fail("mode: unknown mode");
 }
 
-bool Apply(AppState& state, const cmd::Mode& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Mode& c, CommandOutput& out) {
   SetMode(state, c.mode);
   out.Print("mode " + std::string(ModeName(c.mode)));
   return true;
@@ -193,6 +197,27 @@ const CommandSpec kModeSpec = {.name = cmd::Mode::kName,
                                .details = kModeDetails,
                                .parse = ParseMode,
                                .keywords = kModeNames};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kModeApplies[] = {ApplyOf<cmd::Mode, Apply>()};
+}  // namespace
+
+namespace {
+// Saved as "mode": "drag" ...; restored last, so it starts what the restored files loaded.
+bool IsModeName(const std::string& word) {
+  return std::find(kModeNames.begin(), kModeNames.end(), word) != kModeNames.end();
+}
+constexpr std::string_view kModeOverriddenBy[] = {"--spline", "--script", "--mode"};
+const SavedSetting kModeSaved = {
+    .key = "mode",
+    .order = RestoreOrder::kMode,
+    .capture =
+        [](const AppState& state) { return nlohmann::json(std::string(ModeName(state.mode))); },
+    .check =
+        [](const nlohmann::json& v) {
+          return CheckSettingWord(v, IsModeName, "drag, spline, console or script");
+        },
+    .command = "mode",
+    .overridden_by = kModeOverriddenBy};
 }  // namespace
 
 std::string_view ModeName(TargetMode mode) {
@@ -220,7 +245,7 @@ Status cmd::Joints::Validate() const {
   return Ok{};
 }
 
-bool Apply(AppState& state, const cmd::Joints& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Joints& c, CommandOutput& out) {
   // Commands apply in order, so a script's "joints" and "length" lines at the same time
   // build on each other.
   std::vector<float> lengths = state.lengths;
@@ -236,6 +261,8 @@ const CommandSpec kJointsSpec = {.name = cmd::Joints::kName,
                                  .usage = "joints N",
                                  .summary = "joint count, root included (2..10000)",
                                  .parse = ParseJoints};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kJointsApplies[] = {ApplyOf<cmd::Joints, Apply>()};
 }  // namespace
 
 // ---- length L ----
@@ -255,7 +282,7 @@ Status cmd::Length::Validate() const {
   return IsSegmentLength(length) ? Status(Ok{}) : Fail("length: not a length from 0.0001 to 1000");
 }
 
-bool Apply(AppState& state, const cmd::Length& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Length& c, CommandOutput& out) {
   if (!ApplyLengths(state, UniformLengths(static_cast<int>(state.lengths.size()), c.length))) {
     return out.Fail(state.message);
   }
@@ -270,6 +297,24 @@ const CommandSpec kLengthSpec = {.name = cmd::Length::kName,
                                  .usage = "length L",
                                  .summary = "every segment's length (0.0001 <= L <= 1000)",
                                  .parse = ParseLength};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kLengthApplies[] = {ApplyOf<cmd::Length, Apply>()};
+}  // namespace
+
+namespace {
+// The options that set the chain's shape, which the saved length and lengths yield to.
+constexpr std::string_view kShapeOverriddenBy[] = {"--joints", "--length", "--lengths"};
+const SavedSetting kLengthSaved = {
+    .key = "length",
+    .order = RestoreOrder::kChainShape,
+    .capture = [](const AppState& state) { return nlohmann::json(state.uniform_length); },
+    .check =
+        [](const nlohmann::json& v) {
+          return CheckSettingReal(v, kMinSegmentLength, kMaxSegmentLength, false,
+                                  "from 0.0001 to 1000");
+        },
+    .command = "length",
+    .overridden_by = kShapeOverriddenBy};
 }  // namespace
 
 // ---- lengths A B C ... ----
@@ -320,7 +365,7 @@ Status cmd::Lengths::Validate() const {
   return Ok{};
 }
 
-bool Apply(AppState& state, const cmd::Lengths& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Lengths& c, CommandOutput& out) {
   if (!ApplyLengths(state, c.lengths)) return out.Fail(state.message);
   out.Print("lengths set: " + std::to_string(c.lengths.size() + 1) + " joints");
   return true;
@@ -333,6 +378,35 @@ const CommandSpec kLengthsSpec = {.name = cmd::Lengths::kName,
                                   .summary = "per-segment lengths; joints = their count + 1",
                                   .details = kLengthsDetails,
                                   .parse = ParseLengths};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kLengthsApplies[] = {ApplyOf<cmd::Lengths, Apply>()};
+}  // namespace
+
+namespace {
+// Saved: the chain scene's lengths, also while another scene has its own chain.
+nlohmann::json CaptureLengths(const AppState& state) {
+  const std::vector<float>& lengths = state.scene.free_chain() || state.scene.chain_lengths.empty()
+                                          ? state.lengths
+                                          : state.scene.chain_lengths;
+  return lengths.empty() ? nlohmann::json() : nlohmann::json(lengths);
+}
+Result<nlohmann::json> CheckLengths(const nlohmann::json& v) {
+  bool ok = v.is_array() && !v.empty() && v.size() < static_cast<std::size_t>(kMaxJoints);
+  std::vector<float> lengths;
+  for (std::size_t i = 0; ok && i < v.size(); ++i) {
+    double d = 0.0;
+    ok = SettingNumber(v[i], kMinSegmentLength, kMaxSegmentLength, false, d);
+    lengths.push_back(static_cast<float>(d));
+  }
+  if (!ok) return MakeError("expected 1 to 9999 numbers from 0.0001 to 1000");
+  return nlohmann::json(lengths);
+}
+const SavedSetting kLengthsSaved = {.key = "lengths",
+                                    .order = RestoreOrder::kChainShape,
+                                    .capture = CaptureLengths,
+                                    .check = CheckLengths,
+                                    .command = "lengths",
+                                    .overridden_by = kShapeOverriddenBy};
 }  // namespace
 
 // ---- moe E ----
@@ -354,7 +428,7 @@ Status cmd::Moe::Validate() const {
              : Fail("moe: not a number > 0 and <= 100");
 }
 
-bool Apply(AppState& state, const cmd::Moe& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Moe& c, CommandOutput& out) {
   state.settings.tolerance = c.tolerance;
   out.Print(Fmt("margin of error %.6g", c.tolerance));
   return true;
@@ -366,6 +440,22 @@ const CommandSpec kMoeSpec = {.name = cmd::Moe::kName,
                               .usage = "moe E",
                               .summary = "margin of error, world units (0 < E <= 100)",
                               .parse = ParseMoe};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kMoeApplies[] = {ApplyOf<cmd::Moe, Apply>()};
+}  // namespace
+
+namespace {
+constexpr std::string_view kMoeOverriddenBy[] = {"--moe"};
+const SavedSetting kMoeSaved = {
+    .key = "moe",
+    .order = RestoreOrder::kSolve,
+    .capture = [](const AppState& state) { return nlohmann::json(state.settings.tolerance); },
+    .check =
+        [](const nlohmann::json& v) {
+          return CheckSettingReal(v, 0.0, kMaxTolerance, true, "> 0 and <= 100");
+        },
+    .command = "moe",
+    .overridden_by = kMoeOverriddenBy};
 }  // namespace
 
 // ---- iterations N ----
@@ -390,7 +480,7 @@ Status cmd::Iterations::Validate() const {
   return Ok{};
 }
 
-bool Apply(AppState& state, const cmd::Iterations& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Iterations& c, CommandOutput& out) {
   state.settings.max_iterations = c.max_iterations;
   out.Print("iteration cap " + std::to_string(c.max_iterations));
   return true;
@@ -402,6 +492,24 @@ const CommandSpec kIterationsSpec = {.name = cmd::Iterations::kName,
                                      .usage = "iterations N",
                                      .summary = "iteration cap per solve (1..100000)",
                                      .parse = ParseIterations};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kIterationsApplies[] = {ApplyOf<cmd::Iterations, Apply>()};
+}  // namespace
+
+namespace {
+// Saved under the option's older name, max_iterations (files written before keep loading).
+constexpr std::string_view kIterationsOverriddenBy[] = {"--max-iterations"};
+const SavedSetting kIterationsSaved = {
+    .key = "max_iterations",
+    .order = RestoreOrder::kSolve,
+    .capture = [](const AppState& state) { return nlohmann::json(state.settings.max_iterations); },
+    .check =
+        [](const nlohmann::json& v) {
+          return CheckSettingWhole(v, kMinIterations, kMaxIterations,
+                                   "expected a whole number from 1 to 100000");
+        },
+    .command = "iterations",
+    .overridden_by = kIterationsOverriddenBy};
 }  // namespace
 
 // ---- the group, in the order `help` lists them ----
@@ -411,5 +519,18 @@ const CommandSpec kSpecs[] = {kTargetSpec,  kModeSpec, kJointsSpec,    kLengthSp
 }  // namespace
 
 std::span<const CommandSpec> command_parse::ChainCommands() { return kSpecs; }
+
+namespace {
+const BuiltinEntry kEntries[] = {
+    {.name = cmd::Target::kName, .applies = kTargetApplies},
+    {.name = cmd::Mode::kName, .applies = kModeApplies, .saved = &kModeSaved},
+    {.name = cmd::Joints::kName, .applies = kJointsApplies},
+    {.name = cmd::Length::kName, .applies = kLengthApplies, .saved = &kLengthSaved},
+    {.name = cmd::Lengths::kName, .applies = kLengthsApplies, .saved = &kLengthsSaved},
+    {.name = cmd::Moe::kName, .applies = kMoeApplies, .saved = &kMoeSaved},
+    {.name = cmd::Iterations::kName, .applies = kIterationsApplies, .saved = &kIterationsSaved}};
+}  // namespace
+
+std::span<const BuiltinEntry> ChainBuiltins() { return kEntries; }
 
 }  // namespace fabrik

@@ -1,16 +1,17 @@
-// The built-in commands that load and play spline and script files, each whole in its
-// section: spline ..., script ... (docs/language.md). A section holds the command's help text,
-// its parser (files are read and parsed there, at parse time, so a missing or malformed file
-// is a parse error that changes nothing), the Format, Validate and Apply of each struct it
-// parses to, and its CommandSpec; the group's list at the end is what lang/command.cpp's
-// kGroups reads. The structs are in lang/command.h (the panel's pickers and scripts carry
-// them).
+// The built-in commands that load and play spline and script files, each whole in its section:
+// spline ..., script ... (docs/language.md). A section holds the command's help text, its parser
+// (files are read and parsed there, at parse time, so a missing or malformed file is a parse error
+// that changes nothing), the Format, Validate and apply of each struct it parses to, its
+// CommandSpec, its apply's registration (BuiltinApply) and, when the settings file keeps the
+// command, its SavedSetting. The group's lists at the end are what lang/command.cpp's kGroups (the
+// specs) and core/builtin_table.cpp's kGroups (the entries: applies and settings) read. The structs
+// are in lang/command.h (the panel's pickers and scripts carry them).
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 
-#include "core/command_apply.h"
+#include "core/builtin_table.h"
 #include "core/commands.h"
 #include "core/frame.h"
 #include "lang/command_parse.h"
@@ -133,7 +134,7 @@ Status cmd::SplineLoad::Validate() const {
   return std::isfinite(l) && l > 0.0f ? Status(Ok{}) : Fail("spline load: degenerate spline");
 }
 
-bool Apply(AppState& state, const cmd::SplineLoad& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::SplineLoad& c, CommandOutput& out) {
   UseSpline(state, c.spline, c.path);
   if (out.source() != CommandSource::kScript) SetMode(state, TargetMode::kSpline);
   char length[64];
@@ -149,7 +150,7 @@ Status cmd::SplineSpeed::Validate() const {
              : Fail("spline speed: not a number > 0 and <= 1000");
 }
 
-bool Apply(AppState& state, const cmd::SplineSpeed& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::SplineSpeed& c, CommandOutput& out) {
   (void)state.spline.follower.SetSpeed(c.speed);  // validated by the parser
   char text[64];
   std::snprintf(text, sizeof(text), "spline speed %.4g", static_cast<double>(c.speed));
@@ -166,7 +167,7 @@ Status cmd::SplinePlayback::Validate() const {
              : Fail("spline: playback must be play, pause or restart");
 }
 
-bool Apply(AppState& state, const cmd::SplinePlayback& c, CommandOutput&) {
+static bool Apply(AppState& state, const cmd::SplinePlayback& c, CommandOutput&) {
   SplineFollower& f = state.spline.follower;
   switch (c.action) {
     case cmd::Playback::kPlay:
@@ -195,7 +196,7 @@ Status cmd::SplineEnd::Validate() const {
              : Fail("spline: unknown end behaviour");
 }
 
-bool Apply(AppState& state, const cmd::SplineEnd& c, CommandOutput&) {
+static bool Apply(AppState& state, const cmd::SplineEnd& c, CommandOutput&) {
   state.spline.follower.SetEndBehavior(c.behavior);
   return true;
 }
@@ -210,6 +211,33 @@ const CommandSpec kSplineLoadSpec = {.name = cmd::SplineLoad::kName,
                                      .keywords = kSplineSubcommands,
                                      .keywords_taking_words = kSplineTakingWords,
                                      .path_after = "load"};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kSplineLoadApplies[] = {
+    ApplyOf<cmd::SplineLoad, Apply>(), ApplyOf<cmd::SplineSpeed, Apply>(),
+    ApplyOf<cmd::SplinePlayback, Apply>(), ApplyOf<cmd::SplineEnd, Apply>()};
+}  // namespace
+
+namespace {
+// A spline or script on the command line sets the mode: the saved mode and files would take
+// it back.
+constexpr std::string_view kFileOverriddenBy[] = {"--spline", "--script", "--mode"};
+// Saved: the loaded spline's path, restored by loading it again (a file since moved prints
+// its error at start).
+const SavedSetting kSplineSaved = {
+    .key = "spline",
+    .order = RestoreOrder::kFile,
+    .capture =
+        [](const AppState& state) {
+          return state.spline.follower.has_spline() && !state.spline.path.empty()
+                     ? nlohmann::json(SettingPath(state.spline.path))
+                     : nlohmann::json();
+        },
+    .check = CheckSettingPath,
+    .restore =
+        [](const nlohmann::json& v, const SettingValues&, RestoreLines& out) {
+          out.now.push_back(SettingQuoted("spline load", v.get<std::string>()));
+        },
+    .overridden_by = kFileOverriddenBy};
 }  // namespace
 
 // ---- script run PATH|play|pause|restart|stop ----
@@ -254,7 +282,7 @@ Status cmd::ScriptRun::Validate() const {
   return script ? Status(Ok{}) : Fail("script run: no script");
 }
 
-bool Apply(AppState& state, const cmd::ScriptRun& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::ScriptRun& c, CommandOutput& out) {
   if (out.source() == CommandSource::kScript) {
     return out.Fail("script run: scripts cannot start scripts");
   }
@@ -273,7 +301,7 @@ Status cmd::ScriptPlayback::Validate() const {
                                                           : Fail("script: unknown playback action");
 }
 
-bool Apply(AppState& state, const cmd::ScriptPlayback& c, CommandOutput&) {
+static bool Apply(AppState& state, const cmd::ScriptPlayback& c, CommandOutput&) {
   ScriptPlayer& p = state.script.player;
   switch (c.action) {
     case cmd::Playback::kPlay:
@@ -310,6 +338,37 @@ const CommandSpec kScriptRunSpec = {.name = cmd::ScriptRun::kName,
                                     .keywords = kScriptSubcommands,
                                     .keywords_taking_words = kScriptTakingWords,
                                     .path_after = "run"};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kScriptRunApplies[] = {ApplyOf<cmd::ScriptRun, Apply>(),
+                                              ApplyOf<cmd::ScriptPlayback, Apply>()};
+}  // namespace
+
+namespace {
+// Saved: the loaded script's path. Restored loaded for the panel's picker, but never running
+// on its own: a saved script may end in `quit`, which would end every later start. It is
+// stopped unless the saved mode is script; in script mode it waits, paused (after the mode
+// line, which plays it), for `script play`.
+void RestoreScript(const nlohmann::json& v, const SettingValues& all, RestoreLines& out) {
+  out.now.push_back(SettingQuoted("script run", v.get<std::string>()));
+  const auto mode = all.find("mode");
+  if (mode == all.end() || mode->second == "script") {
+    out.last.push_back("script pause");
+  } else {
+    out.now.push_back("script stop");
+  }
+}
+const SavedSetting kScriptSaved = {.key = "script",
+                                   .order = RestoreOrder::kFile,
+                                   .capture =
+                                       [](const AppState& state) {
+                                         return state.script.player.has_script() &&
+                                                        !state.script.path.empty()
+                                                    ? nlohmann::json(SettingPath(state.script.path))
+                                                    : nlohmann::json();
+                                       },
+                                   .check = CheckSettingPath,
+                                   .restore = RestoreScript,
+                                   .overridden_by = kFileOverriddenBy};
 }  // namespace
 
 // ---- the group, in the order `help` lists them ----
@@ -318,5 +377,13 @@ const CommandSpec kSpecs[] = {kSplineLoadSpec, kScriptRunSpec};
 }  // namespace
 
 std::span<const CommandSpec> command_parse::PlaybackCommands() { return kSpecs; }
+
+namespace {
+const BuiltinEntry kEntries[] = {
+    {.name = cmd::SplineLoad::kName, .applies = kSplineLoadApplies, .saved = &kSplineSaved},
+    {.name = cmd::ScriptRun::kName, .applies = kScriptRunApplies, .saved = &kScriptSaved}};
+}  // namespace
+
+std::span<const BuiltinEntry> PlaybackBuiltins() { return kEntries; }
 
 }  // namespace fabrik

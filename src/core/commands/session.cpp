@@ -1,13 +1,14 @@
-// The built-in commands about the session, each whole in its section: camera, state, help,
-// solver, scene (docs/language.md). A section holds the command's help text, its parser, its
-// struct's canonical text (Format) and range check (Validate), its apply, and its CommandSpec;
-// the group's list at the end is what lang/command.cpp's kGroups reads. The structs are in
-// lang/command.h. The scene names come from the app's registry through
-// CommandContext::scene_names.
+// The built-in commands about the session, each whole in its section: camera, state, help, solver,
+// scene (docs/language.md). A section holds the command's help text, its parser, its struct's
+// canonical text (Format) and range check (Validate), its apply, its CommandSpec, its apply's
+// registration (BuiltinApply) and, when the settings file keeps the command, its SavedSetting. The
+// group's lists at the end are what lang/command.cpp's kGroups (the specs) and
+// core/builtin_table.cpp's kGroups (the entries: applies and settings) read. The structs are in
+// lang/command.h. The scene names come from the app's registry through CommandContext::scene_names.
 #include <algorithm>
 #include <array>
 
-#include "core/command_apply.h"
+#include "core/builtin_table.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
 #include "core/state_writer.h"
@@ -42,7 +43,7 @@ Result<Command> ParseCamera(Words args, const CommandContext&) {
 std::string cmd::CameraReset::Format() const { return "camera reset"; }
 Status cmd::CameraReset::Validate() const { return Ok{}; }
 
-bool Apply(AppState& state, const cmd::CameraReset&, CommandOutput&) {
+static bool Apply(AppState& state, const cmd::CameraReset&, CommandOutput&) {
   state.view.camera.SetHome(state.scene.current ? state.scene.current->CameraHome(state)
                                                 : HomeFor(state.chain));
   state.view.camera.Reset();
@@ -55,22 +56,14 @@ const CommandSpec kCameraSpec = {.name = cmd::CameraReset::kName,
                                  .summary = "back to the starting view",
                                  .parse = ParseCamera,
                                  .keywords = kReset};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kCameraApplies[] = {ApplyOf<cmd::CameraReset, Apply>()};
 }  // namespace
 
 // ---- state ----
-namespace {
+FABRIK_COMMAND_WITHOUT_ARGUMENTS(cmd::State)
 
-Result<Command> ParseState(Words args, const CommandContext&) {
-  if (!args.empty()) return WrongArity("state", "state", 0, args.size());
-  return Command(cmd::State{});
-}
-
-}  // namespace
-
-std::string cmd::State::Format() const { return "state"; }
-Status cmd::State::Validate() const { return Ok{}; }
-
-bool Apply(AppState& state, const cmd::State&, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::State&, CommandOutput& out) {
   out.Print(StateLine(state, ShellReport{}, /*with_console_last=*/false));
   return true;
 }
@@ -79,8 +72,10 @@ namespace {
 const CommandSpec kStateSpec = {.name = cmd::State::kName,
                                 .usage = "state",
                                 .summary = "print chain, target and solver state",
-                                .parse = ParseState,
+                                .parse = ParseWithoutArguments<cmd::State>,
                                 .name_takes_words = false};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kStateApplies[] = {ApplyOf<cmd::State, Apply>()};
 }  // namespace
 
 // ---- help [COMMAND] ----
@@ -118,7 +113,7 @@ Status cmd::Help::Validate() const {
                                                         : Fail("help: unknown topic");
 }
 
-bool Apply(AppState& state, const cmd::Help& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Help& c, CommandOutput& out) {
   for (std::string& line : HelpLines(c.topic, state.command_context)) {
     out.Print(std::move(line));
   }
@@ -132,6 +127,8 @@ const CommandSpec kHelpSpec = {.name = cmd::Help::kName,
                                .parse = ParseHelp,
                                .name_takes_words = false,
                                .context_keywords = HelpTopics};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kHelpApplies[] = {ApplyOf<cmd::Help, Apply>()};
 }  // namespace
 
 // ---- solver NAME and scene NAME share their parser ----
@@ -180,7 +177,7 @@ Status cmd::Solver::Validate() const {
   return known ? Status(Ok{}) : Fail("solver: unknown name");
 }
 
-bool Apply(AppState& state, const cmd::Solver& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Solver& c, CommandOutput& out) {
   if (c.name == "two_bone") return SelectTwoBone(state, out);  // core/tool_solve.h
   const auto kind = ParseSolverKind(c.name);
   if (!kind) return out.Fail("solver: '" + c.name + "' is not in this build");
@@ -197,6 +194,23 @@ const CommandSpec kSolverSpec = {.name = cmd::Solver::kName,
                                  .details = kSolverDetails,
                                  .parse = ParseSolver,
                                  .keywords = kSolverNames};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kSolverApplies[] = {ApplyOf<cmd::Solver, Apply>()};
+}  // namespace
+
+namespace {
+// Saved: the library solver in use (two_bone is a tool's choice, saved by none).
+bool IsSolverName(const std::string& name) { return ParseSolverKind(name).has_value(); }
+constexpr std::string_view kSolverOverriddenBy[] = {"--solver"};
+const SavedSetting kSolverSaved = {
+    .key = "solver",
+    .order = RestoreOrder::kSolver,
+    .capture =
+        [](const AppState& state) { return nlohmann::json(std::string(SolverName(state.solver))); },
+    .check =
+        [](const nlohmann::json& v) { return CheckSettingWord(v, IsSolverName, "a solver name"); },
+    .command = "solver",
+    .overridden_by = kSolverOverriddenBy};
 }  // namespace
 
 // ---- scene NAME ----
@@ -241,7 +255,7 @@ Status cmd::Scene::Validate() const {
   return SceneNameLike(name) ? Status(Ok{}) : Fail("scene: not a scene name");
 }
 
-bool Apply(AppState& state, const cmd::Scene& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Scene& c, CommandOutput& out) {
   if (!SetScene(state, c.name)) return out.Fail(state.message);
   out.Print("scene " + c.name);
   return true;
@@ -254,6 +268,29 @@ const CommandSpec kSceneSpec = {.name = cmd::Scene::kName,
                                 .parse = ParseScene,
                                 .context_keywords = SceneKeywords,
                                 .context_usage = SceneUsage};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kSceneApplies[] = {ApplyOf<cmd::Scene, Apply>()};
+}  // namespace
+
+namespace {
+// Saved: the scene on, restored after the files (a switch keeps them) and before the mode.
+bool IsSceneName(const std::string& name) {
+  for (const SceneEntry& e : RegisteredScenes()) {
+    if (e.name == name) return true;
+  }
+  return false;
+}
+// --bvh starts the mocap scene with its clip, as --scene would.
+constexpr std::string_view kSceneOverriddenBy[] = {"--scene", "--bvh"};
+const SavedSetting kSceneSaved = {
+    .key = "scene",
+    .order = RestoreOrder::kScene,
+    .capture =
+        [](const AppState& state) { return nlohmann::json(std::string(state.scene.name())); },
+    .check =
+        [](const nlohmann::json& v) { return CheckSettingWord(v, IsSceneName, "a scene name"); },
+    .command = "scene",
+    .overridden_by = kSceneOverriddenBy};
 }  // namespace
 
 // ---- the group, in the order `help` lists them ----
@@ -262,5 +299,16 @@ const CommandSpec kSpecs[] = {kCameraSpec, kStateSpec, kHelpSpec, kSolverSpec, k
 }  // namespace
 
 std::span<const CommandSpec> command_parse::SessionCommands() { return kSpecs; }
+
+namespace {
+const BuiltinEntry kEntries[] = {
+    {.name = cmd::CameraReset::kName, .applies = kCameraApplies},
+    {.name = cmd::State::kName, .applies = kStateApplies},
+    {.name = cmd::Help::kName, .applies = kHelpApplies},
+    {.name = cmd::Solver::kName, .applies = kSolverApplies, .saved = &kSolverSaved},
+    {.name = cmd::Scene::kName, .applies = kSceneApplies, .saved = &kSceneSaved}};
+}  // namespace
+
+std::span<const BuiltinEntry> SessionBuiltins() { return kEntries; }
 
 }  // namespace fabrik

@@ -1,12 +1,14 @@
-// The built-in commands about the view and the demo itself, each whole in its section: clear,
-// step, race, quit (docs/language.md). A section holds the command's help text, its parser,
-// its struct's canonical text (Format) and range check (Validate), its apply, and its
-// CommandSpec; the group's list at the end is what lang/command.cpp's kGroups reads. The
-// structs are in lang/command.h.
+// The built-in commands about the view and the demo itself, each whole in its section: clear, step,
+// race, quit (docs/language.md). A section holds the command's help text, its parser, its struct's
+// canonical text (Format) and range check (Validate), its apply, its CommandSpec, its apply's
+// registration (BuiltinApply) and, when the settings file keeps the command, its SavedSetting. The
+// group's lists at the end are what lang/command.cpp's kGroups (the specs) and
+// core/builtin_table.cpp's kGroups (the entries: applies and settings) read. The structs are in
+// lang/command.h.
 #include <algorithm>
 #include <array>
 
-#include "core/command_apply.h"
+#include "core/builtin_table.h"
 #include "core/step_view.h"
 #include "lang/command_parse.h"
 
@@ -21,19 +23,9 @@ Status Fail(std::string message) { return MakeError(std::move(message)); }
 }  // namespace
 
 // ---- clear ----
-namespace {
+FABRIK_COMMAND_WITHOUT_ARGUMENTS(cmd::Clear)
 
-Result<Command> ParseClear(Words args, const CommandContext&) {
-  if (!args.empty()) return WrongArity("clear", "clear", 0, args.size());
-  return Command(cmd::Clear{});
-}
-
-}  // namespace
-
-std::string cmd::Clear::Format() const { return "clear"; }
-Status cmd::Clear::Validate() const { return Ok{}; }
-
-bool Apply(AppState& state, const cmd::Clear&, CommandOutput&) {
+static bool Apply(AppState& state, const cmd::Clear&, CommandOutput&) {
   state.console.log.clear();
   return true;
 }
@@ -42,8 +34,10 @@ namespace {
 const CommandSpec kClearSpec = {.name = cmd::Clear::kName,
                                 .usage = "clear",
                                 .summary = "clear the console",
-                                .parse = ParseClear,
+                                .parse = ParseWithoutArguments<cmd::Clear>,
                                 .name_takes_words = false};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kClearApplies[] = {ApplyOf<cmd::Clear, Apply>()};
 }  // namespace
 
 // ---- step on|off|next [N]|prev [N]|pass|back|iteration|start|end|play|pause ----
@@ -97,7 +91,7 @@ Status cmd::Step::Validate() const {
   return count >= 1 && count <= kMaxStepCount ? Status(Ok{}) : Fail("step: count out of range");
 }
 
-bool Apply(AppState& state, const cmd::Step& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Step& c, CommandOutput& out) {
   using A = cmd::StepAction;
   if (c.action != A::kOff && !SetStepView(state, true)) return out.Fail(state.message);
   switch (c.action) {
@@ -146,6 +140,8 @@ const CommandSpec kStepSpec = {
     .details = kStepDetails,
     .parse = ParseStep,
     .keywords = kStepSubcommands};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kStepApplies[] = {ApplyOf<cmd::Step, Apply>()};
 }  // namespace
 
 // ---- race on|off ----
@@ -164,7 +160,7 @@ Result<Command> ParseRace(Words args, const CommandContext&) {
 std::string cmd::Race::Format() const { return on ? "race on" : "race off"; }
 Status cmd::Race::Validate() const { return Ok{}; }
 
-bool Apply(AppState& state, const cmd::Race& c, CommandOutput& out) {
+static bool Apply(AppState& state, const cmd::Race& c, CommandOutput& out) {
   if (!SetRace(state, c.on)) return out.Fail(state.message);
   out.Print(c.on ? "race on: every solver chases the target" : "race off");
   return true;
@@ -176,22 +172,14 @@ const CommandSpec kRaceSpec = {.name = cmd::Race::kName,
                                .summary = "run every solver side by side",
                                .parse = ParseRace,
                                .keywords = kOnOff};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kRaceApplies[] = {ApplyOf<cmd::Race, Apply>()};
 }  // namespace
 
 // ---- quit ----
-namespace {
+FABRIK_COMMAND_WITHOUT_ARGUMENTS(cmd::Quit)
 
-Result<Command> ParseQuit(Words args, const CommandContext&) {
-  if (!args.empty()) return WrongArity("quit", "quit", 0, args.size());
-  return Command(cmd::Quit{});
-}
-
-}  // namespace
-
-std::string cmd::Quit::Format() const { return "quit"; }
-Status cmd::Quit::Validate() const { return Ok{}; }
-
-bool Apply(AppState& state, const cmd::Quit&, CommandOutput&) {
+static bool Apply(AppState& state, const cmd::Quit&, CommandOutput&) {
   state.quit_requested = true;
   return true;
 }
@@ -200,8 +188,10 @@ namespace {
 const CommandSpec kQuitSpec = {.name = cmd::Quit::kName,
                                .usage = "quit",
                                .summary = "close the demo",
-                               .parse = ParseQuit,
+                               .parse = ParseWithoutArguments<cmd::Quit>,
                                .name_takes_words = false};
+// Its apply, found by the struct's place in Command.
+constexpr BuiltinApply kQuitApplies[] = {ApplyOf<cmd::Quit, Apply>()};
 }  // namespace
 
 // ---- the group, in the order `help` lists them ----
@@ -210,5 +200,14 @@ const CommandSpec kSpecs[] = {kClearSpec, kStepSpec, kRaceSpec, kQuitSpec};
 }  // namespace
 
 std::span<const CommandSpec> command_parse::ViewCommands() { return kSpecs; }
+
+namespace {
+const BuiltinEntry kEntries[] = {{.name = cmd::Clear::kName, .applies = kClearApplies},
+                                 {.name = cmd::Step::kName, .applies = kStepApplies},
+                                 {.name = cmd::Race::kName, .applies = kRaceApplies},
+                                 {.name = cmd::Quit::kName, .applies = kQuitApplies}};
+}  // namespace
+
+std::span<const BuiltinEntry> ViewBuiltins() { return kEntries; }
 
 }  // namespace fabrik

@@ -1,11 +1,16 @@
 // arm_panel_commands.h - what the arm scene's panel sends (scenes/arm/arm_shell.cpp) as typed
-// app commands; the frame's apply step (core/apply.cpp) changes the ArmScene by them and
-// ignores them in any other scene. Listed in AppCommand (core/app_command.h).
+// app commands; the frame's apply step (core/apply.cpp) hands them to ApplyPanelCommand below,
+// which changes the ArmScene by them and ignores them in any other scene. Listed in AppCommand
+// (core/app_command.h).
 #pragma once
 
 #include <glm/vec3.hpp>
 
 #include "ik/constraints.h"
+
+namespace fabrik {
+struct AppState;
+}  // namespace fabrik
 
 namespace fabrik::app {
 
@@ -24,5 +29,10 @@ struct ArmConstraint {
   int joint = 0;
   JointConstraint constraint;
 };
+
+// Applied at the frame's apply step only (arm_panel_commands.cpp): changes the scene when
+// it is the current one, as each struct above says; ignored in any other scene.
+void ApplyPanelCommand(AppState& state, const ArmOptions& command);
+void ApplyPanelCommand(AppState& state, const ArmConstraint& command);
 
 }  // namespace fabrik::app

@@ -1,8 +1,12 @@
 // creature_panel_commands.h - what the creature scene's panel sends
 // (scenes/creature/creature_shell.cpp) as typed app commands; the frame's apply step
-// (core/apply.cpp) changes the CreatureScene by them and ignores them in any other scene.
-// Listed in AppCommand (core/app_command.h).
+// (core/apply.cpp) hands them to ApplyPanelCommand below, which changes the CreatureScene by them
+// and ignores them in any other scene. Listed in AppCommand (core/app_command.h).
 #pragma once
+
+namespace fabrik {
+struct AppState;
+}  // namespace fabrik
 
 namespace fabrik::app {
 
@@ -18,5 +22,10 @@ struct EffectorWeight {
   int index = 0;
   float weight = 1.0f;
 };
+
+// Applied at the frame's apply step only (creature_panel_commands.cpp): changes the scene when
+// it is the current one, as each struct above says; ignored in any other scene.
+void ApplyPanelCommand(AppState& state, const CreaturePrimary& command);
+void ApplyPanelCommand(AppState& state, const EffectorWeight& command);
 
 }  // namespace fabrik::app

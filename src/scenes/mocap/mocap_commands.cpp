@@ -12,10 +12,11 @@
 #include "core/app_state.h"
 #include "core/command_table.h"
 #include "core/frame.h"
+#include "core/saved_setting.h"
 #include "core/scene_registry.h"
+#include "lang/text.h"
 #include "scenes/crowd/crowd_scene.h"
 #include "scenes/mocap/mocap_scene.h"
-#include "lang/text.h"
 
 namespace fabrik {
 namespace {
@@ -309,10 +310,36 @@ constexpr std::string_view kFollowDetails[] = {
     "  The camera's pivot moves with the character; orbit and zoom stay yours."};
 constexpr std::string_view kOnOff[] = {"on", "off"};
 
+// Saved: a clip other than the default, under "clip". It only matters to the scenes that play
+// it: restored (`mocap load`, which switches to the mocap scene) only when the saved scene is
+// one of them, before the scene line picks the saved one.
+void RestoreClip(const nlohmann::json& v, const SettingValues& all, RestoreLines& out) {
+  const auto scene = all.find("scene");
+  if (scene != all.end() && (scene->second == "mocap" || scene->second == "crowd")) {
+    out.now.push_back(SettingQuoted("mocap load", v.get<std::string>()));
+  }
+}
+constexpr std::string_view kClipOverriddenBy[] = {"--bvh"};
+const SavedSetting kClipSaved = {
+    .key = "clip",
+    .order = RestoreOrder::kSceneFile,
+    .capture =
+        [](const AppState& state) {
+          return state.mocap.clip_path != kDefaultClipPath
+                     ? nlohmann::json(SettingPath(state.mocap.clip_path))
+                     : nlohmann::json();
+        },
+    .check = CheckSettingPath,
+    .restore = RestoreClip,
+    .overridden_by = kClipOverriddenBy};
+
 const AppCommandEntry kEntries[] = {
     {{"mocap", kMocapUsage, "the motion-capture clip: load, play, pause, speed, frame, loop",
       kMocapDetails, ParseMocap, kMocapKeywords},
-     ApplyMocap},
+     ApplyMocap,
+     nullptr,
+     nullptr,
+     &kClipSaved},
     {{"reach", kReachUsage, "a hand of the mocap character reaches for a point", kReachDetails,
       ParseReach, kReachKeywords},
      ApplyReach},

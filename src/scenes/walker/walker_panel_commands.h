@@ -1,8 +1,13 @@
 // walker_panel_commands.h - what the walker scene's panel sends
 // (scenes/walker/walker_shell.cpp) as a typed app command; the frame's apply step
-// (core/apply.cpp) passes it to WalkerScene::SetDebug and ignores it in any other scene.
-// Listed in AppCommand (core/app_command.h).
+// (core/apply.cpp) hands it to ApplyPanelCommand below, which passes it to
+// WalkerScene::SetDebug and ignores it in any other scene. Listed in AppCommand
+// (core/app_command.h).
 #pragma once
+
+namespace fabrik {
+struct AppState;
+}  // namespace fabrik
 
 namespace fabrik::app {
 
@@ -12,5 +17,9 @@ struct WalkerView {
   bool pre_solve = false;
   int step_leg = -1;
 };
+
+// Applied at the frame's apply step only (walker_panel_commands.cpp): changes the scene when
+// it is the current one, as each struct above says; ignored in any other scene.
+void ApplyPanelCommand(AppState& state, const WalkerView& command);
 
 }  // namespace fabrik::app
