@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "core/window_limits.h"
 #include "ik/solver.h"
@@ -189,6 +191,43 @@ OptError CheckFolder(const std::string& name, const std::string& path) {
   if (!S_ISDIR(st.st_mode)) return name + ": " + Quote(path) + " is not a folder";
   if (::access(path.c_str(), W_OK | X_OK) != 0) {
     return name + ": cannot write in " + Quote(path) + ": " + std::strerror(errno);
+  }
+  return std::nullopt;
+}
+
+// An output that is one of the inputs, or another output, would overwrite it: `--script F
+// --state-out F` would empty the script before it is read. Compared by file identity, so a
+// link or another spelling of the same path is caught too; a character device (/dev/null)
+// may be named twice.
+OptError OutputOverwritesInput(const Options& o) {
+  using Named = std::pair<const char*, const std::string*>;
+  const Named inputs[] = {{"--script", &o.script_path},
+                          {"--spline", &o.spline_path},
+                          {"--terrain", &o.terrain_path},
+                          {"--bvh", &o.bvh_path}};
+  const Named outputs[] = {{"--state-out", &o.state_out_path},
+                           {"--screenshot", &o.screenshot_path}};
+  auto regular_id = [](const std::string& path) -> std::optional<std::pair<dev_t, ino_t>> {
+    struct stat st {};
+    if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+    return std::make_pair(st.st_dev, st.st_ino);
+  };
+  for (std::size_t i = 0; i < std::size(outputs); ++i) {
+    const auto [out_name, out_path] = outputs[i];
+    const auto out_id = regular_id(*out_path);
+    if (!out_id) continue;
+    for (const auto& [in_name, in_path] : inputs) {
+      if (regular_id(*in_path) == out_id) {
+        return std::string(out_name) + ": " + Quote(*out_path) + " is the file " + in_name +
+               " reads; writing it would overwrite it";
+      }
+    }
+    for (std::size_t k = i + 1; k < std::size(outputs); ++k) {
+      if (regular_id(*outputs[k].second) == out_id) {
+        return std::string(outputs[k].first) + ": " + Quote(*outputs[k].second) + " is the file " +
+               out_name + " writes";
+      }
+    }
   }
   return std::nullopt;
 }
@@ -375,6 +414,7 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_vi
       if (auto e = CheckWritable(name, *path, device_ok)) return fail(*e);
     }
   }
+  if (auto e = OutputOverwritesInput(o)) return fail(*e);
   if (app.count("--screenshot-dir")) {
     if (auto e = NoControl("--screenshot-dir", o.screenshot_dir)) return fail(*e);
     if (auto e = CheckFolder("--screenshot-dir", o.screenshot_dir)) return fail(*e);

@@ -106,14 +106,28 @@ namespace {
 // frame and 600 lines of `at 0 chains 100000 20` run over 600 frames instead of freezing the
 // first. Rebuilding the chain (at most 10,000 joints) and `state` (the whole state as text)
 // cost 16 and 8: a script's set-up lines at time 0 still run together in its first frame.
+// The crowd's `characters N` rebuilds the crowd (up to 5,000 characters: about 0.3 s),
+// `mocap load` and `mocap scale` re-read and re-measure a clip (and rebuild a crowd), and a
+// screenshot encodes up to a 4096 x 4096 PNG: each takes a whole frame too (one frame also
+// keeps every screenshot line its own picture).
+bool TakesAWholeFrame(const cmd::Extension& ext) {
+  if (ext.name == "chains" || ext.name == "terrain" || ext.name == "characters" ||
+      ext.name == "screenshot") {
+    return true;
+  }
+  return ext.name == "mocap" && !ext.args.empty() &&
+         (ext.args[0] == "load" || ext.args[0] == "scale");
+}
+
 std::size_t ScriptLineCost(const Command& command) {
   if (std::holds_alternative<cmd::Scene>(command)) return kScriptFrameUnits;
   if (const auto* ext = std::get_if<cmd::Extension>(&command)) {
-    if (ext->name == "chains" || ext->name == "terrain") return kScriptFrameUnits;
+    if (TakesAWholeFrame(*ext)) return kScriptFrameUnits;
   }
   if (std::holds_alternative<cmd::Joints>(command) ||
       std::holds_alternative<cmd::Length>(command) ||
-      std::holds_alternative<cmd::Lengths>(command)) {
+      std::holds_alternative<cmd::Lengths>(command) ||
+      std::holds_alternative<cmd::SplineLoad>(command)) {
     return 16;
   }
   if (std::holds_alternative<cmd::State>(command)) return 8;

@@ -1,5 +1,7 @@
 #include "core/commands.h"
 
+#include <algorithm>
+
 #include "core/builtin_table.h"
 #include "core/frame.h"
 
@@ -30,7 +32,13 @@ void ConsolePrint(AppState& state, std::string text, ConsoleLine::Kind kind) {
 }
 
 void UseSpline(AppState& state, Spline spline, const std::string& path) {
-  state.spline.polyline = spline.Tessellate(24);
+  // 24 points a span, fewer on long splines: the curve is drawn with at most
+  // kMaxSplineDrawPoints points (a 10,000-point spline would otherwise draw 480,000 line
+  // vertices a frame; docs/limits.md).
+  const auto spans = static_cast<std::size_t>(std::max(1, spline.segment_count()));
+  const int per_span =
+      static_cast<int>(std::clamp<std::size_t>(kMaxSplineDrawPoints / spans, 1, 24));
+  state.spline.polyline = spline.Tessellate(per_span);
   state.spline.follower.SetSpline(std::move(spline));
   state.spline.path = path;
 }

@@ -6,6 +6,7 @@
 // not have) is reported as an error line and changes nothing.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 #include "core/app_state.h"
@@ -24,6 +25,8 @@ void ConsolePrint(AppState& state, std::string text,
                   ConsoleLine::Kind kind = ConsoleLine::Kind::kOutput);
 
 // Loads a spline into the follower (used by `spline load`, the panel and --spline).
+// The most points the followed spline's curve is drawn with (UseSpline).
+inline constexpr std::size_t kMaxSplineDrawPoints = 20'000;
 void UseSpline(AppState& state, Spline spline, const std::string& path);
 // Loads and starts a script (used by `script run`, the panel and --script).
 void UseScript(AppState& state, std::shared_ptr<const Script> script, const std::string& path);

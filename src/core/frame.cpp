@@ -119,10 +119,11 @@ void RecordSolveTime(AppState& state, std::chrono::steady_clock::time_point star
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
 
-SolveSettings BoundedSettings(const AppState& state, std::size_t joint_count) {
+SolveSettings BoundedSettings(const AppState& state, std::size_t joint_count, std::size_t shares) {
   SolveSettings settings = state.settings;
-  const long affordable =
-      kMaxJointUpdatesPerSolve / std::max<long>(1, static_cast<long>(joint_count));
+  const long affordable = kMaxJointUpdatesPerSolve /
+                          std::max<long>(1, static_cast<long>(joint_count)) /
+                          std::max<long>(1, static_cast<long>(shares));
   settings.max_iterations =
       static_cast<int>(std::max<long>(1, std::min<long>(settings.max_iterations, affordable)));
   return settings;

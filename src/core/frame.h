@@ -25,9 +25,10 @@ namespace fabrik {
 // simulation when state.fixed_dt > 0; otherwise clamped to [0, 0.1]). Updates timing.
 void BeginFrame(AppState& state, float real_dt);
 // A frame's budget for a script's due lines, in cost units: an ordinary line costs 1, `state` 8,
-// `joints`, `length` and `lengths` 16, and `scene`, `chains` and `terrain load` the whole
-// budget. Due lines beyond it run on the next frames, in file order (ScriptBudget in
-// targets/script_player.h), so no script freezes a frame for long (docs/limits.md: Bounds).
+// `joints`, `length`, `lengths` and `spline load` 16, and `scene`, `chains`, `terrain load`,
+// `characters`, `mocap load`, `mocap scale` and `screenshot` the whole budget. Due lines beyond it
+// run on the next frames, in file order (ScriptBudget in targets/script_player.h), so no script
+// freezes a frame for long (docs/limits.md: Bounds).
 inline constexpr std::size_t kScriptFrameUnits = 256;
 
 // Step 2: applies every queued command in order, then advances the running script and
@@ -84,7 +85,10 @@ void SetMessage(AppState& state, std::string text, bool is_error);
 // The settings one solve of `joint_count` joints runs with: the user's, with the iteration
 // cap lowered where needed so that one solve does at most kMaxJointUpdatesPerSolve joint
 // updates (docs/options.md: Limits), so that no cap and chain length can freeze a frame.
+// `shares` solves that run in one frame share that budget (the race's solvers: each gets
+// 1/shares of it).
 inline constexpr long kMaxJointUpdatesPerSolve = 10'000'000;
-SolveSettings BoundedSettings(const AppState& state, std::size_t joint_count);
+SolveSettings BoundedSettings(const AppState& state, std::size_t joint_count,
+                              std::size_t shares = 1);
 
 }  // namespace fabrik

@@ -68,8 +68,12 @@ struct Settings {
 };
 
 // The settings folder: $XDG_CONFIG_HOME/fabrik-demo when that is an absolute path, else
-// $HOME/.config/fabrik-demo; nullopt when neither variable helps (then nothing is saved).
+// $HOME/.config/fabrik-demo when $HOME is an existing folder; nullopt when neither helps
+// (then nothing is read or saved, and no folder is created).
 std::optional<std::string> SettingsFolder();
+// Why SettingsFolder() found none, as one line for the console ("" when no variable was set,
+// which is not a problem).
+std::string NoSettingsFolderReason();
 
 // What reading a settings file gave: the fields that passed their checks, and at most one
 // line saying what was ignored ("" when nothing was). A missing file is not a problem.

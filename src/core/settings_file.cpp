@@ -109,9 +109,21 @@ std::optional<std::string> SettingsFolder() {
   // XDG Base Directory Specification: a relative $XDG_CONFIG_HOME is invalid and ignored.
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/fabrik-demo";
+  // $HOME must be a folder that exists: the demo makes .config/fabrik-demo inside it, never
+  // a home folder of its own (HOME=/nonexistent/x would otherwise be created).
   const char* home = std::getenv("HOME");
-  if (home != nullptr && home[0] == '/') return std::string(home) + "/.config/fabrik-demo";
+  std::error_code ec;
+  if (home != nullptr && home[0] == '/' && std::filesystem::is_directory(home, ec)) {
+    return std::string(home) + "/.config/fabrik-demo";
+  }
   return std::nullopt;
+}
+
+std::string NoSettingsFolderReason() {
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || home[0] != '/') return {};
+  return "settings: $HOME (" + std::string(home) +
+         ") is not an existing folder; settings are neither read nor saved";
 }
 
 SettingsRead ParseSettings(std::string_view text, const std::string& name) {

@@ -10,7 +10,10 @@ SettingsSession LoadStartSettings(bool enabled, std::span<const std::string> giv
   SettingsSession session;
   if (!enabled) return session;  // --no-settings
   session.folder = SettingsFolder();
-  if (!session.folder) return session;
+  if (!session.folder) {
+    start.settings_problem = NoSettingsFolderReason();
+    return session;
+  }
   session.file = *session.folder + "/settings.json";
   SettingsRead read = ReadSettingsFile(*session.file);
   DropOverridden(read.settings, given);
@@ -26,9 +29,8 @@ std::string SaveSettings(const SettingsSession& session, const AppState& state,
                          std::optional<glm::ivec2> window_size,
                          std::optional<glm::ivec2> window_position) {
   if (!session.file) return {};
-  const Status written =
-      WriteSettingsFile(*session.file, CaptureSettings(state, window_size, window_position),
-                        session.unread);
+  const Status written = WriteSettingsFile(
+      *session.file, CaptureSettings(state, window_size, window_position), session.unread);
   return written ? std::string() : written.error();
 }
 

@@ -12,6 +12,8 @@
 #include "ik/chain_rebuild.h"
 #include "ik/fabrik.h"
 #include "lang/spline_file.h"
+#include "mocap/character.h"
+#include "mocap/clip.h"
 
 namespace fabrik {
 namespace {
@@ -112,7 +114,19 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
       return MakeError("--terrain: " + state.message);
     }
   }
-  if (!options.bvh_path.empty()) state.mocap.clip_path = options.bvh_path;
+  if (!options.bvh_path.empty()) {
+    // Checked now whatever the scene: a clip that cannot be used exits 2 at start
+    // (docs/options.md), not later when a scene first asks for it.
+    mocap::ClipLoadOptions load;
+    load.metres_per_unit = options.bvh_scale;
+    Result<mocap::Clip> clip = mocap::LoadClipFile(
+        ResolveDataPath(options.bvh_path, state.command_context.search_roots), load);
+    if (!clip) return MakeError("--bvh: " + clip.error());
+    if (auto rig = mocap::MakeRig(std::move(clip).value()); !rig) {
+      return MakeError("--bvh: " + options.bvh_path + ": " + rig.error());
+    }
+    state.mocap.clip_path = options.bvh_path;
+  }
   state.mocap.scale = options.bvh_scale;
   state.mocap.characters = options.characters;
   state.scene.current = MakeScene("chain");

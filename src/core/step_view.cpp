@@ -366,7 +366,9 @@ void UpdateRace(AppState& state) {
       e.chain = state.chain;
     }
     const auto start = std::chrono::steady_clock::now();
-    SolveSettings settings = BoundedSettings(state, e.chain->joint_count());
+    // The racers share one solve's budget, so a long chain's race costs a frame what one
+    // capped solve does (docs/limits.md), not one per racer.
+    SolveSettings settings = BoundedSettings(state, e.chain->joint_count(), race.entries.size());
     settings.accelerate = e.accelerate;  // the race shows both FABRIKs whatever the setting
     const SolveResult r = Solve(e.kind, *e.chain, state.target(), settings);
     e.solve_us =

@@ -55,6 +55,62 @@ Result<std::pair<std::string, int>> CreateTemporary(const std::string& target) {
                    folder + ")");
 }
 
+// A fresh temporary name beside `target`, as CreateTemporary's (never an existing file).
+std::string TemporaryName(const std::string& target, const char* kind, unsigned attempt) {
+  static std::atomic<unsigned> counter{0};
+  std::random_device device;
+  const std::string base = target.substr(target.rfind('/') + 1);
+  return Folder(target) + "/." + base + "." + kind + "-" + std::to_string(::getpid()) + "-" +
+         std::to_string(counter++) + "-" + std::to_string(attempt) + "-" +
+         std::to_string(device() % 100000);
+}
+
+// Keeps the file `target` names as TARGET.bak, but only while it is still the file `wanted`.
+// Several writers may do this at once (two demos sharing a settings folder, both finding the
+// same unusable file): checking the identity and then renaming TARGET would let a late writer
+// rename another's new file over the backup, and the user's file would be gone. So the file
+// TARGET names now is first hard-linked under a temporary name, the link's identity is checked
+// (a link cannot change what it points at), and only a link to `wanted` is renamed over the
+// backup. A writer that finds TARGET already replaced does nothing: the writer that replaced
+// it has kept the backup. Returns an error text, or nothing on success or when there is
+// nothing to keep. Where the file system has no hard links, falls back to renaming TARGET.
+std::optional<std::string> KeepBackup(const std::string& target, const FileId& wanted,
+                                      const std::string& shown) {
+  const std::string backup = target + ".bak";
+  auto failed = [&](int e) {
+    return Failure("keep", shown, e) + " as " + backup + " (not replaced)";
+  };
+  for (unsigned attempt = 0; attempt < 16; ++attempt) {
+    const std::string link = TemporaryName(target, "bak", attempt);
+    if (::link(target.c_str(), link.c_str()) != 0) {
+      const int e = errno;
+      if (e == EEXIST) continue;
+      if (e == ENOENT) return std::nullopt;  // no file to keep any more
+      if (e == EPERM || e == EOPNOTSUPP || e == EXDEV || e == EMLINK) {
+        const auto now = IdentifyFile(target);
+        if (!now || !(*now == wanted)) return std::nullopt;
+        if (::rename(target.c_str(), backup.c_str()) != 0) return failed(errno);
+        return std::nullopt;
+      }
+      return failed(e);
+    }
+    struct stat st {};
+    const bool same = ::lstat(link.c_str(), &st) == 0 && FileId{st.st_dev, st.st_ino} == wanted;
+    if (!same) {
+      ::unlink(link.c_str());
+      return std::nullopt;
+    }
+    const int renamed = ::rename(link.c_str(), backup.c_str());
+    const int e = errno;
+    // When the backup already is this file (another writer kept it first), rename() does
+    // nothing and leaves the link: it goes either way.
+    ::unlink(link.c_str());
+    if (renamed != 0) return failed(e);
+    return std::nullopt;
+  }
+  return failed(EEXIST);
+}
+
 }  // namespace
 
 std::string ErrnoText(int error_number) {
@@ -130,12 +186,10 @@ Status WriteFileAtomic(const std::string& path, std::string_view bytes,
   if (::close(fd) != 0 && error_number == 0 && errno != EINTR) error_number = errno;
   if (error_number != 0) return fail("write", error_number);
 
-  if (exists && options.back_up && *options.back_up == FileId{old.st_dev, old.st_ino}) {
-    const std::string backup = target + ".bak";
-    if (::rename(target.c_str(), backup.c_str()) != 0) {
-      const int e = errno;
+  if (exists && options.back_up) {
+    if (auto problem = KeepBackup(target, *options.back_up, shown)) {
       ::unlink(temp.c_str());
-      return MakeError(Failure("keep", shown, e) + " as " + backup + " (not replaced)");
+      return MakeError(*problem);
     }
   }
   if (::rename(temp.c_str(), target.c_str()) != 0) return fail("replace", errno);

@@ -42,9 +42,11 @@ Result<std::string> ResolveWriteTarget(const std::string& path);
 struct WriteOptions {
   // fsync the temporary file before the rename (the data reaches the disk before the name).
   bool sync = false;
-  // When the target is this very file, it is first renamed to TARGET.bak (replacing an older
+  // When the target is this very file, it is first kept as TARGET.bak (replacing an older
   // backup) instead of being replaced: a file the app could not read is kept. Once the new
-  // file is in place the target is a different file, so later writes make no backup.
+  // file is in place the target is a different file, so later writes make no backup. Safe
+  // with several writers at once (two demos sharing a settings folder): the backup only ever
+  // receives this very file, never another writer's new one.
   std::optional<FileId> back_up;
 };
 

@@ -57,12 +57,28 @@ Status LineFile::Write(std::string_view lines) {
 
 Status LineFile::Close() {
   if (fd_ < 0) return Ok{};
+  // A regular file must still be where it was opened: when its folder was deleted (or the
+  // file removed or replaced) while it was written, the lines went to a file nobody can
+  // reach, and saying "written" would lose them silently.
+  bool gone = false;
+  if (regular_) {
+    struct stat open_st {
+    }, path_st{};
+    gone = ::fstat(fd_, &open_st) != 0 || ::stat(path_.c_str(), &path_st) != 0 ||
+           open_st.st_dev != path_st.st_dev || open_st.st_ino != path_st.st_ino;
+  }
   const int result = ::close(fd_);
   const int error_number = errno;
   fd_ = -1;
   if (result != 0 && error_number != EINTR) {
     failed_ = true;
     return MakeError("cannot write " + path_ + ": " + ErrnoText(error_number));
+  }
+  if (gone) {
+    failed_ = true;
+    return MakeError("cannot keep " + path_ +
+                     ": the file was removed or replaced while it was written (was its folder "
+                     "deleted?); what was written is lost");
   }
   return Ok{};
 }

@@ -28,7 +28,8 @@ class LineFile {
   // it ends with a whole line, is closed, and the error is returned ("cannot write PATH: No
   // space left on device"). After that, or when not open, Write does nothing and returns Ok.
   Status Write(std::string_view lines);
-  // Closes the file; the error of a failed close (the last data lost), else Ok.
+  // Closes the file; the error of a failed close (the last data lost), or of a regular file
+  // that is no longer at its path (removed, replaced, its folder deleted), else Ok.
   Status Close();
 
   bool is_open() const { return fd_ >= 0; }

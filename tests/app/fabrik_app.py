@@ -246,12 +246,21 @@ class LiveDemo:
         out = xdotool("getmouselocation", "--shell")
         vals = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
         wx, wy = int(vals["X"]) - self.origin[0], int(vals["Y"]) - self.origin[1]
-        self.wait_until(lambda s: s.get("cursor") is not None
-                        and abs(s["cursor"][0] - wx) < 0.5 and abs(s["cursor"][1] - wy) < 0.5,
-                        what="the cursor at (%d, %d)" % (wx, wy))
+        state = self.wait_until(lambda s: s.get("cursor") is not None
+                                and abs(s["cursor"][0] - wx) < 0.5
+                                and abs(s["cursor"][1] - wy) < 0.5,
+                                what="the cursor at (%d, %d)" % (wx, wy))
+        self.pointer = (wx, wy, state["window"])
         return wx, wy
 
     def _button(self, action, button, pressed):
+        if pressed and getattr(self, "pointer", None) is not None:
+            # A press outside the window goes to the root window: the demo never sees it,
+            # and waiting for it would only time out. Say so at once.
+            x, y, (w, h) = self.pointer
+            if not (0 <= x < w and 0 <= y < h):
+                raise AssertionError("pressing button %s at (%d, %d), outside the %dx%d window"
+                                     % (button, x, y, w, h))
         xdotool(action, button)
         index = {1: 0, 3: 1, 2: 2}.get(int(button))
         if index is not None:

@@ -33,6 +33,53 @@ def write(path, text):
     return path
 
 
+def big_skeleton_bvh(tails, frames):
+    """A BVH of a standing humanoid (hips, legs with feet and toes, spine, neck, head, arms)
+    with `tails` chains of ten joints each hanging from the hips, every joint at rest: a
+    valid clip with many joints (26 + 11 x `tails` with the End Sites)."""
+    lines, channels = [], [0]
+
+    def open_joint(kind, name, offset, depth):
+        pad = "  " * depth
+        lines.extend(["%s%s %s" % (pad, kind, name), pad + "{",
+                      "%s  OFFSET %g %g %g" % ((pad,) + tuple(offset))])
+        if kind == "ROOT":
+            lines.append(pad + "  CHANNELS 6 Xposition Yposition Zposition Zrotation "
+                         "Xrotation Yrotation")
+            channels[0] += 6
+        else:
+            lines.append(pad + "  CHANNELS 3 Zrotation Xrotation Yrotation")
+            channels[0] += 3
+
+    def chain(names, offsets, depth):
+        """Joints each the child of the one before, an End Site after the last."""
+        for k, (name, offset) in enumerate(zip(names, offsets)):
+            open_joint("JOINT", name, offset, depth + k)
+        pad = "  " * (depth + len(names))
+        lines.extend([pad + "End Site", pad + "{", pad + "  OFFSET 0 0 5", pad + "}"])
+        for k in reversed(range(len(names))):
+            lines.append("  " * (depth + k) + "}")
+
+    lines.append("HIERARCHY")
+    open_joint("ROOT", "Hips", (0, 100, 0), 0)
+    for side, s in (("Left", 1), ("Right", -1)):
+        chain([side + n for n in ("UpLeg", "Leg", "Foot", "ToeBase")],
+              [(10 * s, -5, 0), (0, -45, 0), (0, -43, 0), (0, -5, 12)], 1)
+    open_joint("JOINT", "Spine", (0, 10, 0), 1)
+    open_joint("JOINT", "Spine1", (0, 25, 0), 2)
+    chain(["Neck", "Head"], [(0, 20, 0), (0, 10, 0)], 3)
+    for side, s in (("Left", 1), ("Right", -1)):
+        chain([side + n for n in ("Shoulder", "Arm", "ForeArm", "Hand")],
+              [(5 * s, 15, 0), (12 * s, 0, 0), (28 * s, 0, 0), (25 * s, 0, 0)], 3)
+    lines.extend(["    }", "  }"])
+    for t in range(tails):
+        chain(["Tail%d_%d" % (t, k) for k in range(10)], [(0, 0, -1)] * 10, 1)
+    lines.append("}")
+    lines += ["MOTION", "Frames: %d" % frames, "Frame Time: 0.01"]
+    lines += [" ".join(["0"] * channels[0])] * frames
+    return "\n".join(lines) + "\n"
+
+
 def run_script(lines, extra=(), frames=4):
     """Runs a script from frame 0 and returns every state line."""
     with tempfile.TemporaryDirectory() as d:
@@ -247,6 +294,41 @@ class MemoryBound(unittest.TestCase):
                     status = dict(line.split(":", 1) for line in f if ":" in line)
                 peak_mb = int(status["VmHWM"].split()[0]) / 1024
                 self.assertTrue(demo.alive())
+                self.assertTrue(all_finite(demo.latest()))
+        self.assertLess(peak_mb, MEMORY_LIMIT_MB)
+
+    def test_a_crowd_of_a_large_skeleton_stays_under_the_memory_limit(self):
+        # A valid clip of the largest size the loader takes (983 joints x 4,000 frames, about
+        # 4 million samples), a crowd as large as it allows, and a long spline: the demo stays
+        # under its documented memory and draws a bounded number of items a frame.
+        with tempfile.TemporaryDirectory() as d:
+            clip = write(os.path.join(d, "tails.bvh"), big_skeleton_bvh(tails=87, frames=4000))
+            spline = write(os.path.join(d, "big.txt"),
+                           "".join("%d %d 0\n" % (i % 97, i // 97) for i in range(9999)))
+            # A visible window: the lines are typed in the console.
+            shown = [a for a in FAST if a != "--hidden"]
+            with LiveDemo(shown + ["--bvh", clip, "--scene", "chain", "--fixed-dt", "0.02",
+                                   "--characters", "5000"]) as demo:
+                demo.run_in_console("scene crowd", lambda s: "crowd:" in s.get("console_last", ""),
+                                    "the crowd refused")
+                self.assertIn("at most 1017 characters", demo.latest()["console_last"])
+                self.assertEqual(demo.latest()["scene"], "chain")
+                demo.run_in_console("characters 1017", lambda s: s.get("console_last", "")
+                                    .startswith("characters 1017"), "the size taken")
+                demo.run_in_console("scene crowd", lambda s: s["scene"] == "crowd",
+                                    "the crowd")
+                st = demo.wait_frames(3, timeout=600)
+                self.assertEqual(st["characters"], 1017)
+                self.assertEqual(st["crowd"]["drawn_cap"], 12)
+                self.assertLess(st["drawn_items"], 20000)
+                demo.run_in_console("scene chain", lambda s: s["scene"] == "chain", "the chain")
+                demo.run_in_console("spline load " + spline, lambda s: s.get("spline", {})
+                                    .get("path") == spline, "the long spline")
+                st = demo.wait_frames(2, timeout=600)
+                self.assertLess(st["drawn_items"], 50000)
+                with open("/proc/%d/status" % demo.proc.pid) as f:
+                    status = dict(line.split(":", 1) for line in f if ":" in line)
+                peak_mb = int(status["VmHWM"].split()[0]) / 1024
                 self.assertTrue(all_finite(demo.latest()))
         self.assertLess(peak_mb, MEMORY_LIMIT_MB)
 

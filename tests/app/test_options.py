@@ -43,6 +43,11 @@ class Options(unittest.TestCase):
             (["--solver", "magic"], "--solver"),
             (["--no-such-option"], "no-such-option"),
             (["--state-out", "/nonexistent-dir/x.jsonl", "--frames", "1"], "state-out"),
+            # A clip that cannot be used is refused at start whatever the scene, and the
+            # message names --bvh, not --scene.
+            (["--scene", "chain", "--bvh", "/nonexistent.bvh", "--frames", "1"], "--bvh"),
+            (["--bvh", "/nonexistent.bvh", "--frames", "1"], "--bvh"),
+            (["--scene", "mocap", "--bvh", "/nonexistent.bvh", "--frames", "1"], "--bvh"),
         ]
         for args, needle in cases:
             with self.subTest(args=args):
@@ -52,6 +57,36 @@ class Options(unittest.TestCase):
                 self.assertEqual(len(lines), 1, err)
                 self.assertIn(needle, lines[0])
 
+
+    def test_an_output_that_is_an_input_is_refused_and_the_input_kept(self):
+        # Writing the state stream over the script (or the screenshot over the spline) would
+        # destroy the file the run was to read; a symlink to it is the same file.
+        with tempfile.TemporaryDirectory() as d:
+            script = os.path.join(d, "tour.txt")
+            spline = os.path.join(d, "curve.txt")
+            with open(script, "w") as f:
+                f.write("at 0 target 1 1 1\n")
+            with open(spline, "w") as f:
+                f.write("0 0 0\n1 1 0\n2 0 0\n3 1 0\n")
+            link = os.path.join(d, "link.txt")
+            os.symlink(script, link)
+            cases = [
+                (["--script", script, "--state-out", script], "--state-out", script),
+                (["--script", script, "--state-out", link], "--state-out", script),
+                (["--spline", spline, "--screenshot", spline], "--screenshot", spline),
+                (["--state-out", spline, "--screenshot", spline], "--screenshot", spline),
+            ]
+            for args, needle, kept in cases:
+                with self.subTest(args=args):
+                    with open(kept) as f:
+                        before = f.read()
+                    code, _, err = run_demo(args + ["--frames", "1"], timeout=30)
+                    self.assertEqual(code, 2, err)
+                    lines = [l for l in err.strip().splitlines() if l]
+                    self.assertEqual(len(lines), 1, err)
+                    self.assertIn(needle, lines[0])
+                    with open(kept) as f:
+                        self.assertEqual(f.read(), before)
 
     def test_hostile_values_exit_2_with_one_line_before_any_window(self):
         # No --hidden and no --frames: had any of these opened a window, the run would hang

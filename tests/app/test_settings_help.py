@@ -3,12 +3,13 @@ real keys (docs/settings.md)."""
 import json
 import os
 import struct
+import subprocess
 import sys
 import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fabrik_app import LiveDemo, load_png, read_states, run_demo  # noqa: E402
+from fabrik_app import DEMO, LiveDemo, load_png, read_states, run_demo  # noqa: E402
 
 FAST = ["--msaa", "0", "--no-vsync", "--fixed-dt", "0.02"]
 SIZE = ["--size", "640x420"]
@@ -198,6 +199,24 @@ class Settings(unittest.TestCase):
         # The exit wrote a good file over the bad one.
         with open(os.path.join(folder, "settings.json")) as f:
             self.assertEqual(json.load(f)["max_iterations"], 10)
+
+    def test_a_home_folder_that_does_not_exist_is_never_created(self):
+        # No XDG_CONFIG_HOME and a $HOME that does not exist: the demo runs, says once that
+        # settings are neither read nor saved, and creates no home folder of its own.
+        base = tempfile.mkdtemp(prefix="fabrik-home-")
+        home = os.path.join(base, "no", "such", "home")
+        env = {k: v for k, v in os.environ.items() if k != "XDG_CONFIG_HOME"}
+        env["HOME"] = home
+        out = os.path.join(base, "s.jsonl")
+        proc = subprocess.run([DEMO] + FAST + SIZE + ["--frames", "3", "--state-out", out,
+                                                      "--exec", "moe 0.0042"],
+                              capture_output=True, text=True, timeout=120, env=env)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(read_states(out)[-1]["frame"], 2)
+        self.assertFalse(os.path.exists(os.path.join(base, "no")), os.listdir(base))
+        lines = [l for l in proc.stderr.splitlines() if "settings:" in l]
+        self.assertEqual(len(lines), 1, proc.stderr)
+        self.assertIn(home, lines[0])
 
 
 if __name__ == "__main__":

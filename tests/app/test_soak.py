@@ -75,12 +75,21 @@ def write_script(path, rng):
         f.write("\n".join(lines) + "\n")
 
 
+def inside(rng, low, high):
+    """A random coordinate of a pixel in [low, high): the window's pixels are 0 .. size - 1,
+    and a press at `size` itself (what rounding uniform(low, size) can give) lands outside
+    the window, where the demo never sees it."""
+    return rng.uniform(low, high - 1)
+
+
 def act(demo, rng, w, h):
-    """One random input: a drag, a wheel notch, an orbit or pan, a key."""
+    """One random input: a drag, a wheel notch, an orbit or pan, a key. Presses always start
+    on the window; the moves while a button is held may leave it (the window keeps the
+    pointer then)."""
     action = rng.random()
     x, y = rng.uniform(-100, w + 100), rng.uniform(-100, h + 100)
     if action < 0.45:  # a left drag through a few points, sometimes off the window
-        demo.move(rng.uniform(w * 0.4, w), rng.uniform(0, h))
+        demo.move(inside(rng, w * 0.4, w), inside(rng, 0, h))
         demo.down(1)
         for _ in range(rng.randint(1, 4)):
             demo.move(rng.uniform(-100, w + 100), rng.uniform(-100, h + 100))
@@ -89,7 +98,7 @@ def act(demo, rng, w, h):
         demo.move(x, y)
         demo.click(rng.choice([4, 5]))
     elif action < 0.85:  # orbit or pan
-        demo.move(rng.uniform(w * 0.7, w), rng.uniform(0, h))
+        demo.move(inside(rng, w * 0.7, w), inside(rng, 0, h))
         button = rng.choice([2, 3])
         demo.down(button)
         demo.move(x, y)

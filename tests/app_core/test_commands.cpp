@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "core/command_table.h"
+#include "core/commands.h"
 #include "core_test_util.h"
 #include "ik/solver.h"
 
@@ -78,6 +79,25 @@ TEST(AppCommands, SplineLoadSwitchesToSplineModeAndTheTargetFollows) {
   EXPECT_GT(core.state().spline.follower.distance(), d0);
   core.Frames(60);  // the glide is over: the target is on the curve
   EXPECT_LT(glm::length(core.state().target() - core.state().spline.follower.position()), 1e-5f);
+}
+
+TEST(AppCommands, ALongSplineIsDrawnWithABoundedNumberOfPoints) {
+  // 10,000 control points (the most a spline file may hold): drawn with every span's 24
+  // points, the curve would be 240,000 points, 480,000 line vertices a frame.
+  const std::string path = ::testing::TempDir() + "/long_spline.txt";
+  {
+    std::ofstream out(path);
+    for (int i = 0; i < 10000; ++i) out << (i % 97) << ' ' << (i / 97) << " 0\n";
+  }
+  Core core;
+  core.Run("spline load " + path);
+  ASSERT_TRUE(core.state().spline.follower.has_spline()) << core.LastLine();
+  EXPECT_LE(core.state().spline.polyline.size(), kMaxSplineDrawPoints + 1);
+  EXPECT_GE(core.state().spline.polyline.size(), 10000u);  // still through every point
+  // A short spline keeps its smooth 24 points a span.
+  core.Run("spline load assets/splines/loop.txt");
+  const int spans = core.state().spline.follower.spline().segment_count();
+  EXPECT_EQ(core.state().spline.polyline.size(), static_cast<std::size_t>(spans) * 24 + 1);
 }
 
 TEST(AppCommands, SplinePlaybackSpeedAndEnd) {

@@ -10,6 +10,7 @@
 #include "core/app_state.h"
 #include "core/settings.h"
 #include "core_test_util.h"
+#include "mocap/mocap_test_util.h"
 #include "scenes/crowd/crowd_scene.h"
 #include "scenes/mocap/mocap_scene.h"
 
@@ -273,6 +274,47 @@ TEST(CrowdScene, CharactersSetsTheCrowdAndItsFeetStayOnTheGround) {
   core.Run("characters 0");
   EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
   EXPECT_EQ(core.Json()["characters"], 30);
+}
+
+TEST(CrowdScene, ALargeSkeletonBoundsTheCrowdsSizeAndWhatIsDrawn) {
+  // A humanoid with a 960-joint tail (987 joints with its End Sites): a crowd's memory grows
+  // with characters x joints, so 2,000 of them are refused with the largest size allowed,
+  // and drawing is capped by joints, not only by characters.
+  std::vector<mocap::testing::TestJoint> joints = mocap::testing::Humanoid();
+  int parent = 0;
+  for (int i = 0; i < 960; ++i) {
+    joints.push_back({"Tail" + std::to_string(i), parent, {0.0f, 0.0f, -0.01f}});
+    parent = static_cast<int>(joints.size()) - 1;
+  }
+  joints.push_back({"", parent, {0.0f, 0.0f, -0.01f}, true});
+  mocap::testing::TempDir dir;
+  const std::string path = dir.Write(
+      "tail.bvh", mocap::testing::MakeBvh(joints, 0.01f, 4, [](int, std::vector<float>&) {}));
+  StartOptions options = FixedStep();
+  options.bvh_path = path;
+  options.characters = 2000;
+  Core core(options);
+  core.Run("scene crowd");
+  EXPECT_EQ(core.state().scene.name(), "chain");
+  EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
+  const long n = static_cast<long>(joints.size());  // End Sites are joints of the clip too
+  EXPECT_NE(core.LastLine().find("2000 characters x " + std::to_string(n) + " joints"),
+            std::string::npos)
+      << core.LastLine();
+  const long most = kMaxCrowdJoints / n;
+  EXPECT_NE(core.LastLine().find("at most " + std::to_string(most) + " characters"),
+            std::string::npos)
+      << core.LastLine();
+  core.Run("characters 100");
+  core.Run("scene crowd");
+  ASSERT_EQ(core.state().scene.name(), "crowd") << core.LastLine();
+  EXPECT_EQ(core.Json()["crowd"]["drawn_cap"], kMaxDrawnCrowdJoints / n);
+  core.Run("characters " + std::to_string(most + 1));
+  EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
+  EXPECT_EQ(core.Json()["characters"], 100);
+  // The packaged clips' crowd keeps its cap of characters.
+  EXPECT_EQ(DrawnCharacterCap(38), kMaxDrawnCharacters);
+  EXPECT_EQ(DrawnCharacterCap(100000), 1);
 }
 
 }  // namespace

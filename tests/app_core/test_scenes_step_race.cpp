@@ -148,6 +148,34 @@ TEST(AppRace, EverySolverChasesTheTarget) {
   EXPECT_FALSE(core.state().race.active);
 }
 
+TEST(AppRace, TheRacersShareOneSolvesBudget) {
+  // A 10,000-joint chain, a target out of reach of a tight tolerance and a high cap: every
+  // racer's solve is capped, and together they do at most one solve's joint updates.
+  Core core;
+  core.Run("joints 10000");
+  core.Run("moe 0.000001");
+  core.Run("iterations 100000");
+  core.Run("race on");
+  core.Run("target 3 40 2");
+  core.Frames(2);
+  const auto& entries = core.state().race.entries;
+  ASSERT_GT(entries.size(), 1u);
+  long updates = 0;
+  for (const RaceEntry& e : entries) {
+    ASSERT_TRUE(e.last.ok) << SolverName(e.kind);
+    EXPECT_GE(e.last.iterations, 1) << SolverName(e.kind);
+    updates += static_cast<long>(e.last.iterations) * 10000;
+  }
+  EXPECT_LE(updates, kMaxJointUpdatesPerSolve);
+  // Each racer still gets its share, not less.
+  for (const RaceEntry& e : entries) {
+    EXPECT_EQ(BoundedSettings(core.state(), 10000, entries.size()).max_iterations,
+              static_cast<int>(kMaxJointUpdatesPerSolve / 10000 / entries.size()));
+    EXPECT_LE(e.last.iterations,
+              kMaxJointUpdatesPerSolve / 10000 / static_cast<long>(entries.size()));
+  }
+}
+
 TEST(AppRace, ARebuiltChainRestartsTheRacers) {
   Core core;
   core.Run("race on");

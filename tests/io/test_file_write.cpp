@@ -10,8 +10,10 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <latch>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "io/file_write.h"
@@ -74,7 +76,7 @@ TEST_F(FileWrite, WritesReplacesAndKeepsPermissions) {
 TEST_F(FileWrite, SymlinkIsWrittenThroughAndKept) {
   const std::string target = Path("real.json");
   Put(target, "old");
-  ASSERT_EQ(::symlink("real.json", Path("link.json").c_str()), 0);  // relative link
+  ASSERT_EQ(::symlink("real.json", Path("link.json").c_str()), 0);                 // relative link
   ASSERT_EQ(::symlink(Path("link.json").c_str(), Path("link2.json").c_str()), 0);  // to a link
   ASSERT_TRUE(WriteFileAtomic(Path("link2.json"), "new"));
   EXPECT_TRUE(fs::is_symlink(Path("link.json")));
@@ -85,8 +87,8 @@ TEST_F(FileWrite, SymlinkIsWrittenThroughAndKept) {
   ASSERT_TRUE(WriteFileAtomic(Path("dangling"), "made"));
   EXPECT_TRUE(fs::is_symlink(Path("dangling")));
   EXPECT_EQ(Read(Path("made.txt")), "made");
-  EXPECT_EQ(Names(), (std::vector<std::string>{"dangling", "link.json", "link2.json",
-                                                "made.txt", "real.json"}));
+  EXPECT_EQ(Names(), (std::vector<std::string>{"dangling", "link.json", "link2.json", "made.txt",
+                                               "real.json"}));
 }
 
 TEST_F(FileWrite, LinkLoopIsAnError) {
@@ -196,6 +198,73 @@ TEST_F(FileWrite, BackUpKeepsTheFileItWasToldToKeepOnce) {
   ASSERT_TRUE(WriteFileAtomic(p, "{\"a\": 1}\n", keep));
   EXPECT_EQ(Read(p + ".bak"), "{not json");
   EXPECT_EQ(Names(), (std::vector<std::string>{"settings.json", "settings.json.bak"}));
+}
+
+TEST_F(FileWrite, WritersRacingToBackUpTheSameFileNeverLoseIt) {
+  // Two demos sharing a settings folder both found settings.json unusable and both keep it as
+  // settings.json.bak when they save. Whatever the order of their steps, the backup must end
+  // up holding the user's file, never one writer's new file renamed over it. Four writers
+  // start together, many times over: checking the identity and then renaming the target lost
+  // the user's file in most rounds.
+  const std::string p = Path("settings.json");
+  constexpr int kRounds = 200;
+  constexpr int kWriters = 4;
+  for (int round = 0; round < kRounds; ++round) {
+    std::error_code ec;
+    fs::remove(p + ".bak", ec);
+    Put(p, "the user's file");
+    const std::optional<FileId> unread = IdentifyFile(p);
+    ASSERT_TRUE(unread);
+    WriteOptions keep;
+    keep.back_up = unread;
+    std::latch start(kWriters);
+    std::vector<std::thread> writers;
+    std::vector<std::string> errors(kWriters);
+    for (int w = 0; w < kWriters; ++w) {
+      writers.emplace_back([&, w] {
+        start.arrive_and_wait();
+        const Status s = WriteFileAtomic(p, "writer " + std::to_string(w), keep);
+        if (!s) errors[w] = s.error();
+      });
+    }
+    for (std::thread& t : writers) t.join();
+    for (const std::string& e : errors) EXPECT_EQ(e, "") << "round " << round;
+    ASSERT_EQ(Read(p + ".bak"), "the user's file") << "round " << round;
+    EXPECT_EQ(Read(p).rfind("writer ", 0), 0u) << Read(p);
+    ASSERT_EQ(Names(), (std::vector<std::string>{"settings.json", "settings.json.bak"}))
+        << "round " << round;
+  }
+}
+
+TEST_F(FileWrite, LineFileWhoseFolderWasDeletedIsNotCalledWritten) {
+  // The lines of a recording whose folder was deleted while it ran went to a file nobody can
+  // reach: closing it must say so rather than succeed.
+  fs::create_directory(Path("takes"));
+  const std::string p = Path("takes/path.txt");
+  Result<LineFile> f = LineFile::Open(p);
+  ASSERT_TRUE(f) << f.error();
+  ASSERT_TRUE(f.value().Write("at 0 target 1 2 3\n"));
+  fs::remove_all(Path("takes"));
+  ASSERT_TRUE(f.value().Write("at 1 target 1 2 4\n"));  // the orphaned file still takes writes
+  const Status closed = f.value().Close();
+  ASSERT_FALSE(closed);
+  EXPECT_NE(closed.error().find(p), std::string::npos) << closed.error();
+  EXPECT_NE(closed.error().find("removed or replaced"), std::string::npos) << closed.error();
+  EXPECT_TRUE(f.value().failed());
+  // A file replaced under the same name is not the one written either.
+  const std::string q = Path("replaced.txt");
+  Result<LineFile> g = LineFile::Open(q);
+  ASSERT_TRUE(g) << g.error();
+  ASSERT_TRUE(fs::remove(q));
+  Put(q, "someone else's file");
+  EXPECT_FALSE(g.value().Close());
+  EXPECT_EQ(Read(q), "someone else's file");
+  // A file left where it was closes cleanly.
+  Result<LineFile> h = LineFile::Open(Path("kept.txt"));
+  ASSERT_TRUE(h) << h.error();
+  ASSERT_TRUE(h.value().Write("line\n"));
+  EXPECT_TRUE(h.value().Close());
+  EXPECT_EQ(Read(Path("kept.txt")), "line\n");
 }
 
 TEST_F(FileWrite, StreamOutputTruncatesOrAppends) {

@@ -26,6 +26,11 @@ std::size_t LegJoints(const mocap::Rig& rig) { return rig.limbs.legs[mocap::kLef
 
 }  // namespace
 
+int DrawnCharacterCap(int joints) {
+  const long by_joints = kMaxDrawnCrowdJoints / std::max(1, joints);
+  return static_cast<int>(std::clamp<long>(by_joints, 1, kMaxDrawnCharacters));
+}
+
 bool CrowdScene::Enter(AppState& state) { return Build(state); }
 
 bool CrowdScene::Build(AppState& state) {
@@ -56,6 +61,17 @@ bool CrowdScene::Build(AppState& state) {
     ground = std::make_shared<const Heightmap>(std::move(flat).value());
   }
   const int n = std::clamp(state.mocap.characters, 1, kMaxCharacters);
+  int joints = 0;
+  for (const auto& rig : rigs) joints = std::max(joints, rig->clip.joint_count());
+  if (static_cast<long>(n) * joints > kMaxCrowdJoints) {
+    SetMessage(state,
+               "crowd: " + std::to_string(n) + " characters x " + std::to_string(joints) +
+                   " joints is more than the crowd's " + std::to_string(kMaxCrowdJoints) +
+                   " joints (at most " + std::to_string(kMaxCrowdJoints / joints) +
+                   " characters of this clip)",
+               true);
+    return false;
+  }
   const float half =
       0.5f * std::min(kSpacing * std::sqrt(static_cast<float>(n)), 0.8f * ground->size());
   std::mt19937 random(kPlacementSeed);
@@ -79,6 +95,7 @@ bool CrowdScene::Build(AppState& state) {
   ground_ = std::move(ground);
   ground_revision_ = state.terrain.revision;
   clips_ = std::move(clips);
+  drawn_cap_ = DrawnCharacterCap(joints);
   (void)crowd_->SetIkWeight(ik_weight_);
   crowd_->Update(0.0f);
   return true;
@@ -140,7 +157,7 @@ void CrowdScene::WriteState(nlohmann::json& j) const {
   j["ik_weight"] = Num(ik_weight_);
   j["ik_us"] = Num(t.ik_seconds * 1e6);
   j["crowd"] = {{"clips", clips_},
-                {"drawn_cap", kMaxDrawnCharacters},
+                {"drawn_cap", drawn_cap_},
                 {"frame_us", Num(t.frame_seconds * 1e6)},
                 {"sample_us", Num(t.sample_seconds * 1e6)},
                 {"solve_us", Num(t.solve_seconds * 1e6)},

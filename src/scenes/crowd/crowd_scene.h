@@ -6,8 +6,10 @@
 // each at a random place, heading and start time, drawn from a fixed seed so two runs are the
 // same. They stand on a square around the origin whose side grows with N (about 3 m per
 // character's square root, at most the terrain's side). The ground is the app's terrain, or
-// flat ground, as in the mocap scene. Drawing is capped: the shell draws at most
-// kMaxDrawnCharacters, those nearest the camera's pivot.
+// flat ground, as in the mocap scene. Memory grows with characters x joints: a crowd is at
+// most kMaxCrowdJoints joints in all (5,000 CMU characters fit; a 1,000-joint clip allows
+// 1,000). Drawing is capped: the shell draws the characters nearest the camera's pivot, at
+// most kMaxDrawnCharacters and at most kMaxDrawnCrowdJoints joints in all (DrawnCharacterCap).
 #pragma once
 
 #include <memory>
@@ -23,12 +25,19 @@
 namespace fabrik {
 
 inline constexpr int kMaxDrawnCharacters = 300;
+inline constexpr long kMaxCrowdJoints = 1'000'000;
+inline constexpr long kMaxDrawnCrowdJoints = 12'000;
+
+// How many characters of `joints` joints each the shell draws: at most kMaxDrawnCharacters and
+// kMaxDrawnCrowdJoints joints in all, at least one.
+int DrawnCharacterCap(int joints);
 
 class CrowdScene final : public Scene {
  public:
   std::string_view name() const override { return "crowd"; }
   // Loads the clips and places state.mocap.characters characters; fails (message set,
-  // nothing changed) when the current clip cannot be loaded.
+  // nothing changed) when the current clip cannot be loaded or the crowd would hold more
+  // than kMaxCrowdJoints joints.
   bool Enter(AppState& state) override;
   OrbitCamera::Home CameraHome(const AppState& state) const override;
   // One Crowd::Update(dt); solve_us is the whole update, ik_us its IK (after sampling).
@@ -45,6 +54,8 @@ class CrowdScene final : public Scene {
   const mocap::Crowd& crowd() const { return *crowd_; }
   const std::shared_ptr<const Heightmap>& ground() const { return ground_; }
   const std::vector<std::string>& clips() const { return clips_; }
+  // DrawnCharacterCap for this crowd's largest skeleton (kMaxDrawnCharacters when empty).
+  int drawn_cap() const { return drawn_cap_; }
 
  private:
   bool Build(AppState& state);
@@ -54,6 +65,7 @@ class CrowdScene final : public Scene {
   int ground_revision_ = -1;
   std::vector<std::string> clips_;  // the clips played, as loaded
   float ik_weight_ = 1.0f;
+  int drawn_cap_ = kMaxDrawnCharacters;
 };
 
 struct AppCommandEntry;  // core/command_table.h

@@ -33,7 +33,7 @@ void CrowdPanel(const AppState& state, UiState&, CommandQueue& queue) {
     queue.Push(Command(cmd::Extension{"characters", {std::to_string(wanted)}}),
                CommandSource::kQuiet);
   }
-  ImGui::TextColored(panel::kDim, "Draws the %d nearest the camera's pivot.", kMaxDrawnCharacters);
+  ImGui::TextColored(panel::kDim, "Draws the %d nearest the camera's pivot.", scene->drawn_cap());
 }
 
 void CrowdDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
@@ -45,8 +45,7 @@ void CrowdDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
 }  // namespace
 
 SceneShell CrowdShell() {
-  return {"crowd (many clips, batched legs)", "batched FABRIK on every leg", CrowdPanel,
-          CrowdDraw};
+  return {"crowd (many clips, batched legs)", "batched FABRIK on every leg", CrowdPanel, CrowdDraw};
 }
 
 }  // namespace fabrik

@@ -199,8 +199,9 @@ void MocapLook::DrawCrowd(const AppState& state, const CrowdScene& scene, Render
   renderer.SetCamera(state.view.view, state.view.projection, state.view.camera.eye());
   DrawGround(state, scene.ground());
   const mocap::Crowd& crowd = scene.crowd();
-  // The characters nearest the pivot, at most kMaxDrawnCharacters: the frame's drawing cost
-  // stays bounded whatever N is.
+  // The characters nearest the pivot, at most the scene's drawn cap (kMaxDrawnCharacters,
+  // fewer for large skeletons): the frame's drawing cost stays bounded whatever N and the
+  // clip's joint count are.
   const glm::vec3 pivot = state.view.camera.pivot();
   nearest_.clear();
   for (std::size_t i = 0; i < crowd.size(); ++i) {
@@ -209,8 +210,7 @@ void MocapLook::DrawCrowd(const AppState& state, const CrowdScene& scene, Render
     const glm::vec3 d = root - pivot;
     nearest_.push_back({d.x * d.x + d.z * d.z, i});
   }
-  const std::size_t drawn =
-      std::min(nearest_.size(), static_cast<std::size_t>(kMaxDrawnCharacters));
+  const std::size_t drawn = std::min(nearest_.size(), static_cast<std::size_t>(scene.drawn_cap()));
   std::nth_element(nearest_.begin(), nearest_.begin() + static_cast<std::ptrdiff_t>(drawn) - 1,
                    nearest_.end());
   bones_.clear();
