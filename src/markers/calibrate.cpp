@@ -90,6 +90,38 @@ std::vector<char> ConsistentFrames(const Take& take, const std::vector<int>& mar
   return good;
 }
 
+// The largest distance of a weighted point from where `pose` puts it.
+float Worst(const Pose& pose, std::span<const FitPoint> points) {
+  float worst = 0.0f;
+  for (const FitPoint& p : points) {
+    if (p.weight > 0.0f) worst = std::max(worst, glm::distance(pose.Apply(p.local), p.world));
+  }
+  return worst;
+}
+
+// Of the first n points (markers), the one without which the rest, and the joint (the last
+// point) counted as a whole point, fit best; -1 when no fit is possible.
+int LeastAgreeing(std::span<FitPoint> points, std::size_t n, bool has_joint) {
+  int best = -1;
+  float best_worst = std::numeric_limits<float>::max();
+  FitPoint& joint = points[n];
+  const float joint_weight = joint.weight;
+  if (has_joint) joint.weight = kJointWeight;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (points[i].weight <= 0.0f) continue;
+    const float weight = points[i].weight;
+    points[i].weight = 0.0f;
+    const RigidFitResult r = RigidFit(points);
+    if (r.ok) {
+      const float worst = Worst(r.pose, points);
+      if (worst < best_worst) best_worst = worst, best = static_cast<int>(i);
+    }
+    points[i].weight = weight;
+  }
+  joint.weight = joint_weight;
+  return best;
+}
+
 }  // namespace
 
 glm::vec3 Calibration::NodeInSegment(int node, int segment) const {
@@ -117,25 +149,21 @@ SegmentFit FitSegment(const Calibration& cal, int segment, const Take& take, int
   const float joint_weight = seen >= 3 ? kJointWeightMany : kJointWeight;
   points[n] = {glm::vec3(0.0f), joint ? *joint : glm::vec3(0.0f), joint ? joint_weight : 0.0f};
   SegmentFit fit;
+  const std::span<FitPoint> all(points, n + 1);
   for (;;) {
     int used = 0;
-    for (std::size_t i = 0; i <= n; ++i) used += points[i].weight > 0.0f ? 1 : 0;
-    const RigidFitResult r = used >= 3 ? RigidFit({points, n + 1}) : RigidFitResult{};
+    for (const FitPoint& p : all) used += p.weight > 0.0f ? 1 : 0;
+    const RigidFitResult r = used >= 3 ? RigidFit(all) : RigidFitResult{};
     if (!r.ok) return fit;
     fit.ok = true;
     fit.pose = r.pose;
     fit.markers_used = used - (joint ? 1 : 0);
-    // The marker farthest from the fit leaves it, while more than 3 points would remain.
-    float worst = kRejectEnter;
-    int worst_index = -1;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (points[i].weight <= 0.0f) continue;
-      const float d = glm::distance(r.pose.Apply(points[i].local), points[i].world);
-      if (d > worst) worst = d, worst_index = static_cast<int>(i);
-    }
-    if (worst_index < 0 || used <= 3) break;
-    rejected[markers[worst_index]] = 1;
-    points[worst_index].weight = 0.0f;
+    if (Worst(r.pose, {points, n}) <= kRejectEnter || used <= 3) break;
+    // The marker whose leaving makes the others (and the joint) agree best leaves.
+    const int out = LeastAgreeing(all, n, joint != nullptr);
+    if (out < 0) break;
+    rejected[markers[out]] = 1;
+    points[out].weight = 0.0f;
   }
   for (std::size_t i = 0; i < n; ++i) {
     const int m = markers[i];

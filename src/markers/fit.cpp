@@ -78,6 +78,19 @@ bool SolveLinear(std::vector<double>& m, std::vector<double>& b, int n) {
   return true;
 }
 
+glm::quat SmallestRotation(const glm::vec3& a, const glm::vec3& b) {
+  const double la = glm::length(glm::dvec3(a)), lb = glm::length(glm::dvec3(b));
+  if (!(la > 1e-9 && lb > 1e-9)) return glm::quat(1, 0, 0, 0);
+  const glm::dvec3 u = glm::dvec3(a) / la, v = glm::dvec3(b) / lb;
+  const double w = 1.0 + glm::dot(u, v);
+  glm::dvec3 axis = glm::cross(u, v);
+  if (w < 1e-12) {  // opposite: half a turn about any perpendicular
+    axis = glm::cross(u, std::fabs(u.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0));
+    return glm::quat(glm::normalize(glm::dquat(0.0, glm::normalize(axis))));
+  }
+  return glm::quat(glm::normalize(glm::dquat(w, axis.x, axis.y, axis.z)));
+}
+
 RigidFitResult RigidFit(std::span<const FitPoint> points) {
   glm::dvec3 lc(0.0), wc(0.0);
   double total = 0.0;
@@ -168,19 +181,22 @@ glm::vec3 SphereFit(std::span<const SphereSample> samples, const glm::vec3& prio
   glm::dvec3 centre(prior);
   std::array<double, kMaxSphereTracks> k{};
   if (!SphereFitOnce(samples, keep, glm::dvec3(prior), ridge, centre, k)) return prior;
-  // Distances to the sphere of each track; drop the far ones and fit again.
-  std::vector<double> deviation(samples.size());
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    const double r2 = k[samples[i].track] + glm::dot(centre, centre);
-    const double r = std::sqrt(std::max(r2, 0.0));
-    deviation[i] = std::fabs(glm::length(glm::dvec3(samples[i].position) - centre) - r);
+  // Distances to the sphere of each track; drop the far ones and fit again (three times).
+  std::vector<double> deviation(samples.size()), sorted;
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const double r2 = k[samples[i].track] + glm::dot(centre, centre);
+      const double r = std::sqrt(std::max(r2, 0.0));
+      deviation[i] = std::fabs(glm::length(glm::dvec3(samples[i].position) - centre) - r);
+    }
+    sorted = deviation;
+    std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+    const double limit = std::max(3.0 * sorted[sorted.size() / 2], 0.005);
+    for (std::size_t i = 0; i < samples.size(); ++i) keep[i] = deviation[i] <= limit;
+    glm::dvec3 next = centre;
+    if (!SphereFitOnce(samples, keep, glm::dvec3(prior), ridge, next, k)) break;
+    centre = next;
   }
-  std::vector<double> sorted = deviation;
-  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
-  const double limit = std::max(3.0 * sorted[sorted.size() / 2], 0.005);
-  for (std::size_t i = 0; i < samples.size(); ++i) keep[i] = deviation[i] <= limit;
-  glm::dvec3 second = centre;
-  if (SphereFitOnce(samples, keep, glm::dvec3(prior), ridge, second, k)) centre = second;
   return glm::vec3(centre);
 }
 

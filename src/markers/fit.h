@@ -9,7 +9,7 @@
 // tracks, each with its own radius), by the algebraic least-squares fit |x|^2 = 2 c.x + k_i,
 // with a ridge pulling c towards `prior` in the directions the data leave undetermined (a
 // hinge's axis, a joint that hardly moves). Samples farther than 3 median deviations (and at
-// least 5 mm) from the first fit's sphere are dropped and the fit repeated once.
+// least 5 mm) from the fit's sphere are dropped and the fit repeated, three times.
 // All in metres. No heap allocation in RigidFit; SphereFit allocates per call.
 #pragma once
 
@@ -29,6 +29,11 @@ struct Pose {
     return glm::inverse(rotation) * (world - translation);
   }
 };
+
+// The smallest rotation turning direction a onto direction b (neither need be unit), exact
+// for small angles too (computed in double); identity when either is shorter than 1e-9, and
+// half a turn about an axis perpendicular to a when they are opposite.
+glm::quat SmallestRotation(const glm::vec3& a, const glm::vec3& b);
 
 struct FitPoint {
   glm::vec3 local{0.0f};
@@ -58,6 +63,6 @@ struct SphereSample {
 // See the header comment. `ridge` weighs the prior per sample (metres^2 of spread below
 // which the prior wins, about). Returns the prior when there are fewer than 4 samples.
 glm::vec3 SphereFit(std::span<const SphereSample> samples, const glm::vec3& prior,
-                    float ridge = 4e-4f);
+                    float ridge = 1e-5f);
 
 }  // namespace fabrik::markers

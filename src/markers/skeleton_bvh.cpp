@@ -28,7 +28,11 @@ glm::dvec3 EulerZXY(const glm::quat& q) {
   const double x = std::asin(std::clamp(m[1][2], -1.0, 1.0));
   const double y = std::atan2(-m[0][2], m[2][2]);
   const double z = std::atan2(-m[1][0], m[1][1]);
-  return glm::degrees(glm::dvec3(z, x, y));
+  glm::dvec3 degrees = glm::degrees(glm::dvec3(z, x, y));
+  for (int k = 0; k < 3; ++k) {
+    if (std::fabs(degrees[k]) < 5e-7) degrees[k] = 0.0;  // no "-0.000000"
+  }
+  return degrees;
 }
 
 void WriteJoint(const BvhMotion& motion, const std::vector<std::vector<int>>& children, int j,
@@ -146,8 +150,7 @@ BvhMotion SkeletonBvh(const TakeSolution& solution) {
           solution.segments[f][s].rotation * glm::inverse(solution.segments[0][s].rotation);
       const glm::vec3 from = twist * (rest[n] - rest[p]);
       const glm::vec3 to = joints[n] - joints[p];
-      world[layout.bone_joint[n]] =
-          glm::normalize(glm::rotation(glm::normalize(from), glm::normalize(to)) * twist);
+      world[layout.bone_joint[n]] = glm::normalize(SmallestRotation(from, to) * twist);
     }
     for (std::size_t j = 0; j < count; ++j) {
       const int parent = motion.joints[j].parent;

@@ -39,12 +39,7 @@ glm::vec3 BuildDirection(int node) {
   }
 }
 
-// The smallest rotation turning direction a onto b (identity when either is tiny).
-glm::quat Turn(const glm::vec3& a, const glm::vec3& b) {
-  const float la = glm::length(a), lb = glm::length(b);
-  if (!(la > 1e-6f && lb > 1e-6f)) return glm::quat(1, 0, 0, 0);
-  return glm::rotation(a / la, b / lb);
-}
+glm::quat Turn(const glm::vec3& a, const glm::vec3& b) { return SmallestRotation(a, b); }
 
 Pose Relative(const Pose& parent, const Pose& child) {
   const glm::quat inv = glm::inverse(parent.rotation);
