@@ -50,7 +50,9 @@ Status CheckNames(const Take& take) {
   std::unordered_set<std::string> known;
   for (const std::string& name : take.names) {
     if (const char* problem = CheckMarkerName(name)) {
-      return MakeError(src + ": " + problem + " (\"" + name.substr(0, 80) + "\")");
+      std::string shown = name.substr(0, 40);
+      for (char& c : shown) c = (c > ' ' && c < 0x7f) ? c : '?';
+      return MakeError(src + ": " + problem + " (\"" + shown + "\")");
     }
     if (!known.insert(name).second) {
       return MakeError(src + ": marker " + name + " is named twice");

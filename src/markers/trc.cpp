@@ -134,7 +134,14 @@ Status ReadNames(std::string_view line, int count, const std::string& src, Take&
   }
   for (std::size_t i = 2; i < fields.size(); ++i) {
     const std::string_view name = Trim(fields[i]);
-    if (!name.empty()) take.names.emplace_back(name);
+    if (name.empty()) continue;
+    if (const char* problem = CheckMarkerName(std::string(name))) {
+      return MakeError(src + ", line 4: " + problem + " (\"" + Printable(name) + "\")");
+    }
+    if (take.names.size() >= static_cast<std::size_t>(kMaxMarkers)) {
+      return MakeError(src + ", line 4: more than " + std::to_string(kMaxMarkers) + " markers");
+    }
+    take.names.emplace_back(name);
   }
   if (take.marker_count() != count) {
     return MakeError(src + ", line 4: " + std::to_string(take.marker_count()) +
