@@ -7,7 +7,7 @@
 // Every segment appears exactly once. The pelvis needs at least 3 markers, every other
 // segment at least 1 (its joint with its parent makes the other points of its fit); 2 or
 // more is better. A marker may ride on two segments that meet at a joint (a knee marker on
-// thigh and shank); the first segment listing it is its home, where it is predicted from.
+// thigh and shank); its home, where it is predicted from, is the one nearer the pelvis.
 //
 // Bad input: one error naming the file and line: an unknown segment, a segment twice or
 // missing, too few markers, a marker on more than two segments or on two that do not meet,
