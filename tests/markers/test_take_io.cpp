@@ -38,7 +38,9 @@ void ExpectSameTake(const Take& a, const Take& b, float tolerance) {
   EXPECT_EQ(a.first_frame, b.first_frame);
   for (std::size_t i = 0; i < a.positions.size(); ++i) {
     ASSERT_EQ(a.seen[i], b.seen[i]) << i;
-    if (a.seen[i]) EXPECT_LT(glm::distance(a.positions[i], b.positions[i]), tolerance) << i;
+    if (a.seen[i]) {
+      EXPECT_LT(glm::distance(a.positions[i], b.positions[i]), tolerance) << i;
+    }
   }
 }
 
