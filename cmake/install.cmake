@@ -47,6 +47,10 @@ configure_file(${PROJECT_SOURCE_DIR}/cmake/fabrik-ik.pc.in ${PROJECT_BINARY_DIR}
 install(FILES ${PROJECT_BINARY_DIR}/fabrik-ik.pc DESTINATION ${_pc_dir} COMPONENT devel)
 
 install(TARGETS fabrik-solve RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT programs)
+# fabrik-markers and its default marker set, found through ../share/fabrik from bin/.
+install(TARGETS fabrik-markers RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT programs)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/markers
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/fabrik/assets COMPONENT programs)
 if(TARGET fabrik-demo)
   install(TARGETS fabrik-demo RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT programs)
   # The demo's data; its screenshots are documentation, not data.
