@@ -19,9 +19,12 @@
 // converges slowly, and beyond it (about 8% of the chains out of reach at any time).
 // The accelerated cases: cold 10-joint batches of 4,096 and 100,000 chains (the cold case
 // above: straight up, targets uniform in the ball of the reach, tolerance 1e-3, cap 100),
-// textbook against settings.accelerate (bend-scale steps, fabrik_accelerated.h) with the exact
-// (double) step and with the float one (BatchBendStep::kFloat, batch only), on one thread
-// and on all: ns per chain, the share of chains left unreached (every target is reachable)
+// textbook against settings.accelerate (bend-scale steps, fabrik_accelerated.h), on one thread
+// and on all, with targets uniform in the ball of the reach ("cold_textbook",
+// "cold_accelerated") and uniform in distance from the root, in a uniformly random direction
+// ("cold_textbook_distance", "cold_accelerated_distance": more targets near the root and fewer
+// near full reach than in the ball): ns per chain, the share of chains left unreached (every
+// target is reachable)
 // and the mean iterations per chain; for the one-thread variants also the thread's CPU time per
 // chain ("cpu ns"), which other processes on the machine disturb far less than wall time.
 // Cold cases solve with BatchRegroup::kNever (each solve starts from the reset pose with
@@ -129,7 +132,9 @@ Tracks MakeTracks(std::size_t count, float max_scale) {
   return t;
 }
 
-std::vector<glm::vec3> ColdTargets(const std::vector<Chain>& chains) {
+// Targets uniform in the ball of each chain's reach, or (by_distance) at a distance from the
+// root uniform in [0, reach).
+std::vector<glm::vec3> ColdTargets(const std::vector<Chain>& chains, bool by_distance = false) {
   std::mt19937 rng(2011);
   std::normal_distribution<float> g(0.0f, 1.0f);
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
@@ -139,7 +144,8 @@ std::vector<glm::vec3> ColdTargets(const std::vector<Chain>& chains) {
     const float l = glm::length(v);
     if (l < 1e-3f) continue;
     const Chain& chain = chains[targets.size()];
-    targets.push_back(chain.root() + v / l * chain.total_length() * std::cbrt(u(rng)));
+    const float r = by_distance ? u(rng) : std::cbrt(u(rng));
+    targets.push_back(chain.root() + v / l * chain.total_length() * r);
   }
   return targets;
 }
@@ -235,21 +241,24 @@ void BM_Field(benchmark::State& state, Impl impl, float max_scale) {
 
 // Cold batches, textbook or accelerated: one solve of every chain from the reset pose per
 // benchmark iteration.
-// The modes of the cold-batch cases: textbook, accelerated with the exact (double) bend-scale
-// step, accelerated with the float step (BatchBendStep).
-enum class Mode { kTextbook, kAccelerated, kAcceleratedFloat };
-constexpr Mode kModes[] = {Mode::kTextbook, Mode::kAccelerated, Mode::kAcceleratedFloat};
+// The modes of the cold-batch cases: textbook and accelerated, targets uniform in the ball or
+// in distance (ColdTargets).
+enum class Mode { kTextbook, kAccelerated, kTextbookDistance, kAcceleratedDistance };
+constexpr Mode kModes[] = {Mode::kTextbook, Mode::kAccelerated, Mode::kTextbookDistance,
+                           Mode::kAcceleratedDistance};
+bool Accelerated(Mode m) { return m == Mode::kAccelerated || m == Mode::kAcceleratedDistance; }
+bool ByDistance(Mode m) { return m == Mode::kTextbookDistance || m == Mode::kAcceleratedDistance; }
+// The textbook mode a mode is compared with.
+Mode Textbook(Mode m) { return ByDistance(m) ? Mode::kTextbookDistance : Mode::kTextbook; }
 
 void BM_Accelerate(benchmark::State& state, std::size_t count, Mode mode, Impl impl) {
   const std::vector<Chain> start = StartChains(count, kFieldJoints, 2.0f * float(kFieldJoints));
   const ChainBatch batch_start = std::move(ChainBatch::FromChains(start)).value();
   ChainBatch batch = batch_start;
   std::vector<Chain> chains = start;
-  const std::vector<glm::vec3> targets = ColdTargets(start);
+  const std::vector<glm::vec3> targets = ColdTargets(start, ByDistance(mode));
   fabrik::SolveSettings settings = Settings(1e-3f, 100);
-  settings.accelerate = mode != Mode::kTextbook;
-  const auto bend = mode == Mode::kAcceleratedFloat ? fabrik::BatchBendStep::kFloat
-                                                    : fabrik::BatchBendStep::kExact;
+  settings.accelerate = Accelerated(mode);
   double iterations = 0.0, unreached = 0.0, cpu = 0.0;
   for (auto _ : state) {
     if (impl == Impl::kScalar) {
@@ -269,7 +278,7 @@ void BM_Accelerate(benchmark::State& state, std::size_t count, Mode mode, Impl i
       const fabrik::BatchSolveResult r = fabrik::SolveFabrikBatch(
           batch, targets, settings,
           impl == Impl::kBatchAll ? BatchThreads::kAll : BatchThreads::kOne,
-          fabrik::BatchRegroup::kNever, bend);
+          fabrik::BatchRegroup::kNever);
       unreached += double(count - r.reached_count);
     }
     benchmark::ClobberMemory();
@@ -289,9 +298,10 @@ void BM_Accelerate(benchmark::State& state, std::size_t count, Mode mode, Impl i
 }
 
 std::string AccelerateName(std::size_t count, Mode mode, Impl impl) {
-  const char* name = mode == Mode::kTextbook      ? "textbook"
-                     : mode == Mode::kAccelerated ? "accelerated"
-                                                  : "accelerated_float";
+  const char* name = mode == Mode::kTextbook           ? "textbook"
+                     : mode == Mode::kAccelerated      ? "accelerated"
+                     : mode == Mode::kTextbookDistance ? "textbook_distance"
+                                                       : "accelerated_distance";
   return std::string("cold_") + name + "/" + ImplName(impl) + "/chains:" + std::to_string(count);
 }
 constexpr std::size_t kAccelerateCounts[] = {4096, 100000};
@@ -352,8 +362,8 @@ void PrintSummary(const Collector& collector) {
               "iter/chain", "cpu ns", "vs textbook");
   for (std::size_t count : kAccelerateCounts) {
     for (Impl impl : {Impl::kScalar, Impl::kBatchOne, Impl::kBatchAll}) {
-      const auto* slow = collector.Find(AccelerateName(count, Mode::kTextbook, impl));
       for (Mode mode : kModes) {
+        const auto* slow = collector.Find(AccelerateName(count, Textbook(mode), impl));
         const auto* run = collector.Find(AccelerateName(count, mode, impl));
         if (!run) continue;
         const double ns = Counter(*run, "per_chain") * 1e9;
@@ -399,8 +409,6 @@ int main(int argc, char** argv) {
     for (Impl impl : {Impl::kScalar, Impl::kBatchOne, Impl::kBatchAll}) {
       if (impl == Impl::kScalar && count > kChains) continue;
       for (Mode mode : kModes) {
-        // The float step is the batch's alone.
-        if (impl == Impl::kScalar && mode == Mode::kAcceleratedFloat) continue;
         benchmark::RegisterBenchmark(AccelerateName(count, mode, impl).c_str(), BM_Accelerate,
                                      count, mode, impl)
             ->Unit(benchmark::kMillisecond)

@@ -137,7 +137,7 @@ std::optional<std::string> Run(Work& w) {
                            {w.reachable, w.chains}};
   const Result<BatchSolveResult> solved = SolveFabrikPacked(
       std::span<glm::vec3>(reinterpret_cast<glm::vec3*>(w.poses), w.chains * w.joints), w.joints,
-      w.targets, w.settings, out, BatchThreads::kAll, BatchBendStep::kExact);
+      w.targets, w.settings, out, BatchThreads::kAll);
   if (!solved) return Renamed(solved.error());
   return std::nullopt;
 }

@@ -1,10 +1,9 @@
 // batch_accelerate-inl.h - accelerated FABRIK's schedule per lane for the batched solver's
-// kernel: which iteration is a textbook one and which a bend-scale step (in float,
-// batch_bend_float-inl.h, where float resolves the lane's search goal, else in double,
-// batch_bend-inl.h),
-// the back-off after a step that was left out, and the distance each lane reports. Internal to
-// the batched solver; per-target code (Google Highway), included by batch_kernel.cpp once per
-// SIMD target and compiled, like it, without floating-point contraction.
+// kernel: which iteration is a textbook one and which a bend-scale step (the one definition
+// of bend_step-inl.h, on the block's float vectors), the back-off after a step that was left
+// out, and the distance each lane reports. Internal to the batched solver; per-target code
+// (Google Highway), included by batch_kernel.cpp once per SIMD target and compiled, like it,
+// without floating-point contraction.
 
 // Per-target include guard (Highway's idiom: the file is compiled once per target).
 #if defined(FABRIK_IK_BATCH_ACCELERATE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -18,12 +17,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 
-#include "batch_bend-inl.h"
-#include "batch_bend_float-inl.h"
 #include "batch_block.h"
-#include "fabrik_accelerated.h"
+#include "ik/bend_step-inl.h"
+#include "ik/bend_step.h"
 #include "solver.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -37,32 +34,25 @@ namespace HWY_NAMESPACE {
 // in lock-step by iteration count while each follows its own schedule.
 class AccelerateLanes {
  public:
-  // Leaves the working memory uninitialised (~320 KB per block: zeroing it would cost more
+  // Leaves the working memory uninitialised (~150 KB per block: zeroing it would cost more
   // than the steps); Begin sets what is read.
   AccelerateLanes() {}  // NOLINT(modernize-use-equals-default): = default would zero it
   // At the start of a solve, after the kernel's setup marked the lanes that iterate
-  // (kScratchActive): the jump guard from each lane's starting distance, and whether its
-  // steps run in float (only with `float_steps`, BatchBendStep::kFloat, and where float
-  // resolves the lane's search goal).
-  void Begin(const BlockView& b, float tolerance, bool float_steps) {
+  // (kScratchActive): the jump guard from each lane's starting distance, measured as
+  // SolveFabrikAccelerated measures it.
+  void Begin(const BlockView& b, float tolerance) {
     goal_ = 0.25f * tolerance;
     const std::size_t n = b.joint_count;
     for (std::size_t lane = 0; lane < kLanes; ++lane) {
       gap_[lane] = wait_[lane] = 0;
       after_bend_[lane] = 0;
-      applied_[lane] = want_[lane] = on_root_[lane] = float_[lane] = 0;
+      applied_[lane] = want_[lane] = on_root_[lane] = 0;
       bend_[lane] = 0.0f;
+      max_move_[lane] = 0.0f;
       if (!(b.scratch[kScratchActive + lane] > 0.0f)) continue;
       on_root_[lane] = b.Get(0, lane) == b.Scratch3(kScratchTarget, lane);
-      float_[lane] = float_steps && BendFloatResolves(goal_, b.total[lane], n - 1);
-      // The guard's bound from the starting distance as SolveFabrikAccelerated measures it
-      // (in double, rounded): the exact step must take the very decisions the single solver
-      // takes. The float step is content with the kernel's float distance (b.distance, left
-      // by its setup), which may be a float ulp off.
       max_move_[lane] =
-          detail::kBendMaxMoveFactor *
-          (float_[lane] ? b.distance[lane]
-                        : SafeDistance(b.Get(n - 1, lane), b.Scratch3(kScratchTarget, lane)));
+          bend::kMaxMoveFactor * SafeDistance(b.Get(n - 1, lane), b.Scratch3(kScratchTarget, lane));
     }
   }
 
@@ -95,29 +85,11 @@ class AccelerateLanes {
 
   // The bend-scale steps Plan chose; a lane whose step was left out waits before the next.
   void Step(const BlockView& b) {
-    bool any_float = false, any_double = false;
-    for (std::size_t lane = 0; lane < kLanes; ++lane) {
-      want_float_[lane] = want_[lane] && float_[lane];
-      want_double_[lane] = want_[lane] && !float_[lane];
-      any_float = any_float || want_float_[lane];
-      any_double = any_double || want_double_[lane];
-    }
-    if (any_float) BendScaleLanesFloat(b, want_float_, goal_, max_move_, applied_, scratch_f_);
-    if (any_double) {
-      // Built on first use: most blocks never take a double step.
-      if (!scratch_) scratch_.emplace();
-      const std::size_t n = b.joint_count;
-      for (std::size_t lane = 0; lane < kLanes; ++lane) {
-        if (!want_double_[lane]) continue;
-        double total = 0.0;
-        for (std::size_t i = 0; i + 1 < n; ++i) total += b.length(i, lane);
-        total_[lane] = total;
-      }
-      BendScaleLanes(b, want_double_, total_, goal_, max_move_, applied_double_, *scratch_);
-      for (std::size_t lane = 0; lane < kLanes; ++lane) {
-        if (want_double_[lane]) applied_[lane] = applied_double_[lane];
-      }
-    }
+    const bend::BendChains chains{
+        b.joints, 3 * kLanes, kLanes,    b.lengths,        kLanes, b.scratch + kScratchTarget,
+        kLanes,   b.total,    max_move_, b.joint_count - 1};
+    bend::HWY_NAMESPACE::Step(hwy::HWY_NAMESPACE::ScalableTag<float>(), chains, want_, goal_, work_,
+                              applied_);
     for (std::size_t lane = 0; lane < kLanes; ++lane) {
       if (!want_[lane]) continue;
       if (applied_[lane]) {
@@ -154,15 +126,11 @@ class AccelerateLanes {
  private:
   float goal_ = 0.0f;
   alignas(64) float bend_[kLanes];
-  alignas(64) double total_[kLanes];
   alignas(64) float max_move_[kLanes];
   std::int32_t gap_[kLanes], wait_[kLanes];
   std::uint8_t after_bend_[kLanes], want_[kLanes], applied_[kLanes];
   std::uint8_t on_root_[kLanes];  // the target is on the root
-  std::uint8_t float_[kLanes];    // the lane's steps run in float (BendFloatResolves)
-  std::uint8_t want_float_[kLanes], want_double_[kLanes], applied_double_[kLanes];
-  BendScratchF scratch_f_;
-  std::optional<BendScratch> scratch_;
+  bend::BendWork<kLanes, kBendPreSegments> work_;
 };
 
 }  // namespace HWY_NAMESPACE

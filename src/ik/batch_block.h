@@ -16,7 +16,6 @@
 #include <string>
 
 #include "batch_fabrik.h"
-#include "fabrik_accelerated.h"
 
 namespace fabrik::batch {
 
@@ -70,76 +69,14 @@ inline float MinFastSq(float min_length, float max_length) {
   return fast ? 1e-30f : std::numeric_limits<float>::infinity();
 }
 
-// The bend-scale step works on groups of this many lanes (a few double vectors: enough
-// independent work to hide latency, little enough memory for the precomputed bends).
-constexpr std::size_t kBendGroup = 32;
 // Chains of up to this many segments keep their segment directions and bends across one
-// step's sweeps; longer ones compute them in every sweep (the same doubles, more work).
-constexpr std::size_t kBendMaxPreSegments = 64;
-
-// Working memory of the bend-scale step over one block's lanes (batch_bend-inl.h), per lane:
-// the search, and the SIMD sweep's inputs, outputs and running state. ~170 KB, on the stack of
-// the thread solving the block (no heap allocation).
-struct BendScratch {
-  // Leaves the arrays uninitialised (the step writes before it reads); value-initialising
-  // would zero all of it first.
-  BendScratch() {}  // NOLINT(modernize-use-equals-default): = default would zero it
-  static constexpr std::size_t kPreRows = 7;  // direction x, y, z and bend w, x, y, z
-  // [segment][row][lane of the group]
-  alignas(64) double pre[kBendMaxPreSegments * kPreRows * kBendGroup];
-  static constexpr std::size_t kStateRows = 17;  // point, direction, frame, offset, x, moved
-  alignas(64) double s[kLanes];                  // the factor each lane sweeps at
-  alignas(64) double take[kLanes];               // 1: the lane takes part in the sweep
-  alignas(64) float take_f[kLanes];              // the same, as floats (for the masked store)
-  alignas(64) double turn[4][kLanes];            // w, x, y, z of the turn about the root
-  alignas(64) double out[3][kLanes];             // the effector's offset, or [0]: largest move
-  alignas(64) double state[kStateRows * kLanes];
-  alignas(64) double radius[kLanes];   // |target - root|
-  alignas(64) double current[kLanes];  // |effector - target| before the step
-  detail::BendSearch search[kLanes];
-};
-
-// The float bend-scale step (batch_bend_float-inl.h) keeps the segment directions and bends
-// of chains of up to this many segments across one step's sweeps.
-constexpr std::size_t kBendFloatPreSegments = 32;
-
-// Whether the float bend-scale step resolves a chain's search goal: its sweep carries a few
-// float ulps of the chain's length per segment, so a goal well above that is met in float;
-// other chains (long ones, or very small tolerances) take the double step.
-inline bool BendFloatResolves(float goal, float total, std::size_t segments) {
-  return double(goal) >=
-         8.0 * double(segments) * double(std::numeric_limits<float>::epsilon()) * double(total);
-}
-
-// Working memory of the float bend-scale step over one block's lanes (batch_bend_float-inl.h):
-// per lane, the search's state and the sweeps' inputs and outputs, all floats.
-// ~190 KB, on the stack of the thread solving the block.
-struct BendScratchF {
-  static constexpr std::size_t kPreRows = 7;  // direction x, y, z and conj(bend) w, x, y, z
-  // [segment][row][lane]
-  alignas(64) float pre[kBendFloatPreSegments * kPreRows * kLanes];
-  // Per lane: which lanes a sweep serves, its factor, the turn, the outputs.
-  alignas(64) float take[kLanes], s[kLanes], turn[4][kLanes], out[3][kLanes];
-  // Per lane, in units of the chain's length: 1 / length, |target - root|, |effector -
-  // target| before the step, the search's goal.
-  alignas(64) float inv_total[kLanes], radius[kLanes], current[kLanes], goal[kLanes];
-  alignas(64) float accept[kLanes], check[kLanes];
-  // A copy of joints 1.. of the block while a step writes and measures at once.
-  alignas(64) float backup[kBendFloatPreSegments * 3 * kLanes];
-  // The search (detail::BendSearch's members, per lane).
-  alignas(64) float st[kLanes], x[kLanes], best_s[kLanes], best_f[kLanes], best_o[3][kLanes];
-  alignas(64) float a[kLanes], fa[kLanes], b[kLanes], fb[kLanes], curl[kLanes];
-  alignas(64) float lo[kLanes], flo[kLanes], hi[kLanes], fhi[kLanes];
-  alignas(64) float x0[kLanes], f0[kLanes], x1[kLanes], f1[kLanes], x2[kLanes], f2[kLanes];
-  alignas(64) float w0[kLanes], w1[kLanes], squared[kLanes], three[kLanes], k[kLanes];
-};
+// bend-scale step's sweeps (bend_step.h: BendWork); longer ones compute them in every sweep.
+constexpr std::size_t kBendPreSegments = 32;
 
 // Solves one block (SIMD, dispatched to the best target): see batch_kernel.cpp. With
 // `accelerate`, accelerated FABRIK (fabrik_accelerated.h): textbook iterations and bend-scale
-// steps per lane exactly as SolveFabrikAccelerated schedules them; the steps in double
-// (bitwise SolveFabrik's) unless `float_steps` (BatchBendStep::kFloat).
-void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate,
-                bool float_steps);
+// steps per lane exactly as SolveFabrikAccelerated schedules them, bitwise its floats.
+void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate);
 
 // The size checks of packed poses (ChainBatch::FromPoses, SolveFabrikPacked): `points` points
 // of `joints` per chain. The error, or an empty string.

@@ -18,11 +18,11 @@
 // With settings.accelerate the batch runs accelerated FABRIK (fabrik_accelerated.h): the same
 // textbook iterations and bend-scale steps in the same order as SolveFabrik with `accelerate`
 // (each lane keeps its own schedule: a step after every textbook iteration, a growing wait
-// after a step that was left out). By default (BatchBendStep::kExact) the bend-scale step
-// runs in double SIMD and repeats the single-chain step's operations, so the contract above
-// holds with `accelerate` too: per chain SolveFabrik's result, joints to float rounding.
-// BatchBendStep::kFloat trades that for speed (see there). The step's working memory (~300 KB
-// per thread) lives on the solving thread's stack. Cold targets near full reach converge in ~2
+// after a step that was left out). The bend-scale step is one definition run on float SIMD
+// lanes here and on one lane by SolveFabrik, the same operations in the same order, so the
+// contract above holds with `accelerate` too: per chain SolveFabrik's result, joints bitwise
+// (the tests find them equal on every SIMD target). The step's working memory (~150 KB per
+// thread) lives on the solving thread's stack. Cold targets near full reach converge in ~2
 // iterations instead of ~20, and none is left at the cap (docs/performance-batch.md has the
 // figures).
 // Guarantees, as for SolveFabrik: every root is fixed (bitwise), every segment keeps its
@@ -192,23 +192,6 @@ class ChainBatch {
 // from a reset pose with fresh random targets), where the last counts predict nothing.
 enum class BatchRegroup : std::uint8_t { kNever, kWhenRagged };
 
-// How an accelerated batch (settings.accelerate) takes its bend-scale steps. Without
-// `accelerate` there are none and both give the same result.
-enum class BatchBendStep : std::uint8_t {
-  // In double, the single-chain step's operations in its order: per chain exactly what
-  // SolveFabrik with `accelerate` gives (iterations, flags, joints to float rounding; the
-  // tests find them bitwise equal).
-  kExact,
-  // In float SIMD, search and guards included (batch_bend_float-inl.h), for chains whose
-  // search goal float resolves (others take the exact step): on cold 10-joint batches about
-  // a third of the CPU time of kExact (docs/performance-batch.md). The search lands on the
-  // single solver's factor only to within its goal (a quarter of the tolerance), so joints
-  // differ from SolveFabrik's by up to a few tolerances, and the iteration count or `reached`
-  // may differ too (the tests find them equal on their sets; later frames starting from the
-  // differing poses drift further). Every other guarantee below holds.
-  kFloat,
-};
-
 // The outcome of one batch solve, summed over its chains.
 struct BatchSolveResult {
   // False when the input was rejected; then nothing moved and the outcomes are unchanged.
@@ -230,8 +213,7 @@ struct BatchSolveResult {
 
 // Solves every chain of `batch` towards its own target (targets[c] for chain c; exactly
 // chain_count() targets) with the same settings, each from its current pose, as SolveFabrik
-// would (settings.accelerate included, its bend-scale steps as `bend` says: see the top of
-// this file and BatchBendStep). Rejected, with nothing moved:
+// would (settings.accelerate included: see the top of this file). Rejected, with nothing moved:
 // settings invalid as in ValidateSolveInput, a non-finite target (error names the first,
 // bad_index), a target count that differs from chain_count(), or an empty (moved-from) batch. A
 // chain that has converged stops changing; a block stops when all its chains have converged or hit
@@ -239,8 +221,7 @@ struct BatchSolveResult {
 BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> targets,
                                   const SolveSettings& settings,
                                   BatchThreads threads = BatchThreads::kAll,
-                                  BatchRegroup regroup = BatchRegroup::kWhenRagged,
-                                  BatchBendStep bend = BatchBendStep::kExact);
+                                  BatchRegroup regroup = BatchRegroup::kWhenRagged);
 
 // Where SolveFabrikPacked writes each chain's outcome: entry c of each span for chain c. An
 // empty span is not written; any other must hold exactly one entry per chain.
@@ -254,7 +235,7 @@ struct PackedOutcomes {
 // Solves chains held as packed poses in the caller's memory, in place: chain c's joints (root
 // first) are poses[c * joints_per_chain, (c + 1) * joints_per_chain), for example an
 // (N, n+1, 3) float array. Per chain the result is exactly that of ChainBatch::FromPoses,
-// SolveFabrikBatch (BatchRegroup::kNever, the same `threads` and `bend`) and CopyAllPoses
+// SolveFabrikBatch (BatchRegroup::kNever, the same `threads`) and CopyAllPoses
 // back: SolveFabrik's, to float rounding (see the top of this file). Cheaper than that
 // sequence: 128 chains at a time are moved into the SIMD layout in the solving thread's own
 // block storage (a few tens of KB for short chains, allocated per call), solved while in
@@ -269,8 +250,7 @@ Result<BatchSolveResult> SolveFabrikPacked(std::span<glm::vec3> poses, std::size
                                            std::span<const glm::vec3> targets,
                                            const SolveSettings& settings,
                                            const PackedOutcomes& outcomes = {},
-                                           BatchThreads threads = BatchThreads::kAll,
-                                           BatchBendStep bend = BatchBendStep::kExact);
+                                           BatchThreads threads = BatchThreads::kAll);
 
 // Name of the SIMD instruction set the batched solver dispatches to on this CPU (e.g.
 // "AVX3" for AVX-512, "AVX2"), for benchmark and readout labels.

@@ -81,8 +81,7 @@ HWY_INLINE void ReachVector(D d, const BlockView& b, std::size_t i, std::size_t 
   ForEachLane(d, hn::AndNot(fast, go), o, careful);
 }
 
-void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, bool accelerate,
-                    bool float_steps) {
+void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, bool accelerate) {
   constexpr hn::ScalableTag<float> d;
   constexpr hn::RebindToSigned<decltype(d)> di;
   constexpr std::size_t N = hn::MaxLanes(d);
@@ -146,17 +145,16 @@ void SolveBlockImpl(const BlockView& b, float tolerance, int max_iterations, boo
   }
 
   // Accelerated FABRIK: after the first iteration each lane takes either a textbook iteration
-  // (masks `go` below) or a bend-scale step (batch_bend-inl.h, or batch_bend_float-inl.h with
-  // `float_steps`) per iteration.
-  // (Constructed only when used: its working memory is ~300 KB.)
-  // Default-initialised in place: std::optional's emplace() value-initialises, which here
-  // compiled to zeroing the whole ~300 KB per block, more than a cold block's bend steps cost.
+  // (masks `go` below) or a bend-scale step (bend_step-inl.h) per iteration.
+  // (Constructed only when used: its working memory is ~150 KB.)
+  // Default-initialised in place: std::optional's emplace() value-initialises, which would
+  // zero the whole working memory per block, more than a cold block's bend steps cost.
   static_assert(std::is_trivially_destructible_v<AccelerateLanes>);
   alignas(AccelerateLanes) unsigned char acc_storage[sizeof(AccelerateLanes)];
   AccelerateLanes* acc = nullptr;
   if (accelerate) {
     acc = new (acc_storage) AccelerateLanes;
-    acc->Begin(b, tolerance, float_steps);
+    acc->Begin(b, tolerance);
   }
   HWY_ALIGN float active_flags[kLanes];
   M go[kVecs];
@@ -287,9 +285,8 @@ namespace fabrik::batch {
 
 HWY_EXPORT(SolveBlockImpl);
 
-void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate,
-                bool float_steps) {
-  HWY_DYNAMIC_DISPATCH(SolveBlockImpl)(block, tolerance, max_iterations, accelerate, float_steps);
+void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate) {
+  HWY_DYNAMIC_DISPATCH(SolveBlockImpl)(block, tolerance, max_iterations, accelerate);
 }
 
 }  // namespace fabrik::batch

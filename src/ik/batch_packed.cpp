@@ -75,7 +75,6 @@ struct Call {
   std::span<const glm::vec3> targets;
   const SolveSettings& settings;
   const PackedOutcomes& out;
-  BatchBendStep bend;
 };
 
 std::span<const glm::vec3> Pose(const Call& call, std::size_t c) {
@@ -154,7 +153,7 @@ void SolveBlockOfPoses(const Call& call, std::size_t block, BlockStore& store) {
   std::fill_n(v.iterations, kLanes, 0);
   std::fill_n(store.flags.get(), 2 * kLanes, std::uint8_t{0});
   batch::SolveBlock(v, call.settings.tolerance, call.settings.max_iterations,
-                    call.settings.accelerate, call.bend == BatchBendStep::kFloat);
+                    call.settings.accelerate);
 
   for (std::size_t lane = 0; lane < count; ++lane) {
     glm::vec3* pose = call.poses + (first + lane) * n;
@@ -184,8 +183,7 @@ bool WrongSize(std::span<T> s, std::size_t chains) {
 Result<BatchSolveResult> SolveFabrikPacked(std::span<glm::vec3> poses, std::size_t joints_per_chain,
                                            std::span<const glm::vec3> targets,
                                            const SolveSettings& settings,
-                                           const PackedOutcomes& outcomes, BatchThreads threads,
-                                           BatchBendStep bend) {
+                                           const PackedOutcomes& outcomes, BatchThreads threads) {
   const auto start = std::chrono::steady_clock::now();
   const std::size_t n = joints_per_chain;
   if (std::string error = batch::PackedSizeError(poses.size(), n); !error.empty()) {
@@ -206,7 +204,7 @@ Result<BatchSolveResult> SolveFabrikPacked(std::span<glm::vec3> poses, std::size
                      std::to_string(chains) + ")");
   }
 
-  const Call call{poses.data(), chains, n, targets, settings, outcomes, bend};
+  const Call call{poses.data(), chains, n, targets, settings, outcomes};
   const std::size_t blocks = (chains + kLanes - 1) / kLanes;
   tbb::enumerable_thread_specific<BlockStore> stores([n] { return BlockStore(n); });
   // Every chain is checked before any is written. Blocks run in any order: each lowers the

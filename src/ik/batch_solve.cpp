@@ -67,7 +67,7 @@ struct BatchAccess {
   }
 
   static void SolveBlock(ChainBatch& b, std::size_t block, std::span<const glm::vec3> targets,
-                         const SolveSettings& settings, BatchBendStep bend) {
+                         const SolveSettings& settings) {
     const batch::BlockView view = View(b, block);
     float* target = view.scratch + batch::kScratchTarget;
     for (std::size_t lane = 0; lane < kLanes; ++lane) {
@@ -77,8 +77,7 @@ struct BatchAccess {
       target[kLanes + lane] = targets[c].y;
       target[2 * kLanes + lane] = targets[c].z;
     }
-    batch::SolveBlock(view, settings.tolerance, settings.max_iterations, settings.accelerate,
-                      bend == BatchBendStep::kFloat);
+    batch::SolveBlock(view, settings.tolerance, settings.max_iterations, settings.accelerate);
 
     // Tally while the block is in cache. Padding lanes are the last block's last lanes.
     ChainBatch::BlockTally t;
@@ -178,7 +177,7 @@ const char* CheckSolveInput(std::size_t chains, std::span<const glm::vec3> targe
 
 BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> targets,
                                   const SolveSettings& settings, BatchThreads threads,
-                                  BatchRegroup regroup, BatchBendStep bend) {
+                                  BatchRegroup regroup) {
   BatchSolveResult result;
   const char* error =
       batch.chain_count() == 0  // a moved-from batch
@@ -192,9 +191,8 @@ BatchSolveResult SolveFabrikBatch(ChainBatch& batch, std::span<const glm::vec3> 
 
   const auto start = std::chrono::steady_clock::now();
   const std::size_t blocks = (batch.chain_count() + kLanes - 1) / kLanes;
-  ForRange(blocks, threads, [&](std::size_t block) {
-    BatchAccess::SolveBlock(batch, block, targets, settings, bend);
-  });
+  ForRange(blocks, threads,
+           [&](std::size_t block) { BatchAccess::SolveBlock(batch, block, targets, settings); });
 
   BatchAccess::Sum(batch, result);
   if (regroup == BatchRegroup::kWhenRagged && result.lane_utilisation < kRegroupBelow) {

@@ -30,11 +30,6 @@ inline float MaxAbs(const glm::vec3& p) {
   return std::max({std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
 }
 
-// With settings.accelerate and BatchBendStep::kFloat, how far (in tolerances) a batch's joints
-// may lie from SolveFabrik's beyond float rounding (see ExpectMatchesScalar): up to about 2.5
-// for converged chains, and up to 8 seen (clang build) for a chain stopped by a small cap.
-inline constexpr double kAcceleratedJointSlack = 10.0;
-
 // How a batch solve compared with SolveFabrik on copies of the same chains.
 struct Comparison {
   std::size_t chains = 0;
@@ -46,16 +41,11 @@ struct Comparison {
 // Solves `chains` (updated to the scalar results) one by one with SolveFabrik, and checks
 // that `batch` (already solved with the same targets and settings) agrees: same iterations,
 // reached and reachable, and joints and distance equal to float rounding (1e-5 of the chain's
-// scale: its total length plus its largest coordinate). With settings.accelerate and
-// BatchBendStep::kFloat (the batch's `bend`) its bend-scale steps ran in float and land on the
-// factor SolveFabrik's find to within their search goal (a quarter of the tolerance) rather
-// than bitwise; where the two searches stop one proposal apart, joints differ by up to a few
-// tolerances (kAcceleratedJointSlack).
+// scale: its total length plus its largest coordinate; the tests also count the chains that
+// are bitwise equal, which they expect of every chain).
 inline Comparison ExpectMatchesScalar(const ChainBatch& batch, std::vector<Chain>& chains,
                                       std::span<const glm::vec3> targets,
-                                      const SolveSettings& settings,
-                                      BatchBendStep bend = BatchBendStep::kExact) {
-  const bool float_steps = settings.accelerate && bend == BatchBendStep::kFloat;
+                                      const SolveSettings& settings) {
   Comparison out;
   std::vector<glm::vec3> pose(batch.joint_count());
   for (std::size_t c = 0; c < chains.size(); ++c) {
@@ -68,8 +58,7 @@ inline Comparison ExpectMatchesScalar(const ChainBatch& batch, std::vector<Chain
     EXPECT_EQ(got.reachable, expected.reachable);
     float scale = chains[c].total_length();
     for (const glm::vec3& p : chains[c].joints()) scale = std::max(scale, MaxAbs(p));
-    const double allowed =
-        1e-5 * scale + (float_steps ? kAcceleratedJointSlack * settings.tolerance : 0.0);
+    const double allowed = 1e-5 * scale;
     EXPECT_NEAR(got.distance, expected.distance, allowed);
     bool bitwise = got.distance == expected.distance;
     for (std::size_t j = 0; j < pose.size(); ++j) {
@@ -175,13 +164,12 @@ inline SolveSettings BatchSettings(float tolerance, int max_iterations, bool acc
 // Solves `chains` as one batch and (updating them) one by one, compares (ExpectMatchesScalar)
 // and adds the comparison to `sum` when given.
 inline void SolveAndCompare(std::vector<Chain>& chains, std::span<const glm::vec3> targets,
-                            const SolveSettings& settings, BatchThreads threads, Comparison* sum,
-                            BatchBendStep bend = BatchBendStep::kExact) {
+                            const SolveSettings& settings, BatchThreads threads, Comparison* sum) {
   ChainBatch batch = MustBatch(chains);
   const BatchSolveResult r =
-      SolveFabrikBatch(batch, targets, settings, threads, BatchRegroup::kWhenRagged, bend);
+      SolveFabrikBatch(batch, targets, settings, threads, BatchRegroup::kWhenRagged);
   ASSERT_TRUE(r.ok) << r.error;
-  const Comparison c = ExpectMatchesScalar(batch, chains, targets, settings, bend);
+  const Comparison c = ExpectMatchesScalar(batch, chains, targets, settings);
   if (sum) {
     sum->chains += c.chains;
     sum->bitwise_equal += c.bitwise_equal;
@@ -192,8 +180,7 @@ inline void SolveAndCompare(std::vector<Chain>& chains, std::span<const glm::vec
 
 // A random ragged batch of 1000 10-joint chains solved on one thread and on all: the same
 // floats, iterations, flags and distances.
-inline void ExpectThreadsAgreeBitwise(unsigned seed, const SolveSettings& settings,
-                                      BatchBendStep bend = BatchBendStep::kExact) {
+inline void ExpectThreadsAgreeBitwise(unsigned seed, const SolveSettings& settings) {
   std::mt19937 rng(seed);
   std::vector<Chain> chains;
   std::vector<glm::vec3> targets;
@@ -201,8 +188,8 @@ inline void ExpectThreadsAgreeBitwise(unsigned seed, const SolveSettings& settin
   ChainBatch one = MustBatch(chains);
   ChainBatch all = MustBatch(chains);
   const BatchRegroup regroup = BatchRegroup::kWhenRagged;
-  ASSERT_TRUE(SolveFabrikBatch(one, targets, settings, BatchThreads::kOne, regroup, bend).ok);
-  ASSERT_TRUE(SolveFabrikBatch(all, targets, settings, BatchThreads::kAll, regroup, bend).ok);
+  ASSERT_TRUE(SolveFabrikBatch(one, targets, settings, BatchThreads::kOne, regroup).ok);
+  ASSERT_TRUE(SolveFabrikBatch(all, targets, settings, BatchThreads::kAll, regroup).ok);
   std::vector<glm::vec3> a(one.chain_count() * one.joint_count());
   std::vector<glm::vec3> b(a.size());
   one.CopyAllPoses(a);
@@ -217,9 +204,8 @@ inline void ExpectThreadsAgreeBitwise(unsigned seed, const SolveSettings& settin
 
 // On every SIMD target compiled into the library and supported here (SSE2 emulation, SSSE3,
 // SSE4, AVX2, AVX-512, ...): random and degenerate batches give the scalar solver's results
-// (ExpectMatchesScalar), bitwise unless the bend-scale steps ran in float.
-inline void ExpectEverySimdTargetMatches(unsigned seed, const SolveSettings& settings,
-                                         BatchBendStep bend = BatchBendStep::kExact) {
+// (ExpectMatchesScalar), bitwise.
+inline void ExpectEverySimdTargetMatches(unsigned seed, const SolveSettings& settings) {
   const std::vector<std::int64_t> available = hwy::SupportedAndGeneratedTargets();
   ASSERT_FALSE(available.empty());
   std::mt19937 rng(seed);
@@ -231,12 +217,10 @@ inline void ExpectEverySimdTargetMatches(unsigned seed, const SolveSettings& set
     std::vector<glm::vec3> targets;
     Comparison sum;
     RandomBatch(rng, 130, 10, chains, targets);
-    SolveAndCompare(chains, targets, settings, BatchThreads::kOne, &sum, bend);
+    SolveAndCompare(chains, targets, settings, BatchThreads::kOne, &sum);
     DegenerateBatch(chains, targets);
-    SolveAndCompare(chains, targets, settings, BatchThreads::kOne, &sum, bend);
-    if (!settings.accelerate || bend == BatchBendStep::kExact) {
-      EXPECT_EQ(sum.bitwise_equal, sum.chains);
-    }
+    SolveAndCompare(chains, targets, settings, BatchThreads::kOne, &sum);
+    EXPECT_EQ(sum.bitwise_equal, sum.chains);
     EXPECT_EQ(sum.chains, 130u + chains.size());
   }
   hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <glm/geometric.hpp>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "fabrik_test_util.h"
@@ -169,6 +170,75 @@ TEST(FabrikAccelerated, ReachesNearFullReachInFewIterations) {
         joints, worst, textbook_worst);
     EXPECT_EQ(missed, 0) << joints << " joints";
     EXPECT_LE(worst, 6) << joints << " joints";
+  }
+}
+
+// The jump guard at its edge: a step whose largest joint move is D is applied with max_move a
+// hair above D and left out (pose bitwise unchanged) a hair below; with max_move = 0 every
+// step that would move a joint is left out.
+TEST(FabrikAccelerated, JumpGuardBitesExactlyAtItsBound) {
+  std::mt19937 rng(77);
+  int checked = 0;
+  for (int c = 0; c < 200; ++c) {
+    const std::vector<float> lengths(9, 1.0f);
+    const Chain start = RandomChain(rng, glm::vec3(0.5f, -1.0f, 2.0f), lengths);
+    const glm::vec3 target = start.root() + RandomUnit(rng) * (9.0f * 0.8f);
+    Chain free = start;
+    if (!BendScaleStep(free, target, 1e-4f)) continue;
+    double most = 0.0;
+    for (std::size_t j = 0; j < lengths.size() + 1; ++j) {
+      most = std::max(most, DistanceD(free.joints()[j], start.joints()[j]));
+    }
+    ASSERT_GT(most, 0.0);
+    Chain above = start, below = start, none = start;
+    EXPECT_TRUE(BendScaleStep(above, target, 1e-4f, 0, float(most * (1.0 + 1e-5))));
+    EXPECT_TRUE(BitwiseEqual(above.joints(), free.joints()));
+    EXPECT_FALSE(BendScaleStep(below, target, 1e-4f, 0, float(most * (1.0 - 1e-5))));
+    EXPECT_TRUE(BitwiseEqual(below.joints(), start.joints()));
+    EXPECT_FALSE(BendScaleStep(none, target, 1e-4f, 0, 0.0f));
+    EXPECT_TRUE(BitwiseEqual(none.joints(), start.joints()));
+    ++checked;
+  }
+  EXPECT_GT(checked, 150);
+}
+
+// The safeguard's edges, each left out (false, the pose bitwise unchanged): a target on the
+// root (|effector(s) - root| = 0 has no bracket: no curl folds a chain onto its root), a chain
+// already on its target (nothing to gain), a target beyond the reach (no bracket), and chains
+// whose length is outside the step's range. A target inside the reach, for comparison, is
+// mostly approached, strictly.
+TEST(FabrikAccelerated, SafeguardEdgeCases) {
+  std::mt19937 rng(78);
+  const std::vector<float> lengths(6, 1.0f);
+  int applied = 0;
+  for (int c = 0; c < 100; ++c) {
+    const Chain start = RandomChain(rng, glm::vec3(1.0f, 2.0f, 3.0f), lengths);
+    const std::vector<std::pair<glm::vec3, bool>> cases = {
+        {start.root(), true},                            // on the root
+        {start.effector(), true},                        // already there
+        {start.root() + RandomUnit(rng) * 7.0f, true},   // out of reach
+        {start.root() + RandomUnit(rng) * 3.0f, false},  // inside: may be applied
+    };
+    for (const auto& [target, never] : cases) {
+      Chain chain = start;
+      const double before = DistanceD(chain.effector(), target);
+      if (BendScaleStep(chain, target, 1e-4f)) {
+        EXPECT_FALSE(never) << "chain " << c;
+        EXPECT_LT(DistanceD(chain.effector(), target), before);
+        ++applied;
+      } else {
+        EXPECT_TRUE(BitwiseEqual(chain.joints(), start.joints()));
+      }
+    }
+  }
+  EXPECT_GT(applied, 50);
+  for (float scale : {1e-17f, 1e17f}) {
+    const std::vector<float> tiny_or_huge(4, scale);
+    const Chain start = RandomChain(rng, glm::vec3(0.0f), tiny_or_huge);
+    Chain chain = start;
+    EXPECT_FALSE(
+        BendScaleStep(chain, start.root() + glm::vec3(0.0f, 2.0f * scale, 0.0f), 1e-4f * scale));
+    EXPECT_TRUE(BitwiseEqual(chain.joints(), start.joints()));
   }
 }
 
