@@ -154,5 +154,52 @@ TEST(Contacts, SyntheticStep) {
   EXPECT_GT(t.floor, 0.0f);
 }
 
+TEST(StraightLegs, ATPoseOnASlopeBendsItsKneesForwardAndKeepsEveryBone) {
+  // The test humanoid standing in its rest pose (exactly straight legs, arms out: a T-pose)
+  // on a slope: the uphill foot's target lies on its hip-ankle line, closer than the leg is
+  // long. The knee must bend forward (+Z, the way the character faces), never fold up or
+  // sideways, and every bone keep its length.
+  const auto joints = testing::Humanoid();
+  const std::string text = testing::MakeBvh(joints, 1.0f, 240, [](int, std::vector<float>&) {});
+  auto clip = LoadClipFromMemory(text, "t-pose");
+  ASSERT_TRUE(clip) << clip.error();
+  auto rig = MakeRig(std::move(clip.value()));
+  ASSERT_TRUE(rig) << rig.error();
+  const Heightmap hills = Hills();
+  for (float heading : {0.0f, 1.3f}) {
+    auto made = Character::Create(rig.value());
+    ASSERT_TRUE(made);
+    Character& c = made.value();
+    c.SetTerrain(&hills);
+    c.SetPlacement(Placement{12.0f, -12.0f, heading});
+    const glm::vec3 forward = glm::angleAxis(heading, glm::vec3(0, 1, 0)) * glm::vec3(0, 0, 1);
+    float most_bent = 0.0f;
+    const Clip& cl = rig.value()->clip;
+    for (int f = 0; f < cl.frame_count(); ++f) {
+      c.Update(f * cl.frame_time(), cl.frame_time());
+      const Pose& p = c.pose();
+      for (int j = 1; j < cl.joint_count(); ++j) {
+        const float bone = glm::distance(p.positions[j], p.positions[cl.parents()[j]]);
+        ASSERT_NEAR(bone, glm::length(cl.offsets()[j]), 1e-4f) << f << " " << cl.name(j);
+      }
+      for (int side : {kLeft, kRight}) {
+        const Limb& leg = rig.value()->limbs.legs[side];
+        const glm::vec3 hip = p.positions[leg.chain[0]];
+        const glm::vec3 ankle = p.positions[leg.end()];
+        const glm::vec3 knee = p.positions[leg.chain[leg.middle]];
+        const glm::vec3 axis = glm::normalize(ankle - hip);
+        const glm::vec3 off = (knee - hip) - axis * glm::dot(knee - hip, axis);
+        EXPECT_LT(knee.y, hip.y) << f;
+        EXPECT_LE(glm::distance(ankle, c.foot(static_cast<Side>(side)).target), 0.002f) << f;
+        if (glm::length(off) > 0.01f) {
+          EXPECT_GT(glm::dot(glm::normalize(off), forward), 0.9f) << f << " side " << side;
+        }
+        most_bent = std::max(most_bent, glm::length(off));
+      }
+    }
+    EXPECT_GT(most_bent, 0.03f);  // the slope did make a knee bend
+  }
+}
+
 }  // namespace
 }  // namespace fabrik::mocap
