@@ -46,6 +46,16 @@ constexpr float kPreBend = 0.15f;
 
 float Smoothstep(float b) { return b * b * (3.0f - 2.0f * b); }
 
+// `from` turned towards `to` by at most `most` radians; exactly `to` once within reach (so a
+// paused clip settles instead of changing in its last bits every frame).
+glm::quat TurnTowards(const glm::quat& from, const glm::quat& to, float most) {
+  glm::quat step = to * glm::inverse(from);
+  if (step.w < 0.0f) step = -step;
+  const float angle = 2.0f * std::acos(std::clamp(step.w, -1.0f, 1.0f));
+  if (angle <= most) return to;
+  return glm::normalize(ScaleRotation(step, most / angle) * from);
+}
+
 // Some unit vector perpendicular to unit `v`.
 glm::vec3 Perpendicular(const glm::vec3& v) {
   const glm::vec3 c = std::fabs(v.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 0, 1);
@@ -263,6 +273,7 @@ void Character::SamplePose(float time) {
     jumped_ = moved > limit;
   }
   std::copy(animated_.positions.begin(), animated_.positions.end(), previous_animated_.begin());
+  clip_moved_ = jumped_ || time != last_time_;
   time_ = time;
 }
 
@@ -460,9 +471,7 @@ glm::vec3 Character::PinnedAnkle(Side side, const glm::vec3& o, const glm::vec3&
   if (jumped) {
     foot_turn_[side] = wanted;
   } else {
-    glm::quat step = wanted * glm::inverse(foot_turn_[side]);
-    foot_turn_[side] =
-        glm::normalize(LimitRotation(step, kMaxFootTurnSpeed * dt) * foot_turn_[side]);
+    foot_turn_[side] = TurnTowards(foot_turn_[side], wanted, kMaxFootTurnSpeed * dt);
   }
   if (!foot.pinned) {
     pin_rest_[side] = free_target;
@@ -594,7 +603,8 @@ glm::vec3 Character::BendDirection(int id, const Limb& limb, std::span<const glm
     const glm::vec3 mixed = k * (m_perp / off) + (1.0f - k) * remembered;
     if (glm::length(mixed) > 1e-4f) dir = glm::normalize(mixed);
   }
-  bend_memory_[id] = glm::inverse(frame) * dir;
+  // Remembered only when the clip has moved: a paused clip gives the same pose every frame.
+  if (clip_moved_) bend_memory_[id] = glm::inverse(frame) * dir;
   return dir;
 }
 
@@ -701,8 +711,7 @@ void Character::TurnHead() {
   if (jumped_) {
     gaze_turn_ = wanted;
   } else {
-    const glm::quat step = wanted * glm::inverse(gaze_turn_);
-    gaze_turn_ = glm::normalize(LimitRotation(step, kMaxGazeTurnSpeed * frame_dt_) * gaze_turn_);
+    gaze_turn_ = TurnTowards(gaze_turn_, wanted, kMaxGazeTurnSpeed * frame_dt_);
   }
   const glm::quat q = gaze_turn_;
   if (q.x == 0.0f && q.y == 0.0f && q.z == 0.0f) return;  // no turn (IK weight 0: exact)

@@ -215,6 +215,7 @@ class Character {
   float ground_ = 0.0f;                       // this frame's ground height under the root
   glm::vec3 shift_{0.0f};                     // this frame's placement shift (placed_shift)
   bool jumped_ = true;                        // this frame's time jumped (see UpdateFeet)
+  bool clip_moved_ = true;  // this frame's clip time differs from the last frame's
   std::array<FootState, 2> feet_;
   std::array<float, 2> heel_weight_{}, ball_weight_{};
   std::array<bool, 2> contact_was_{}, heel_was_{}, ball_was_{};
