@@ -13,15 +13,74 @@ namespace fabrik::mocap {
 namespace {
 
 constexpr glm::vec3 kUp(0.0f, 1.0f, 0.0f);
+constexpr float kPi = 3.14159265f;
 constexpr float kMaxTargetCoordinate = 1e4f;
 // A time step longer than this (or backwards) is a jump: pins and smoothing start afresh.
 constexpr float kJumpSeconds = 0.25f;
+// So is a frame in which a joint of the clip moves farther than this share of the rest
+// height, or than kClipJumpSpeed rest heights a second over the time step if that is more.
+constexpr float kClipJumpShare = 0.25f;
+constexpr float kClipJumpSpeed = 10.0f;
+// A foot turns towards the ground's normal in full at its lowest clip height, not at all this
+// share of the rest height above it.
+constexpr float kTiltHeight = 0.04f;
+constexpr bool kHeelByHeight = false;
+// The fastest a foot turns to lie from its heel pin to its ball pin, or back, radians a second.
+constexpr float kMaxFootTurnSpeed = 3.0f;
+// The fastest the gaze's turn of neck and head changes, radians a second.
+constexpr float kMaxGazeTurnSpeed = 3.0f;
 // The pelvis keeps each hip within this share of its leg's length from the foot's target:
 // FABRIK converges slowly on a nearly straight chain, and a grounded leg looks locked if
 // straight.
 constexpr float kLegReach = 0.95f;
+// The smoothed pelvis is then held below where a leg would need more than this share.
+constexpr float kLegReachHard = 0.98f;
+
+// A limb whose middle joint lies off its root-end line by less than this share of the
+// root-middle distance counts as (nearly) straight: its bend plane is the remembered one.
+constexpr float kStraightShare = 0.08f;
+// From this share on, the clip's bend direction is used as it is (BendDirection).
+constexpr float kBentShare = 0.3f;
+// The bend given to a straight chain before FABRIK solves it, radians.
+constexpr float kPreBend = 0.15f;
 
 float Smoothstep(float b) { return b * b * (3.0f - 2.0f * b); }
+
+// `from` turned towards `to` by at most `most` radians; exactly `to` once within reach (so a
+// paused clip settles instead of changing in its last bits every frame).
+glm::quat TurnTowards(const glm::quat& from, const glm::quat& to, float most) {
+  glm::quat step = to * glm::inverse(from);
+  if (step.w < 0.0f) step = -step;
+  const float angle = 2.0f * std::acos(std::clamp(step.w, -1.0f, 1.0f));
+  if (angle <= most) return to;
+  return glm::normalize(ScaleRotation(step, most / angle) * from);
+}
+
+// Some unit vector perpendicular to unit `v`.
+glm::vec3 Perpendicular(const glm::vec3& v) {
+  const glm::vec3 c = std::fabs(v.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 0, 1);
+  return glm::normalize(glm::cross(v, c));
+}
+
+// Bends a (nearly) straight chain, root at the origin, slightly towards `bend` at its middle
+// joint, keeping every bone's length: the joints after the root turn about the root by
+// kPreBend, those after the middle back about the middle by twice that. FABRIK then solves
+// in the plane of `bend` instead of along the line.
+void PreBend(std::span<glm::vec3> chain, int middle, const glm::vec3& bend) {
+  const std::size_t n = chain.size();
+  const glm::vec3 end = chain[n - 1];
+  const float reach = glm::length(end);
+  if (reach < 1e-6f || middle < 1 || static_cast<std::size_t>(middle) + 1 >= n) return;
+  const glm::vec3 axis = glm::cross(end / reach, bend);
+  if (glm::length(axis) < 1e-4f) return;
+  const glm::quat out = glm::angleAxis(kPreBend, glm::normalize(axis));
+  for (std::size_t i = 1; i < n; ++i) chain[i] = out * chain[i];
+  const glm::quat back = glm::angleAxis(-2.0f * kPreBend, glm::normalize(axis));
+  const glm::vec3 pivot = chain[static_cast<std::size_t>(middle)];
+  for (std::size_t i = static_cast<std::size_t>(middle) + 1; i < n; ++i) {
+    chain[i] = pivot + back * (chain[i] - pivot);
+  }
+}
 
 bool FiniteTarget(const glm::vec3& v) {
   for (int k = 0; k < 3; ++k) {
@@ -90,6 +149,7 @@ Character::Character(std::shared_ptr<const Rig> rig, const CharacterSettings& se
   const Clip& clip = rig_->clip;
   animated_.Resize(clip.joint_count());
   final_.Resize(clip.joint_count());
+  previous_animated_.resize(static_cast<std::size_t>(clip.joint_count()));
   std::size_t arm_joints = 0;
   for (int side : {kLeft, kRight}) {
     leg_local_[side].resize(leg_chain_[side].joint_count());
@@ -99,6 +159,26 @@ Character::Character(std::shared_ptr<const Rig> rig, const CharacterSettings& se
     arm_joints = std::max(arm_joints, arm_chain_[side].joint_count());
   }
   arm_local_.resize(arm_joints);
+  // Bend planes before any frame: the rest pose's where its limb is bent, else the knees
+  // forward (+Z) and the elbows back (-Z), as a BVH character stands (clip.h).
+  for (int id = 0; id < 4; ++id) {
+    const bool leg = id < 2;
+    const Limb& limb = leg ? rig_->limbs.legs[id] : rig_->limbs.arms[id - 2];
+    bend_memory_[id] = glm::vec3(0.0f, 0.0f, leg ? 1.0f : -1.0f);
+    if (!leg && !rig_->limbs.has_arms) continue;
+    const auto rest = clip.rest_positions();
+    const glm::vec3 root = rest[limb.chain[0]];
+    const glm::vec3 end = rest[limb.end()] - root;
+    const glm::vec3 m = rest[limb.chain[limb.middle]] - root;
+    if (glm::length(end) < 1e-6f) continue;
+    const glm::vec3 axis = glm::normalize(end);
+    const glm::vec3 m_perp = m - axis * glm::dot(m, axis);
+    if (glm::length(m_perp) >= kStraightShare * glm::length(m)) {
+      bend_memory_[id] = glm::normalize(m_perp);
+    }
+  }
+  for (auto& q : foot_tilt_) q = glm::quat(1, 0, 0, 0);
+  for (auto& q : foot_turn_) q = glm::quat(1, 0, 0, 0);
   SetPlacement(Placement{});
 }
 
@@ -125,7 +205,6 @@ Status Character::SetReachTarget(Side hand, const glm::vec3& target) {
   if (!rig_->limbs.has_arms) return MakeError("this skeleton has no arms to reach with");
   if (!FiniteTarget(target)) return MakeError("reach target must be finite, within 1e4 m");
   reach_[hand] = target;
-  reach_last_[hand] = target;
   return Ok{};
 }
 
@@ -137,7 +216,6 @@ Status Character::SetLookTarget(const glm::vec3& target) {
   if (!rig_->limbs.has_head) return MakeError("this skeleton has no head to turn");
   if (!FiniteTarget(target)) return MakeError("look point must be finite, within 1e4 m");
   look_ = target;
-  look_last_ = target;
   return Ok{};
 }
 
@@ -177,28 +255,38 @@ void Character::SamplePose(float time) {
   const Clip& clip = rig_->clip;
   time = std::isfinite(time) ? std::clamp(time, 0.0f, clip.duration()) : 0.0f;
   jumped_ = first_frame_ || time < last_time_ || time - last_time_ > kJumpSeconds;
-  time_ = time;
   // The clip placed in one pass: turned by the heading about the clip's floor point under
   // its first root position, moved onto (x, z), its floor on the ground under the root.
   const glm::vec3 root = Place(SampleRootTranslation(clip, time));
   ground_ = Ground(root.x, root.z);
-  const glm::vec3 shift = glm::vec3(placement_.x, ground_, placement_.z) - heading_ * origin_;
-  SampleClipPlaced(clip, time, heading_, shift, animated_);
+  shift_ = glm::vec3(placement_.x, ground_, placement_.z) - heading_ * origin_;
+  SampleClipPlaced(clip, time, heading_, shift_, animated_);
+  // A clip that jumps by itself (e.g. a reference pose in its first frame) starts afresh too.
+  if (!jumped_) {
+    const float size = clip.rest_height();
+    const float limit =
+        std::max(kClipJumpShare * size, kClipJumpSpeed * size * (time - last_time_));
+    float moved = 0.0f;
+    for (int j = 0; j < clip.joint_count(); ++j) {
+      moved = std::max(moved, glm::distance(animated_.positions[j], previous_animated_[j]));
+    }
+    jumped_ = moved > limit;
+  }
+  std::copy(animated_.positions.begin(), animated_.positions.end(), previous_animated_.begin());
+  clip_moved_ = jumped_ || time != last_time_;
+  time_ = time;
 }
 
 void Character::PrepareLegs(float dt) {
   const Clip& clip = rig_->clip;
   if (!std::isfinite(dt) || dt < 0.0f) dt = 0.0f;
   const auto start = std::chrono::steady_clock::now();
-  // Reach and gaze blends move towards on (1) or off (0) at 1 / reach_blend_time per second.
-  const float step = dt / settings_.reach_blend_time;
-  for (int side : {kLeft, kRight}) {
-    reach_blend_[side] = std::clamp(reach_blend_[side] + (reach_[side] ? step : -step), 0.0f, 1.0f);
-  }
-  gaze_blend_ = std::clamp(gaze_blend_ + (look_ ? step : -step), 0.0f, 1.0f);
+  frame_dt_ = dt;
+  UpdateBlends(dt, jumped_);
   UpdateFeet(time_, dt, jumped_);
   SolvePelvis(dt, jumped_);
 
+  const float w = applied_weight_;
   const glm::vec3 lift(0.0f, pelvis_applied_, 0.0f);
   for (int j = 0; j < clip.joint_count(); ++j) {
     final_.positions[j] = animated_.positions[j] + lift;
@@ -207,13 +295,20 @@ void Character::PrepareLegs(float dt) {
   for (int side : {kLeft, kRight}) {
     const Limb& leg = rig_->limbs.legs[side];
     const glm::vec3 hip = final_.positions[leg.chain[0]];
+    auto& local = leg_local_[side];
     for (std::size_t i = 0; i < leg.chain.size(); ++i) {
-      leg_local_[side][i] = final_.positions[leg.chain[i]] - hip;
+      local[i] = final_.positions[leg.chain[i]] - hip;
     }
-    leg_active_[side] = weight_ > 0.0f;
-    const glm::vec3 ankle = leg_local_[side].back();
-    leg_target_local_[side] = ankle + (feet_[side].target - hip - ankle) * weight_;
-    leg_pole_[side] = leg_local_[side][leg.middle];
+    leg_active_[side] = w > 0.0f;
+    const glm::vec3 ankle = local.back();
+    leg_target_local_[side] = ankle + (feet_[side].target - hip - ankle) * w;
+    bool straight = false;
+    leg_pole_[side] = BendDirection(side, leg, local, straight);
+    // A straight leg aimed closer than it reaches must bend: in the remembered plane.
+    if (straight && leg_active_[side] &&
+        glm::length(leg_target_local_[side]) < glm::length(ankle) - settings_.tolerance) {
+      PreBend(local, leg.middle, leg_pole_[side]);
+    }
   }
   last_time_ = time_;
   first_frame_ = false;
@@ -221,74 +316,242 @@ void Character::PrepareLegs(float dt) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void Character::UpdateFeet(float time, float dt, bool jumped) {
-  const Rig& rig = *rig_;
-  for (int side : {kLeft, kRight}) {
-    const Limb& leg = rig.limbs.legs[side];
-    FootState& foot = feet_[side];
-    const glm::vec3 a = animated_.positions[leg.end()];
-    const float h = a.y - ground_;  // the clip's height above its floor
-    ankle_height_[side] = h;
-    // Where the clip puts the foot, carried onto the terrain under it.
-    const glm::vec3 free_target(a.x, Ground(a.x, a.z) + h, a.z);
-    foot.contact = rig.contacts.At(side, time, rig.clip.frame_time());
-    if (jumped) {
-      foot.pinned = false;
-      release_left_[side] = 0.0f;
-    }
-    const auto release = [&] {
-      foot.pinned = false;
-      release_offset_[side] = foot.pin - free_target;
-      release_left_[side] = settings_.release_time;
-    };
-    if (foot.contact && !foot.pinned) {
-      foot.pinned = true;
-      foot.pin = free_target;
-    } else if (!foot.contact && foot.pinned) {
-      release();
-    }
-    if (foot.pinned) {
-      // A pin the leg cannot reach whatever the pelvis does (the clip's foot has travelled
-      // farther than the leg is long) is let go rather than dragged.
-      const glm::vec3 hip = animated_.positions[leg.chain[0]];
-      const glm::vec2 horizontal(foot.pin.x - hip.x, foot.pin.z - hip.z);
-      if (glm::length(horizontal) > kLegReach * leg_length_[side]) release();
-    }
-    glm::vec3 target = free_target;
-    if (foot.pinned) {
-      target = foot.pin;
-    } else if (release_left_[side] > 0.0f && settings_.release_time > 0.0f) {
-      target += release_offset_[side] * (release_left_[side] / settings_.release_time);
-      release_left_[side] = std::max(0.0f, release_left_[side] - dt);
-      target.y = std::max(target.y, Ground(target.x, target.z) + rig.contacts.ankle_low[side]);
-    }
-    foot.target = target;
+void Character::UpdateBlends(float dt, bool jumped) {
+  // The IK weight moves towards the one set, linearly; at once on a jump.
+  if (jumped || !(settings_.weight_blend_time > 0.0f)) {
+    applied_weight_ = weight_;
+  } else {
+    const float step = dt / settings_.weight_blend_time;
+    applied_weight_ += std::clamp(weight_ - applied_weight_, -step, step);
   }
+  // Reach and gaze blends move towards on (1) or off (0) over reach_blend_time, or longer
+  // when the hand or the head would otherwise move faster than max_blend_speed.
+  const Limbs& limbs = rig_->limbs;
+  // The point a hand or the head heads for moves to a new target no faster than
+  // max_blend_speed (at once while its blend is 0: nothing shows it).
+  const auto follow = [&](glm::vec3& point, const std::optional<glm::vec3>& target, float blend) {
+    if (!target) return;
+    if (jumped || blend <= 0.0f) {
+      point = *target;
+      return;
+    }
+    const glm::vec3 step = *target - point;
+    const float most = settings_.max_blend_speed * dt;
+    const float length = glm::length(step);
+    point += length > most ? step * (most / length) : step;
+  };
+  for (int side : {kLeft, kRight}) follow(reach_last_[side], reach_[side], reach_blend_[side]);
+  follow(look_last_, look_, gaze_blend_);
+  const auto rate = [&](float extent) {
+    const float time = std::max(settings_.reach_blend_time, extent / settings_.max_blend_speed);
+    return dt / time;
+  };
+  if (limbs.has_arms) {
+    for (int side : {kLeft, kRight}) {
+      const Limb& arm = limbs.arms[side];
+      const float reach = arm_chain_[side].total_length();
+      const float extent =
+          std::min(glm::distance(animated_.positions[arm.end()], reach_last_[side]), 2.0f * reach);
+      const float step = rate(extent);
+      reach_blend_[side] =
+          std::clamp(reach_blend_[side] + (reach_[side] ? step : -step), 0.0f, 1.0f);
+    }
+  }
+  if (limbs.has_head) {
+    const glm::vec3 head = animated_.positions[limbs.head];
+    const glm::vec3 forward = animated_.rotations[limbs.head] * glm::vec3(0.0f, 0.0f, 1.0f);
+    const glm::vec3 to = look_last_ - head;
+    float angle = 0.0f;
+    if (glm::length(to) > 1e-4f) {
+      angle = std::acos(std::clamp(glm::dot(forward, glm::normalize(to)), -1.0f, 1.0f));
+    }
+    angle = std::min(angle, settings_.max_gaze_angle);
+    const float radius =
+        glm::distance(animated_.positions[limbs.head_tip], animated_.positions[limbs.neck]) +
+        glm::distance(head, animated_.positions[limbs.neck]);
+    const float step = rate(angle * radius);
+    gaze_blend_ = std::clamp(gaze_blend_ + (look_ ? step : -step), 0.0f, 1.0f);
+  }
+}
+
+void Character::UpdateFeet(float time, float dt, bool jumped) {
+  for (int side : {kLeft, kRight}) UpdateFoot(static_cast<Side>(side), time, dt, jumped);
+}
+
+void Character::UpdateFoot(Side side, float time, float dt, bool jumped) {
+  const Rig& rig = *rig_;
+  const Limb& leg = rig.limbs.legs[side];
+  FootState& foot = feet_[side];
+  const float frame_time = rig.clip.frame_time();
+  const glm::vec3 a = animated_.positions[leg.end()];
+  const glm::vec3 b = animated_.positions[rig.contacts.ball_joint[side]];
+  // Where the clip puts the ankle, carried onto the terrain under it.
+  const glm::vec3 free_target(a.x, Ground(a.x, a.z) + (a.y - ground_), a.z);
+  foot.contact = rig.contacts.At(side, time, frame_time);
+  foot.heel = foot.contact && rig.contacts.HeelAt(side, time, frame_time);
+  foot.ball = foot.contact && rig.contacts.BallAt(side, time, frame_time);
+  // A pin the leg cannot reach whatever the pelvis does (the clip's foot has travelled
+  // farther than the leg is long) fades out rather than being dragged.
+  if (foot.pinned) {
+    const glm::vec3 hip = animated_.positions[leg.chain[0]];
+    const glm::vec2 horizontal(foot.pin.x - hip.x, foot.pin.z - hip.z);
+    if (glm::length(horizontal) > kLegReach * leg_length_[side]) {
+      foot.contact = foot.heel = foot.ball = false;
+    }
+  }
+  // The foot's turn towards the ground under it: in full with the ankle at its lowest clip
+  // height, none from kTiltHeight x rest height above it (a foot coming down turns as it
+  // lands, so nothing turns in one frame).
+  const glm::vec3 normal = terrain_ != nullptr ? terrain_->NormalAt(a.x, a.z) : kUp;
+  const float size = rig.clip.rest_height();
+  const float above = (a.y - ground_ - rig.contacts.ankle_low[side]) / (kTiltHeight * size);
+  const glm::quat tilt =
+      ScaleRotation(LimitRotation(ShortestArc(kUp, normal), settings_.max_foot_tilt),
+                    Smoothstep(std::clamp(1.0f - above, 0.0f, 1.0f)));
+  const glm::vec3 o = tilt * (b - a);
+  // A point weighs 1 while its contact lasts, 0 otherwise; but with the ball down, the heel
+  // weighs by how near its clip height is to its lowest: 1 there, 0 from half the contact's
+  // release height up (a heel rising off the ground hands over to the ball smoothly).
+  const auto near_ground = [&](float height) {
+    const float reach = 0.5f * rig.contacts.release_height;
+    return reach > 0.0f ? Smoothstep(std::clamp(1.0f - height / reach, 0.0f, 1.0f)) : 1.0f;
+  };
+  const float heel_height = a.y - ground_ - rig.contacts.ankle_low[side];
+  const float heel_aim = !foot.heel                   ? 0.0f
+                         : foot.ball && kHeelByHeight ? near_ground(heel_height)
+                                                      : 1.0f;
+  const float ball_aim = foot.ball ? 1.0f : 0.0f;
+  const bool starts = jumped || (foot.contact && !contact_was_[side]);
+  if (starts) {
+    // A new contact (or a restart) begins where the foot is now, so nothing jumps.
+    const glm::vec3 now = jumped ? free_target : free_target + correction_[side];
+    foot.pin_weight = jumped && !foot.contact ? 0.0f : foot.pin_weight;
+    heel_weight_[side] = heel_aim;
+    ball_weight_[side] = ball_aim;
+    foot.heel_pin = now;
+    foot.ball_pin = now + o;
+    pin_rest_[side] = now;
+    foot.pin = now;
+  } else {
+    // A point down again after its weight has gone: pinned where it is now.
+    if (foot.heel && !heel_was_[side] && heel_weight_[side] == 0.0f) foot.heel_pin = foot.pin;
+    if (foot.ball && !ball_was_[side] && ball_weight_[side] == 0.0f) {
+      foot.ball_pin = foot.pin + foot_turn_[side] * o;
+    }
+    const float step = settings_.point_fade_time > 0.0f ? dt / settings_.point_fade_time : 1.0f;
+    heel_weight_[side] += std::clamp(heel_aim - heel_weight_[side], -step, step);
+    ball_weight_[side] += std::clamp(ball_aim - ball_weight_[side], -step, step);
+  }
+  contact_was_[side] = foot.contact;
+  heel_was_[side] = foot.heel;
+  ball_was_[side] = foot.ball;
+  if (jumped) {
+    foot.pin_weight = foot.contact ? 1.0f : 0.0f;
+  } else {
+    const float fade = foot.contact ? settings_.pin_fade_in : settings_.release_time;
+    const float step = fade > 0.0f ? dt / fade : 1.0f;
+    foot.pin_weight = std::clamp(foot.pin_weight + (foot.contact ? step : -step), 0.0f, 1.0f);
+  }
+  foot.pinned = foot.pin_weight > 0.0f;
+  foot.pin = PinnedAnkle(side, o, free_target, jumped, dt);
+  foot_tilt_[side] = foot_turn_[side] * tilt;
+  foot.target = AimFoot(side, free_target, jumped, dt);
+}
+
+glm::vec3 Character::PinnedAnkle(Side side, const glm::vec3& o, const glm::vec3& free_target,
+                                 bool jumped, float dt) {
+  FootState& foot = feet_[side];
+  // Heel and ball both down: the foot turns so that it lies from the heel pin to the ball pin
+  // (both hold); one down: the foot turns about it as the clip turns it. The weights blend
+  // between these, and the turn changes no faster than kMaxFootTurnSpeed.
+  const float wh = heel_weight_[side], wb = ball_weight_[side];
+  const float both =
+      (foot.pinned && wh > 0.0f && wb > 0.0f) ? std::min(wh, wb) / std::max(wh, wb) : 0.0f;
+  const glm::quat wanted = ScaleRotation(ShortestArc(o, foot.ball_pin - foot.heel_pin), both);
+  if (jumped) {
+    foot_turn_[side] = wanted;
+  } else {
+    foot_turn_[side] = TurnTowards(foot_turn_[side], wanted, kMaxFootTurnSpeed * dt);
+  }
+  if (!foot.pinned) {
+    pin_rest_[side] = free_target;
+    return free_target;
+  }
+  const glm::vec3 turned = foot_turn_[side] * o;
+  // By their weights, blended from the last fully weighted position while they sum below 1.
+  const glm::vec3 rest = pin_rest_[side];
+  const float sum = wh + wb;
+  const glm::vec3 pinned =
+      rest +
+      (wh * (foot.heel_pin - rest) + wb * (foot.ball_pin - turned - rest)) / std::max(1.0f, sum);
+  if (sum >= 1.0f) pin_rest_[side] = pinned;
+  return pinned;
+}
+
+glm::vec3 Character::AimFoot(Side side, const glm::vec3& free_target, bool jumped, float dt) {
+  const Rig& rig = *rig_;
+  const Limb& leg = rig.limbs.legs[side];
+  const FootState& foot = feet_[side];
+  // The ankle's correction (target less the clip's ankle on the terrain) heads for the pinned
+  // one by the pin weight, no faster than max_correction_speed: a foot let go while the clip
+  // moves it fast catches up over a few frames instead of in one.
+  const glm::vec3 wanted = (foot.pin - free_target) * Smoothstep(foot.pin_weight);
+  glm::vec3& correction = correction_[side];
+  if (jumped) {
+    correction = wanted;
+  } else {
+    const glm::vec3 step = wanted - correction;
+    const float most = settings_.max_correction_speed * dt;
+    const float length = glm::length(step);
+    correction += length > most ? step * (most / length) : step;
+  }
+  glm::vec3 target = free_target + correction;
+  target.y = std::max(target.y, Ground(target.x, target.z) + rig.contacts.ankle_low[side]);
+  // Raised as far as the clip's foot needs to keep its ball and toe tip at their least clip
+  // heights above the ground (rather than pitching the foot, which for a foot pointing down
+  // would swing the tip far for a small lift).
+  const glm::vec3 a = animated_.positions[leg.end()];
+  const std::array<std::pair<int, float>, 2> points{
+      std::pair{rig.contacts.ball_joint[side], rig.contacts.ball_low[side]},
+      std::pair{leg.tip, rig.contacts.tip_low[side]}};
+  for (const auto& [joint, low] : points) {
+    const glm::vec3 p = target + foot_tilt_[side] * (animated_.positions[joint] - a);
+    target.y += std::max(0.0f, Ground(p.x, p.z) + low - p.y);
+  }
+  return target;
 }
 
 void Character::SolvePelvis(float dt, bool jumped) {
   const Limbs& limbs = rig_->limbs;
-  float desired = 1e30f;
+  float d = 1e30f;
   for (int side : {kLeft, kRight}) {
-    desired =
-        std::min(desired, feet_[side].target.y - animated_.positions[limbs.legs[side].end()].y);
+    d = std::min(d, feet_[side].target.y - animated_.positions[limbs.legs[side].end()].y);
   }
-  if (jumped || settings_.pelvis_smoothing <= 0.0f) {
-    pelvis_smoothed_ = desired;
-  } else {
-    pelvis_smoothed_ +=
-        (desired - pelvis_smoothed_) * (1.0f - std::exp(-dt / settings_.pelvis_smoothing));
-  }
-  float d = pelvis_smoothed_;
-  for (int side : {kLeft, kRight}) {
-    // Highest hip height from which the leg still reaches (leaving it a little bent).
-    const glm::vec3 v = feet_[side].target - animated_.positions[limbs.legs[side].chain[0]];
-    const float reach = kLegReach * leg_length_[side];
-    const float horizontal2 = v.x * v.x + v.z * v.z;
-    if (horizontal2 < reach * reach) d = std::min(d, v.y + std::sqrt(reach * reach - horizontal2));
-  }
+  // Highest offset from which each leg still reaches its target with `share` of its length.
+  const auto reachable = [&](float offset, float share) {
+    for (int side : {kLeft, kRight}) {
+      const glm::vec3 v = feet_[side].target - animated_.positions[limbs.legs[side].chain[0]];
+      const float reach = share * leg_length_[side];
+      const float horizontal2 = v.x * v.x + v.z * v.z;
+      if (horizontal2 < reach * reach) {
+        offset = std::min(offset, v.y + std::sqrt(reach * reach - horizontal2));
+      }
+    }
+    return offset;
+  };
   const float limit = settings_.pelvis_limit * std::min(leg_length_[kLeft], leg_length_[kRight]);
-  pelvis_applied_ = std::clamp(d, -limit, limit) * weight_;
+  d = std::clamp(reachable(d, kLegReach), -limit, limit);
+  if (jumped || settings_.pelvis_smoothing <= 0.0f) {
+    pelvis_smoothed_ = d;
+  } else {
+    // Smoothed, and no faster than max_correction_speed.
+    const float step = (d - pelvis_smoothed_) * (1.0f - std::exp(-dt / settings_.pelvis_smoothing));
+    const float most = settings_.max_correction_speed * dt;
+    pelvis_smoothed_ += std::clamp(step, -most, most);
+  }
+  // Never so high that a leg would be all but straight (where the knee is most sensitive).
+  pelvis_smoothed_ = std::max(std::min(pelvis_smoothed_, reachable(limit, kLegReachHard)), -limit);
+  pelvis_applied_ = pelvis_smoothed_ * applied_weight_;
 }
 
 void Character::EndFrame(std::span<const glm::vec3> left_leg,
@@ -303,9 +566,10 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
     if (in.data() != solved.data()) std::copy(in.begin(), in.end(), solved.begin());
     const Limb& leg = rig_->limbs.legs[side];
     ApplyLimb(leg, solved, leg_pole_[side]);
-    // The foot keeps the clip's orientation.
+    // The foot keeps the clip's orientation, tilted towards the ground as far as its pin goes.
     const int a = leg.end();
-    const glm::quat back = animated_.rotations[a] * glm::inverse(final_.rotations[a]);
+    const glm::quat tilt = ScaleRotation(foot_tilt_[side], applied_weight_);
+    const glm::quat back = tilt * animated_.rotations[a] * glm::inverse(final_.rotations[a]);
     RotateJoints(final_, a, clip.subtree_end(a), back, final_.positions[a]);
     KeepToeAboveGround(static_cast<Side>(side));
   }
@@ -315,19 +579,51 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void Character::ApplyLimb(const Limb& limb, std::span<glm::vec3> solved, const glm::vec3& pole) {
+glm::vec3 Character::BendDirection(int id, const Limb& limb, std::span<const glm::vec3> local,
+                                   bool& straight) {
+  const int parent = rig_->clip.parents()[limb.chain[0]];
+  const glm::quat frame = parent >= 0 ? final_.rotations[parent] : glm::quat(1, 0, 0, 0);
+  const glm::vec3 end = local.back();
+  const float reach = glm::length(end);
+  const glm::vec3 axis = reach > 1e-6f ? end / reach : glm::vec3(0.0f, -1.0f, 0.0f);
+  const glm::vec3 m = local[limb.middle];
+  const glm::vec3 m_perp = m - axis * glm::dot(m, axis);
+  const float off = glm::length(m_perp);
+  glm::vec3 remembered = frame * bend_memory_[id];
+  remembered -= axis * glm::dot(remembered, axis);
+  if (glm::length(remembered) < 1e-4f) remembered = Perpendicular(axis);
+  remembered = glm::normalize(remembered);
+  // The clip's direction counts as far as its bend is clear (in full from kBentShare of the
+  // root-middle distance off the line), the last frame's direction for the rest: a nearly
+  // straight limb, whose own direction is noise, keeps its plane.
+  const float k = std::clamp(off / (kBentShare * glm::length(m)), 0.0f, 1.0f);
+  straight = off < kStraightShare * glm::length(m);
+  glm::vec3 dir = remembered;
+  if (off > 1e-9f) {
+    const glm::vec3 mixed = k * (m_perp / off) + (1.0f - k) * remembered;
+    if (glm::length(mixed) > 1e-4f) dir = glm::normalize(mixed);
+  }
+  // Remembered only when the clip has moved: a paused clip gives the same pose every frame.
+  if (clip_moved_) bend_memory_[id] = glm::inverse(frame) * dir;
+  return dir;
+}
+
+void Character::ApplyLimb(const Limb& limb, std::span<glm::vec3> solved, const glm::vec3& bend) {
   const std::size_t n = solved.size();
   const glm::vec3 end = solved[n - 1];
   const float reach = glm::length(end);
   if (reach > 1e-6f) {
-    // Turn the joints between the ends about the root-end line so the middle joint lies on
-    // the pole's side: FABRIK keeps the lengths, this keeps the clip's bend.
+    // Turn the joints between the ends about the root-end line so the middle joint lies in
+    // the bend direction: FABRIK keeps the lengths, this keeps the clip's bend plane. A turn
+    // about the line itself, so a half turn is never about an arbitrary axis.
     const glm::vec3 axis = end / reach;
-    const glm::vec3 m = solved[limb.middle], p = pole;
+    const glm::vec3 m = solved[limb.middle];
     const glm::vec3 m_perp = m - axis * glm::dot(m, axis);
-    const glm::vec3 p_perp = p - axis * glm::dot(p, axis);
-    if (glm::length(m_perp) > 1e-6f && glm::length(p_perp) > 1e-6f) {
-      const glm::quat q = ShortestArc(m_perp, p_perp);
+    const glm::vec3 b_perp = bend - axis * glm::dot(bend, axis);
+    if (glm::length(m_perp) > 1e-6f && glm::length(b_perp) > 1e-6f) {
+      const float angle =
+          std::atan2(glm::dot(axis, glm::cross(m_perp, b_perp)), glm::dot(m_perp, b_perp));
+      const glm::quat q = glm::angleAxis(angle, axis);
       for (std::size_t i = 1; i + 1 < n; ++i) solved[i] = q * solved[i];
     }
   }
@@ -342,53 +638,83 @@ void Character::ApplyLimb(const Limb& limb, std::span<glm::vec3> solved, const g
 void Character::KeepToeAboveGround(Side side) {
   const Limb& leg = rig_->limbs.legs[side];
   const int a = leg.end(), tip = leg.tip;
-  if (tip == a || !(weight_ > 0.0f)) return;
+  if (tip == a || !(applied_weight_ > 0.0f)) return;
   const glm::vec3 ankle = final_.positions[a];
-  // Pitch the foot about the ankle until the tip is back at its least clip height above the
-  // ground (or as high as the foot's length allows). Pitching moves the tip along the slope,
-  // where the ground has another height: a few rounds settle it.
-  for (int round = 0; round < 4; ++round) {
+  // The leg's target already keeps the clip's foot above the ground (UpdateFoot); this only
+  // takes up what the solve's tolerance leaves, beyond a slack of twice the tolerance: pitch
+  // the foot about the ankle's own side axis (its +X: a BVH foot's left, clip.h) by the
+  // smallest turn that puts the tip back at its least clip height above the ground less the
+  // slack. Pitching moves the tip along the slope, where the ground has another height: a
+  // few rounds settle it.
+  const float slack = 2.0f * settings_.tolerance;
+  const glm::vec3 u = glm::normalize(final_.rotations[a] * glm::vec3(1.0f, 0.0f, 0.0f));
+  for (int round = 0; round < 3; ++round) {
     const glm::vec3 t = final_.positions[tip];
-    const float floor = Ground(t.x, t.z) + rig_->contacts.tip_low[side];
+    const float floor = Ground(t.x, t.z) + rig_->contacts.tip_low[side] - slack;
+    if (t.y >= floor) return;
+    // The tip's height after a turn by theta about u: c + A cos(theta) + B sin(theta).
     const glm::vec3 f = t - ankle;
-    const float length = glm::length(f);
-    const glm::vec2 horizontal(f.x, f.z);
-    if (t.y >= floor || length < 1e-6f || glm::length(horizontal) < 1e-6f) return;
-    const float s = std::clamp((floor - ankle.y) / length, -1.0f, 1.0f);
-    const glm::vec2 dir = glm::normalize(horizontal) * (std::sqrt(1.0f - s * s) * length);
-    const glm::quat q = ShortestArc(f, glm::vec3(dir.x, s * length, dir.y));
-    RotateJoints(final_, a, rig_->clip.subtree_end(a), ScaleRotation(q, weight_), ankle);
+    const glm::vec3 along = u * glm::dot(u, f);
+    const glm::vec3 across = f - along;
+    const float A = across.y, B = glm::cross(u, across).y, c = along.y;
+    const float r = std::hypot(A, B);
+    if (r < 1e-6f) return;
+    const float phi = std::atan2(B, A);
+    const float spread = std::acos(std::clamp((floor - ankle.y - c) / r, -1.0f, 1.0f));
+    float theta = phi + spread;
+    for (float candidate : {phi + spread, phi - spread}) {
+      candidate = std::remainder(candidate, 2.0f * kPi);
+      if (std::fabs(candidate) < std::fabs(std::remainder(theta, 2.0f * kPi))) theta = candidate;
+    }
+    theta = std::remainder(theta, 2.0f * kPi);
+    const glm::quat q = glm::angleAxis(theta * applied_weight_, u);
+    RotateJoints(final_, a, rig_->clip.subtree_end(a), q, ankle);
   }
 }
 
 void Character::SolveArm(Side side) {
-  const float e = Smoothstep(reach_blend_[side]) * weight_;
+  const float e = Smoothstep(reach_blend_[side]) * applied_weight_;
   if (!rig_->limbs.has_arms || !(e > 0.0f)) return;
   const Limb& arm = rig_->limbs.arms[side];
   const std::size_t n = arm.chain.size();
   const std::span<glm::vec3> local(arm_local_.data(), n);
   const glm::vec3 shoulder = final_.positions[arm.chain[0]];
   for (std::size_t i = 0; i < n; ++i) local[i] = final_.positions[arm.chain[i]] - shoulder;
-  const glm::vec3 pole = local[arm.middle];
+  bool straight = false;
+  const glm::vec3 bend = BendDirection(2 + side, arm, local, straight);
   const glm::vec3 wrist = local[n - 1];
   const glm::vec3 target = wrist + (reach_last_[side] - shoulder - wrist) * e;
   Chain& chain = arm_chain_[side];
+  if (straight && glm::length(target) < glm::length(wrist) - settings_.tolerance) {
+    PreBend(local, arm.middle, bend);
+  }
   if (!chain.SetPose(local)) return;
   if (!SolveFabrik(chain, target, solve_).ok) return;
   std::copy(chain.joints().begin(), chain.joints().end(), local.begin());
-  ApplyLimb(arm, local, pole);
+  ApplyLimb(arm, local, bend);
 }
 
 void Character::TurnHead() {
   const Limbs& limbs = rig_->limbs;
-  const float e = Smoothstep(gaze_blend_) * weight_;
-  if (!limbs.has_head || !(e > 0.0f)) return;
+  if (!limbs.has_head) return;
+  const float e = Smoothstep(gaze_blend_) * applied_weight_;
   const glm::vec3 head = final_.positions[limbs.head];
   const glm::vec3 forward = final_.rotations[limbs.head] * glm::vec3(0.0f, 0.0f, 1.0f);
   const glm::vec3 to = look_last_ - head;
-  if (glm::length(to) < 1e-4f) return;
-  const glm::quat q =
-      ScaleRotation(LimitRotation(ShortestArc(forward, to), settings_.max_gaze_angle), e);
+  glm::quat wanted(1, 0, 0, 0);
+  if (e > 0.0f && glm::length(to) >= 1e-4f) {
+    wanted = ScaleRotation(LimitRotation(ShortestArc(forward, to), settings_.max_gaze_angle), e);
+  }
+  // The turn changes no faster than kMaxGazeTurnSpeed: a point behind the head, where the
+  // shortest turn flips from one side to the other, swings the head over rather than in one
+  // frame.
+  if (jumped_) {
+    gaze_turn_ = wanted;
+  } else {
+    gaze_turn_ = TurnTowards(gaze_turn_, wanted, kMaxGazeTurnSpeed * frame_dt_);
+  }
+  const glm::quat q = gaze_turn_;
+  if (q.x == 0.0f && q.y == 0.0f && q.z == 0.0f) return;  // no turn (IK weight 0: exact)
   const Clip& clip = rig_->clip;
   glm::quat head_part = q;
   if (limbs.neck != limbs.head) {

@@ -10,26 +10,42 @@
 // frame (0 without terrain). That is the `animated` pose, the clip as it plays, before IK.
 //
 // Update(time, dt) then, in order:
-//   1. Feet. A foot in contact (ContactTrack at `time`) is pinned where it lands: at its (x, z)
-//      in the animated pose of the contact's first frame, at the terrain's height there plus
-//      the ankle's height above the floor in the clip. The pin holds until the contact ends
-//      (or until time jumps: backwards, or forwards by more than 0.25 s, e.g. a loop), then
-//      the foot eases back to the clip's path over release_time. A foot not pinned is aimed at
-//      its animated (x, z), its clip height above the terrain under it.
+//   1. Feet (docs/mocap.md: One character). Each foot has a pin weight that fades in over
+//      pin_fade_in when its contact (contacts.h) starts and out over release_time when it
+//      ends, and a weight per contact point (heel, ball) fading over point_fade_time. A point's
+//      pin is set where that point is when its contact starts; the pinned ankle position is
+//      the heel pin, or the ball pin less the foot's vector (a foot on its toes turns about
+//      its ball as the clip turns it), weighted by the points' weights. The ankle's target is
+//      the clip's ankle carried onto the terrain under it (its clip height above the ground),
+//      moved towards the pinned position by the smoothstep of the pin weight, and that
+//      correction changes no faster than max_correction_speed: nothing jumps when a contact
+//      starts or ends. A pin the hip has left behind (farther than 95% of the
+//      leg's length horizontally) fades out; a restart (restarted(): a time jump, or a clip
+//      that jumps by itself) starts the feet afresh.
 //   2. Pelvis. The whole body moves vertically by the lower of the two feet's changes of
-//      height (smoothed with time constant pelvis_smoothing), lowered further if a leg could
-//      not reach its target, and bounded by pelvis_limit x leg length.
+//      height, lowered further if a leg could not reach its target with 95% of its length,
+//      bounded by pelvis_limit x leg length; the result smoothed with time constant
+//      pelvis_smoothing, changing no faster than max_correction_speed, and held below where a
+//      leg would need 98% of its length.
 //   3. Legs: each leg's chain (limbs.h) is solved with SolveFabrik from the clip's pose
-//      towards its target, the knee turned about the hip-ankle line to the side the clip's
-//      knee is on (the pole), and the foot given back the clip's orientation; then pitched
-//      about the ankle if the toe would be below the terrain plus its clip height.
-//   4. Hands: a reach target set for a hand blends in over reach_blend_time (smoothstep) and
-//      out the same way when cleared; the arm chain is solved towards it (a target out of
-//      reach: the arm points at it).
+//      towards its target. The knee keeps the clip's bend plane: turned about the hip-ankle
+//      line to the clip's side; when the clip's leg is straight or nearly so (or the target
+//      lies on the line), the plane of the last frame where it was bent (at first the rest
+//      pose's, else the knee forward) is used, and the chain handed to FABRIK is bent slightly
+//      into that plane. The foot gets back the clip's orientation, tilted towards the ground's
+//      normal under it by at most max_foot_tilt as the pin weight fades in; then pitched about
+//      the ankle if the toe would be below the terrain plus its clip height.
+//   4. Hands: a reach target set for a hand blends in over reach_blend_time (smoothstep), or
+//      longer for a far target (no faster than max_blend_speed), and out the same way when
+//      cleared; the arm chain is solved towards it (a target out of reach: the arm points at
+//      it), the elbow keeping its bend plane as the knee does.
 //   5. Gaze: the neck (share neck_share) and head turn their +Z towards the look point, by at
-//      most max_gaze_angle from the clip's direction, blended in and out like the hands.
+//      most max_gaze_angle from the clip's direction, blended in and out like the hands; the
+//      turn changes by at most 3 radians a second. A new reach or look point is moved to
+//      from the last one at max_blend_speed.
 // The IK weight W in [0, 1] scales it all: the pelvis offset by W, each target moved from the
-// animated position by W of the way; W = 0 gives the animated pose exactly.
+// animated position by W of the way. A new weight is reached over weight_blend_time (at once
+// on the first frame and after a time jump); W = 0 gives the animated pose exactly.
 // Every edit turns subtrees rigidly, so every bone keeps the clip's length; nothing is NaN.
 #pragma once
 
@@ -69,8 +85,15 @@ struct CharacterSettings {
   int max_iterations = 30;            // FABRIK iterations per limb
   float pelvis_smoothing = 0.06f;     // seconds
   float pelvis_limit = 0.4f;          // x leg length: largest |pelvis offset|
-  float release_time = 0.15f;         // seconds
+  float pin_fade_in = 0.0f;           // seconds: a pin's weight from 0 to 1 (a new pin starts
+                                      // where the foot is, so at once is smooth)
+  float release_time = 0.25f;         // seconds: a pin's weight from 1 to 0
+  float point_fade_time = 0.15f;      // seconds: heel and ball weights within a pin
+  float max_foot_tilt = 0.5f;         // radians: the foot's turn towards the ground's normal
   float reach_blend_time = 0.3f;      // seconds
+  float max_blend_speed = 0.8f;       // metres per second: reach and gaze blends no faster
+  float max_correction_speed = 1.0f;  // metres per second: feet and pelvis corrections
+  float weight_blend_time = 0.3f;     // seconds: from one IK weight to another
   float max_gaze_angle = 1.2217305f;  // radians (70 degrees)
   float neck_share = 0.4f;
 };
@@ -78,9 +101,12 @@ struct CharacterSettings {
 struct FootState {
   int joint = -1;  // the ankle: the joint grounding puts on the ground
   bool contact = false;
-  bool pinned = false;
-  glm::vec3 pin{0.0f};     // valid when pinned
-  glm::vec3 target{0.0f};  // where the ankle was aimed this frame (world)
+  bool pinned = false;                       // the pin weight is above 0
+  float pin_weight = 0.0f;                   // 0..1, before the smoothstep
+  bool heel = false, ball = false;           // this frame's heel and ball contacts
+  glm::vec3 pin{0.0f};                       // the pinned ankle position, valid when pinned
+  glm::vec3 heel_pin{0.0f}, ball_pin{0.0f};  // the points' pins (world)
+  glm::vec3 target{0.0f};                    // where the ankle was aimed this frame (world)
 };
 
 class Character {
@@ -97,6 +123,8 @@ class Character {
   // W in [0, 1]; anything else (NaN included) is refused and nothing changes.
   Status SetIkWeight(float weight);
   float ik_weight() const { return weight_; }
+  // The weight this frame used (moving towards ik_weight over weight_blend_time).
+  float applied_ik_weight() const { return applied_weight_; }
   // World metres, finite (|coordinate| <= 1e4), else refused. Hands need the rig's arms,
   // gaze its head.
   Status SetReachTarget(Side hand, const glm::vec3& target);
@@ -115,6 +143,15 @@ class Character {
   const Pose& pose() const { return final_; }
   const FootState& foot(Side side) const { return feet_[side]; }
   float pelvis_offset() const { return pelvis_applied_; }
+  // True when this frame started afresh: the first frame, a time jump (backwards, or forwards
+  // by more than 0.25 s), or a clip that jumps by itself (a joint moving more than a quarter
+  // of the rest height in the frame, or more than 10 rest heights a second).
+  bool restarted() const { return jumped_; }
+  // This frame's rigid move of the clip into the world: animated = turn x (clip's pose) +
+  // shift, positions and rotations alike (the heading, the placement and the ground under
+  // the root). What the bake (bake.h) undoes to write a pose in the clip's own frame.
+  const glm::quat& placed_turn() const { return heading_; }
+  const glm::vec3& placed_shift() const { return shift_; }
   // The current blend of each hand's reach and of the gaze, 0..1 (before W).
   float reach_blend(Side hand) const { return reach_blend_[hand]; }
   float gaze_blend() const { return gaze_blend_; }
@@ -147,8 +184,18 @@ class Character {
   float Ground(float x, float z) const;
   glm::vec3 Place(const glm::vec3& clip_point) const;
   void UpdateFeet(float time, float dt, bool jumped);
+  void UpdateFoot(Side side, float time, float dt, bool jumped);
+  glm::vec3 PinnedAnkle(Side side, const glm::vec3& foot_vector, const glm::vec3& free_target,
+                        bool jumped, float dt);
+  glm::vec3 AimFoot(Side side, const glm::vec3& free_target, bool jumped, float dt);
   void SolvePelvis(float dt, bool jumped);
-  void ApplyLimb(const Limb& limb, std::span<glm::vec3> solved, const glm::vec3& pole);
+  void UpdateBlends(float dt, bool jumped);
+  // The bend direction of limb `id` (0, 1: legs; 2, 3: arms) with its root-relative joints
+  // `local` in the final pose: unit, perpendicular to the root-end line. `straight` is set
+  // when the clip's limb is (nearly) straight and the remembered plane was used.
+  glm::vec3 BendDirection(int id, const Limb& limb, std::span<const glm::vec3> local,
+                          bool& straight);
+  void ApplyLimb(const Limb& limb, std::span<glm::vec3> solved, const glm::vec3& bend);
   void KeepToeAboveGround(Side side);
   void SolveArm(Side side);
   void TurnHead();
@@ -163,14 +210,23 @@ class Character {
   float weight_ = 1.0f;
 
   Pose animated_, final_;
-  float time_ = 0.0f;    // this frame's clip time
-  float ground_ = 0.0f;  // this frame's ground height under the root
-  bool jumped_ = true;   // this frame's time jumped (see UpdateFeet)
+  std::vector<glm::vec3> previous_animated_;  // last frame's animated positions
+  float time_ = 0.0f;                         // this frame's clip time
+  float ground_ = 0.0f;                       // this frame's ground height under the root
+  glm::vec3 shift_{0.0f};                     // this frame's placement shift (placed_shift)
+  bool jumped_ = true;                        // this frame's time jumped (see UpdateFeet)
+  bool clip_moved_ = true;  // this frame's clip time differs from the last frame's
   std::array<FootState, 2> feet_;
-  std::array<float, 2> ankle_height_{};  // this frame's clip height above the floor
-  std::array<glm::vec3, 2> release_offset_{};
-  std::array<float, 2> release_left_{};
+  std::array<float, 2> heel_weight_{}, ball_weight_{};
+  std::array<bool, 2> contact_was_{}, heel_was_{}, ball_was_{};
+  std::array<glm::vec3, 2> pin_rest_{};    // the pinned position the point weights blend from
+  std::array<glm::quat, 2> foot_tilt_{};   // the foot's whole turn from the clip's
+  std::array<glm::quat, 2> foot_turn_{};   // the part that lays it from heel pin to ball pin
+  std::array<glm::vec3, 2> correction_{};  // each ankle's target less its clip position  // this
+                                           // frame's turn of each foot towards the ground
   std::array<float, 2> leg_length_{};
+  std::array<glm::vec3, 4> bend_memory_{};  // each limb's bend, in its root's parent frame
+  float applied_weight_ = 1.0f;
   float pelvis_smoothed_ = 0.0f, pelvis_applied_ = 0.0f;
   float last_time_ = 0.0f;
   bool first_frame_ = true;
@@ -190,6 +246,8 @@ class Character {
   std::optional<glm::vec3> look_;
   glm::vec3 look_last_{0.0f};
   float gaze_blend_ = 0.0f;
+  glm::quat gaze_turn_{1, 0, 0, 0};  // the turn the gaze gave neck and head, last frame
+  float frame_dt_ = 0.0f;
   double last_ik_seconds_ = 0.0;
 };
 

@@ -113,6 +113,9 @@ class Clip {
   }
   // True when joint j has position channels.
   bool has_translation(int j) const { return translation_track_[j] >= 0; }
+  // Joint j's channels as the file lists them, space separated ("Xposition Yposition
+  // Zposition Zrotation Xrotation Yrotation"); empty for End Sites.
+  const std::string& channel_layout(int j) const { return channel_layout_[j]; }
 
  private:
   friend struct ClipBuilder;
@@ -123,6 +126,7 @@ class Clip {
   std::vector<glm::vec3> offsets_;
   std::vector<glm::vec3> rest_positions_;
   std::vector<int> translation_track_;
+  std::vector<std::string> channel_layout_;
   int track_count_ = 0;
   int frame_count_ = 0;
   float frame_time_ = 0.0f;

@@ -120,6 +120,7 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
   };
   if (Status s = name_then_brace("ROOT"); !s) return MakeError(s.error());
   claims.joints = 1;
+  claims.channel_layout.emplace_back();
   int depth = 1;
   while (depth > 0) {
     word = words.Next();
@@ -134,17 +135,22 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
                          " declares a channel count of " + Quote(count_word) +
                          " (0 to 6 accepted)");
       }
+      std::string& layout = claims.channel_layout.back();
+      layout.clear();
       for (int c = 0; c < static_cast<int>(count); ++c) {
         const std::string_view channel = words.Next();
         if (!IsChannelName(channel)) return MakeError("unknown channel " + Quote(channel));
+        layout.append(layout.empty() ? "" : " ").append(channel);
       }
       claims.channels += static_cast<int>(count);
     } else if (word == "JOINT") {
       if (++claims.joints > kMaxJoints) return too_many();
+      claims.channel_layout.emplace_back();
       if (Status s = name_then_brace("JOINT"); !s) return MakeError(s.error());
       ++depth;
     } else if (word == "End") {
       if (++claims.joints > kMaxJoints) return too_many();
+      claims.channel_layout.emplace_back();
       if (words.Next() != "Site" || words.Next() != "{")
         return MakeError("expected \"End Site {\"");
       for (;;) {

@@ -11,7 +11,9 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "ik/result.h"
 
@@ -23,6 +25,8 @@ struct BvhClaims {
   int frames = 0;                // the "Frames:" claim
   float frame_time = 0.0f;       // the "Frame Time:" claim, seconds
   std::size_t motion_bytes = 0;  // bytes after the frame time
+  // Per joint in file order (End Sites included, empty): its CHANNELS names, space separated.
+  std::vector<std::string> channel_layout;
 };
 
 // Fails, naming the problem, on: no HIERARCHY / ROOT, more than kMaxJoints joints, a

@@ -182,6 +182,9 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
     }
   }
 
+  // The file's channel names per joint: the guard read them in the same (file) order.
+  clip.channel_layout_ = claims.channel_layout;
+  clip.channel_layout_.resize(static_cast<std::size_t>(joints));
   // Channels: a joint whose position keys cover every frame gets a translation track.
   clip.translation_track_.assign(joints, -1);
   for (int j = 0; j < joints; ++j) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "mocap/bake.h"
 #include "mocap/character.h"
 #include "mocap/clip.h"
 
@@ -20,6 +21,9 @@ namespace fabrik::mocap::testing {
 
 inline const char* kClip0101 = "/usr/share/assimp/models/BVH/01_01.bvh";
 inline const char* kClip0103 = "/usr/share/assimp/models/BVH/01_03.bvh";
+inline const char* kClipBoxing = "/usr/share/assimp/models/BVH/Boxing_Toes.bvh";
+// Every packaged clip.
+inline const char* kPackagedClips[] = {kClip0101, kClip0103, kClipBoxing};
 
 // A fresh folder under the system temp folder, removed with the object.
 class TempDir {
@@ -50,6 +54,46 @@ inline std::string ReadText(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+inline void WriteText(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// The BVH `text` with every ROOT and JOINT renamed b00, b01, ... (in file order): a skeleton
+// whose names tell nothing.
+inline std::string RenameJoints(const std::string& text) {
+  const std::size_t motion = text.find("MOTION");
+  std::string hierarchy = text.substr(0, motion);
+  const std::regex joint(R"((ROOT|JOINT)[ \t]+[^\s{]+)");
+  std::string out;
+  int n = 0;
+  auto begin = std::sregex_iterator(hierarchy.begin(), hierarchy.end(), joint);
+  std::size_t last = 0;
+  for (auto it = begin; it != std::sregex_iterator(); ++it, ++n) {
+    out += hierarchy.substr(last, static_cast<std::size_t>(it->position()) - last);
+    out += (*it)[1].str() + " b" + (n < 10 ? "0" : "") + std::to_string(n);
+    last = static_cast<std::size_t>(it->position() + it->length());
+  }
+  out += hierarchy.substr(last);
+  return motion == std::string::npos ? out : out + text.substr(motion);
+}
+
+// `clip` written again in another unit (`metres_per_unit`) with every joint renamed b00,
+// b01, ... (End Sites stay End Sites), read back with the scale rule: the same motion under
+// names and numbers that tell nothing.
+inline Result<Clip> Disguised(const Clip& clip, float metres_per_unit) {
+  BvhSkeleton skeleton = ClipSkeleton(clip);
+  BvhFrames frames = ClipFrames(clip);
+  const float factor = clip.scale() / metres_per_unit;
+  for (std::size_t j = 0; j < skeleton.joints.size(); ++j) {
+    skeleton.joints[j].name = (j < 10 ? "b0" : "b") + std::to_string(j);
+    skeleton.joints[j].offset *= factor;
+  }
+  for (glm::vec3& t : frames.translations) t *= factor;
+  Result<std::string> text = FormatBvh(skeleton, frames);
+  if (!text) return MakeError(text.error());
+  return LoadClipFromMemory(text.value(), clip.source() + " (disguised)");
 }
 
 // A joint of a test skeleton, in depth-first order (parent index smaller).
