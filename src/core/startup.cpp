@@ -100,8 +100,6 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
     // Start on the curve: no glide from the default pose's target.
     state.targeting.Jump(state.spline.follower.position());
   }
-  state.field.chains = options.chains;
-  state.field.joints = options.field_joints;
   state.terrain.size = options.terrain_size;
   state.terrain.height = options.terrain_height;
   if (!options.terrain_path.empty()) {
@@ -112,9 +110,10 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
       return MakeError("--terrain: " + state.message);
     }
   }
-  if (!options.bvh_path.empty()) state.mocap.clip_path = options.bvh_path;
-  state.mocap.scale = options.bvh_scale;
-  state.mocap.characters = options.characters;
+  // Each scene's configuration from the options (the field's shape, the mocap clip).
+  for (const SceneEntry& entry : RegisteredScenes()) {
+    if (entry.start) entry.start(state, options);
+  }
   state.scene.current = MakeScene("chain");
   state.screenshot_dir = options.screenshot_dir;
   if (!options.settings_problem.empty()) {

@@ -175,8 +175,8 @@ TEST(FieldScene, TheChainsCommandReshapesTheField) {
     EXPECT_EQ(TheField(core).chain_count(), 300u) << bad;
   }
   core.Frames(1);
-  EXPECT_EQ(core.state().field.chains, 300);
-  EXPECT_EQ(core.state().field.joints, 6);
+  EXPECT_EQ(core.state().scene.configs.Get<FieldConfig>().chains, 300);
+  EXPECT_EQ(core.state().scene.configs.Get<FieldConfig>().joints, 6);
 }
 
 TEST(FieldScene, CameraResetFramesTheField) {

@@ -66,25 +66,6 @@ KNOWN = {
     ("app/options.cpp", '"mocap"'),  # --bvh starts the mocap scene
     ("scenes/walker/walker_commands.cpp", '"crowd"'),  # terrain load: scenes on the terrain
     ("scenes/walker/walker_commands.cpp", '"mocap"'),
-    ("core/app_command.h", "arm"),
-    ("core/app_command.h", "creature"),
-    ("core/app_command.h", "walker"),
-    ("core/app_command.h", "ArmConstraint"),
-    ("core/app_command.h", "ArmOptions"),
-    ("core/app_command.h", "CreaturePrimary"),
-    ("core/app_command.h", "EffectorWeight"),
-    ("core/app_command.h", "WalkerView"),
-    ("core/app_state.h", "field"),
-    ("core/app_state.h", "mocap"),
-    ("core/app_state.h", "FieldConfig"),
-    ("core/app_state.h", "MocapConfig"),
-    ("core/orient.cpp", "arm"),
-    ("core/orient.cpp", "chain"),
-    ("core/orient.cpp", "creature"),
-    ("core/orient.cpp", "ArmScene"),
-    ("core/orient.cpp", "CreatureScene"),
-    ("core/terrain_load.cpp", "walker"),
-    ("core/terrain_load.cpp", "WalkerScene"),
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_0-9]+)/([^"]+)"', re.M)

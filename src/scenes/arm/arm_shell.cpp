@@ -9,6 +9,7 @@
 #include "app/panel_widgets.h"
 #include "app/scene_palette.h"
 #include "app/scene_shell.h"
+#include "scenes/arm/arm_panel_commands.h"
 #include "scenes/arm/arm_scene.h"
 
 namespace fabrik {

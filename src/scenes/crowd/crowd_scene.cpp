@@ -29,9 +29,9 @@ std::size_t LegJoints(const mocap::Rig& rig) { return rig.limbs.legs[mocap::kLef
 bool CrowdScene::Enter(AppState& state) { return Build(state); }
 
 bool CrowdScene::Build(AppState& state) {
-  const std::string& path = state.mocap.clip_path;
-  auto first =
-      LoadRig(ResolveDataPath(path, state.command_context.search_roots), state.mocap.scale);
+  const std::string& path = state.scene.configs.Get<MocapConfig>().clip_path;
+  auto first = LoadRig(ResolveDataPath(path, state.command_context.search_roots),
+                       state.scene.configs.Get<MocapConfig>().scale);
   if (!first) {
     SetMessage(state, "crowd: " + first.error(), true);
     return false;
@@ -55,7 +55,7 @@ bool CrowdScene::Build(AppState& state) {
     if (!flat) flat = Heightmap::Flat(40.0f);
     ground = std::make_shared<const Heightmap>(std::move(flat).value());
   }
-  const int n = std::clamp(state.mocap.characters, 1, kMaxCharacters);
+  const int n = std::clamp(state.scene.configs.Get<MocapConfig>().characters, 1, kMaxCharacters);
   const float half =
       0.5f * std::min(kSpacing * std::sqrt(static_cast<float>(n)), 0.8f * ground->size());
   std::mt19937 random(kPlacementSeed);

@@ -27,8 +27,8 @@ inline constexpr int kMaxDrawnCharacters = 300;
 class CrowdScene final : public Scene {
  public:
   std::string_view name() const override { return "crowd"; }
-  // Loads the clips and places state.mocap.characters characters; fails (message set,
-  // nothing changed) when the current clip cannot be loaded.
+  // Loads the clips and places MocapConfig::characters characters (state.scene.configs); fails
+  // (message set, nothing changed) when the current clip cannot be loaded.
   bool Enter(AppState& state) override;
   OrbitCamera::Home CameraHome(const AppState& state) const override;
   // One Crowd::Update(dt); solve_us is the whole update, ik_us its IK (after sampling).
