@@ -53,6 +53,7 @@
 
 #include "ik/catmull_rom.h"
 #include "ik/result.h"
+#include "lang/number_range.h"
 #include "lang/spline_playback.h"
 
 namespace fabrik {
@@ -72,7 +73,7 @@ inline constexpr int kMaxJoints = 10000;
 inline constexpr float kMinSegmentLength = 1.0e-4f;  // lengths are in [kMin, kMax]: shorter
 inline constexpr float kMaxSegmentLength = 1000.0f;  // ones cannot keep their length in float
                                                      // beside the longest reach (docs/options.md)
-inline constexpr float kMaxTolerance = 100.0f;       // moe is in (0, this]
+inline constexpr float kMaxTolerance = static_cast<float>(kMoeRange.highest);  // moe: kMoeRange
 inline constexpr int kMinIterations = 1;
 inline constexpr int kMaxIterations = 100000;
 inline constexpr float kMaxTargetCoordinate = 1.0e6f;     // |x|, |y|, |z| <= this
@@ -167,7 +168,7 @@ struct Lengths {
 // moe E
 struct Moe {
   FABRIK_COMMAND("moe");
-  float tolerance = 0.01f;  // world units, (0, kMaxTolerance]
+  float tolerance = 0.01f;  // world units, within kMoeRange (lang/number_range.h)
 };
 // iterations N
 struct Iterations {

@@ -43,6 +43,8 @@ Result<int> IntegerIn(std::string_view what, std::string_view word, int lo, int 
 // A float in (0, hi] (checked on the float, so a tiny double rounding to 0 is refused).
 Result<float> PositiveUpTo(std::string_view what, std::string_view word, float hi,
                            std::string_view hi_text);
+// A float within `range` (lang/number_range.h): "what: expected a number RANGE, got 'word'".
+Result<float> NumberIn(std::string_view what, std::string_view word, const NumberRange& range);
 // A segment length in [kMinSegmentLength, kMaxSegmentLength].
 Result<float> SegmentLength(std::string_view what, std::string_view word);
 // A float with |value| <= kMaxTargetCoordinate.

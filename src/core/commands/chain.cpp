@@ -157,10 +157,7 @@ const SavedSetting kMoeSaved = {
     .key = "moe",
     .order = RestoreOrder::kSolve,
     .capture = [](const AppState& state) { return nlohmann::json(state.settings.tolerance); },
-    .check =
-        [](const nlohmann::json& v) {
-          return CheckSettingReal(v, 0.0, kMaxTolerance, true, "> 0 and <= 100");
-        },
+    .check = [](const nlohmann::json& v) { return CheckSettingNumber(v, kMoeRange); },
     .command = "moe",
     .overridden_by = kMoeOverriddenBy};
 }  // namespace

@@ -30,7 +30,7 @@ static bool Apply(AppState& state, const cmd::Help& c, CommandOutput& out) {
 }
 
 static bool Apply(AppState& state, const cmd::Solver& c, CommandOutput& out) {
-  if (c.name == "two_bone") return SelectTwoBone(state, out);  // core/tool_solve.h
+  if (c.name == kTwoBoneSolverName) return SelectTwoBone(state, out);  // core/tool_solve.h
   const auto kind = ParseSolverKind(c.name);
   if (!kind) return out.Fail("solver: '" + c.name + "' is not in this build");
   state.solver = *kind;

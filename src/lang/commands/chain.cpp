@@ -271,7 +271,7 @@ namespace {
 
 Result<Command> ParseMoe(Words args, const CommandContext&) {
   if (args.size() != 1) return WrongArity("moe", "moe E", 1, args.size());
-  Result<float> e = PositiveUpTo("moe", args[0], kMaxTolerance, "100");
+  Result<float> e = NumberIn("moe", args[0], kMoeRange);
   if (!e.ok()) return MakeError(e.error());
   return Command(cmd::Moe{e.value()});
 }
@@ -280,17 +280,17 @@ Result<Command> ParseMoe(Words args, const CommandContext&) {
 
 std::string cmd::Moe::Format() const { return "moe " + FormatFloat(tolerance); }
 Status cmd::Moe::Validate() const {
-  return std::isfinite(tolerance) && tolerance > 0.0f && tolerance <= kMaxTolerance
-             ? Status(Ok{})
-             : Fail("moe: not a number > 0 and <= 100");
+  return kMoeRange.Contains(tolerance) ? Status(Ok{})
+                                       : Fail("moe: not a number " + std::string(kMoeRange.text));
 }
 
 namespace {
 // The command: name, usage, help, parser and keywords.
-const CommandSpec kMoeSpec = {.name = cmd::Moe::kName,
-                              .usage = "moe E",
-                              .summary = "margin of error, world units (0 < E <= 100)",
-                              .parse = ParseMoe};
+// "margin of error, world units (0 < E <= 100)"
+const std::string kMoeSummary =
+    "margin of error, " + std::string(kMoeRange.unit) + " (" + RangeAround(kMoeRange, "E") + ")";
+const CommandSpec kMoeSpec = {
+    .name = cmd::Moe::kName, .usage = "moe E", .summary = kMoeSummary, .parse = ParseMoe};
 }  // namespace
 
 // ---- iterations N ----

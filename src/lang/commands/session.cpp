@@ -6,7 +6,9 @@
 // app's registry through CommandContext::scene_names.
 #include <algorithm>
 #include <array>
+#include <vector>
 
+#include "ik/solver.h"
 #include "lang/command_parse.h"
 
 namespace fabrik {
@@ -121,38 +123,45 @@ Result<Command> ParseNamed(std::string_view what, Words args,
 // ---- solver fabrik|ccd|jacobian_transpose|dls|two_bone ----
 namespace {
 
-// The library's solvers (ik/solver.h) and the demo's two_bone (ik/two_bone.h: 3-joint chains
-// and the arm's elbow).
-constexpr std::array<std::string_view, 5> kSolverNames = {"fabrik", "ccd", "jacobian_transpose",
-                                                          "dls", "two_bone"};
-
 constexpr std::string_view kSolverDetails[] = {
     "  two_bone: the analytic solver for 3-joint chains (chain scene) and the arm's elbow",
     "  (arm scene), with 'pole X Y Z' and 'soften R'.",
     "  The app reports a solver it does not have."};
 
 Result<Command> ParseSolver(Words args, const CommandContext&) {
-  return ParseNamed("solver", args, kSolverNames, true);
+  return ParseNamed("solver", args, SolverNames(), true);
 }
 
 }  // namespace
 
-std::span<const std::string_view> SolverNames() { return kSolverNames; }
+// The library's one list (ik/solver.h): its solvers, then two_bone (ik/two_bone.h: 3-joint
+// chains and the arm's elbow).
+std::span<const std::string_view> SolverNames() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> n;
+    for (SolverKind kind : AllSolvers()) n.emplace_back(SolverName(kind));
+    n.push_back(kTwoBoneSolverName);
+    return n;
+  }();
+  return names;
+}
 
 std::string cmd::Solver::Format() const { return "solver " + name; }
 Status cmd::Solver::Validate() const {
-  const bool known =
-      std::find(kSolverNames.begin(), kSolverNames.end(), name) != kSolverNames.end();
+  const std::span<const std::string_view> names = SolverNames();
+  const bool known = std::find(names.begin(), names.end(), name) != names.end();
   return known ? Status(Ok{}) : Fail("solver: unknown name");
 }
 
 namespace {
+// "solver fabrik|ccd|jacobian_transpose|dls|two_bone"
+const std::string kSolverUsage = "solver " + JoinNames(SolverNames(), "|", "|");
 const CommandSpec kSolverSpec = {.name = cmd::Solver::kName,
-                                 .usage = "solver fabrik|ccd|jacobian_transpose|dls|two_bone",
+                                 .usage = kSolverUsage,
                                  .summary = "choose the IK solver",
                                  .details = kSolverDetails,
                                  .parse = ParseSolver,
-                                 .keywords = kSolverNames};
+                                 .keywords = SolverNames()};
 }  // namespace
 
 // ---- scene NAME ----

@@ -80,7 +80,8 @@ void ArmPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
   ImGui::SameLine();
   chose |= ImGui::RadioButton("two_bone (elbow)", &two_bone, 1);
   if (chose) {
-    queue.Push(Command(cmd::Solver{two_bone == 1 ? "two_bone" : SolverName(state.solver)}));
+    queue.Push(Command(
+        cmd::Solver{two_bone == 1 ? std::string(kTwoBoneSolverName) : SolverName(state.solver)}));
   }
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
