@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/commands.h"
+#include "core/execute.h"
 #include "core/frame.h"
 #include "core/orient.h"
 #include "core/screenshot.h"

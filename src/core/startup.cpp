@@ -5,7 +5,7 @@
 
 #include "core/builtin_table.h"
 #include "core/command_table.h"
-#include "core/commands.h"
+#include "core/execute.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
 #include "core/terrain_load.h"

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "core/builtin_table.h"
-#include "core/commands.h"
+#include "core/execute.h"
 #include "core/frame.h"
 #include "lang/script.h"
 

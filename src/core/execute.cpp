@@ -1,4 +1,4 @@
-#include "core/commands.h"
+#include "core/execute.h"
 
 #include "core/builtin_table.h"
 #include "core/frame.h"

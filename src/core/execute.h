@@ -1,4 +1,4 @@
-// commands.h - carrying out parsed console and script commands on the AppState. Called only
+// execute.h - carrying out parsed console and script commands on the AppState. Called only
 // from the apply step (core/apply.cpp); everything else enqueues (core/app_command.h).
 //
 // Parsing (lang/command.h) has already validated every value, so carrying a command out
