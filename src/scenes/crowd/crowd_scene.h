@@ -18,6 +18,7 @@
 
 #include "core/scene.h"
 #include "mocap/crowd.h"
+#include "scenes/mocap/mocap_config.h"
 #include "terrain/heightmap.h"
 
 namespace fabrik {

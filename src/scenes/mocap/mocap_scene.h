@@ -30,6 +30,7 @@
 #include "core/scene.h"
 #include "core/target_sources.h"
 #include "mocap/character.h"
+#include "scenes/mocap/mocap_config.h"
 #include "scenes/mocap/mocap_playback.h"
 #include "terrain/heightmap.h"
 
