@@ -94,9 +94,10 @@ case "$cmd" in
     for b in build/bin/bench_*; do "$b" "$@"; done
     ;;
   fuzz)
-    # Not part of CI (docs/fuzzing.md). Each fuzzer starts from its corpus in the repository,
-    # works in build-fuzz/fuzz-corpus/, and what found new coverage is merged back into
-    # tests/fuzz/corpus/<fuzzer>/ (commit it). Crashes: build-fuzz/fuzz-artifacts/.
+    # Not part of CI (docs/fuzzing.md). Each fuzzer starts from the campaign's corpus,
+    # build-fuzz/fuzz-corpus/<fuzzer>/, and the seeds in the repository,
+    # tests/fuzz/corpus/<fuzzer>/ (read only); new inputs go to build-fuzz/fuzz-corpus/.
+    # Crashes: build-fuzz/fuzz-artifacts/ (a fixed one goes into tests/fuzz/corpus/).
     # fuzz [SECONDS] [RUNS] [NAME ...]: each fuzzer stops after SECONDS or RUNS executions
     # (0: no cap), whichever comes first; NAMEs pick fuzzers (default: all).
     seconds="${1:-60}"
@@ -131,8 +132,7 @@ case "$cmd" in
         failed+=("$name")
         grep -E "ERROR|SUMMARY|broken promise|Test unit written" "build-fuzz/fuzz-$name.log" || true
       fi
-      nice "$fuzzer" -merge=1 -close_fd_mask="$mask" "$seeds" "$work" >/dev/null 2>&1 || true
-      echo "   corpus: $(find "$seeds" -type f | wc -l) files in $seeds"
+      echo "   corpus: $(find "$work" -type f | wc -l) files in $work"
     done
     if [ ${#failed[@]} -gt 0 ]; then
       echo "== fuzzers that failed: ${failed[*]} (inputs in build-fuzz/fuzz-artifacts/)" >&2

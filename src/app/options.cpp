@@ -101,6 +101,27 @@ OptError ReadNumber(const std::string& name, const std::string& text, T lo, T hi
   return std::nullopt;
 }
 
+// A decimal number within `range` (lang/number_range.h), as the float kept.
+OptError ReadInRange(const std::string& name, const std::string& text, const NumberRange& range,
+                     float& out) {
+  double v = 0.0;
+  const Parse result = ParseWhole(text, v);
+  if (result == Parse::kMalformed) return name + ": " + Quote(text) + " is not a decimal number";
+  if (result == Parse::kOutOfRange || !range.Contains(v)) {
+    return name + ": " + Quote(text) + " is out of range (" + std::string(range.text) + ")";
+  }
+  out = static_cast<float>(v);
+  return std::nullopt;
+}
+
+// The solver library's names (ik/solver.h), joined by `sep`: "fabrik|ccd|...".
+std::string SolverList(std::string_view sep) {
+  std::string out;
+  for (SolverKind kind : AllSolvers())
+    out += (out.empty() ? "" : std::string(sep)) + SolverName(kind);
+  return out;
+}
+
 // "A,B,C" -> lengths, each in [kMinLength, kMaxLength]; no empty item.
 OptError ParseLengths(const std::string& text, std::vector<float>& out) {
   out.clear();
@@ -257,7 +278,8 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_vi
   app.add_option("--joints", joints, "joint count, root included (2..10000)");
   app.add_option("--length", length, "every segment has this length (0.0001 <= L <= 1000)");
   app.add_option("--lengths", lengths, "per-segment lengths A,B,C,... (each 0.0001 to 1000)");
-  app.add_option("--moe", moe, "margin of error, world units (1e-6 <= E <= 100)");
+  app.add_option("--moe", moe,
+                 "margin of error, world units (" + RangeAround(kMoeRange, "E") + ")");
   app.add_option("--max-iterations", iterations, "iteration cap per solve (1..100000)");
   app.add_option("--size", size, "window size WxH in screen coordinates");
   bool no_vsync = false;
@@ -278,7 +300,7 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_vi
   app.add_option("--bvh-scale", bvh_scale, "metres per BVH file unit (1e-6..1000; default: auto)");
   app.add_option("--characters", characters,
                  "characters in the crowd scene (1..5000, default 100)");
-  app.add_option("--solver", solver, "solver at start: fabrik|ccd|jacobian_transpose|dls");
+  app.add_option("--solver", solver, "solver at start: " + SolverList("|"));
   app.add_option("--exec", o.exec, "run a console command at start (repeatable)")
       ->allow_extra_args(false);
   app.add_flag("--hidden", o.hidden, "do not show the window (headless rendering)");
@@ -344,7 +366,7 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_vi
     if (auto e = ReadNumber("--length", length, kMinLength, kMaxLength, o.length)) return fail(*e);
   }
   if (app.count("--moe")) {
-    if (auto e = ReadNumber("--moe", moe, 1e-6f, 100.0f, o.moe)) return fail(*e);
+    if (auto e = ReadInRange("--moe", moe, kMoeRange, o.moe)) return fail(*e);
   }
   if (app.count("--max-iterations")) {
     if (auto e = ReadNumber("--max-iterations", iterations, 1, 100000, o.max_iterations)) {
@@ -392,8 +414,7 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_vi
   }
   if (app.count("--solver")) {
     if (!ParseSolverKind(solver)) {
-      return fail("--solver: unknown solver " + Quote(solver) +
-                  " (fabrik, ccd, jacobian_transpose, dls)");
+      return fail("--solver: unknown solver " + Quote(solver) + " (" + SolverList(", ") + ")");
     }
     o.solver = solver;
   }

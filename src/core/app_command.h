@@ -12,14 +12,17 @@
 // Adding an app-only command: add a struct to namespace app below, add it to AppCommand, and
 // add its apply in apply.cpp (plus a test in tests/app_core). A scene panel's own command is
 // whole in the scene's folder instead: its struct and `ApplyPanelCommand(AppState&, const T&)`
-// declared in scenes/NAME/NAME_panel_commands.h (included here) and defined in its .cpp; it is
-// listed in AppCommand, and apply.cpp finds its apply by its type. Console-language commands are
-// added to the command table instead (core/command_table.h).
+// declared in scenes/NAME/NAME_panel_commands.h and defined in its .cpp; it travels as
+// app::ScenePanelEdit (below), which the struct converts to, so the core names no scene's
+// struct. Console-language commands are added to the command table instead
+// (core/command_table.h).
 #pragma once
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -27,11 +30,10 @@
 #include "camera/unproject.h"
 #include "core/scene.h"
 #include "lang/command.h"
-#include "scenes/arm/arm_panel_commands.h"
-#include "scenes/creature/creature_panel_commands.h"
-#include "scenes/walker/walker_panel_commands.h"
 
 namespace fabrik {
+
+struct AppState;
 
 // Who asked for a command. Decides the echo and output in the console log:
 //   kConsole  the line is echoed ("> line") and its output printed (console, panel pickers);
@@ -81,11 +83,35 @@ struct StepIterationBack {};
 struct StepRate {
   float reaches_per_second = 4.0f;  // clamped to [0.5, 60]
 };
-// The scenes' panels send their own typed commands, each declared and applied in its scene's
-// folder:
-// app::ArmOptions and app::ArmConstraint (scenes/arm/arm_panel_commands.h),
-// app::CreaturePrimary and app::EffectorWeight (scenes/creature/creature_panel_commands.h),
-// app::WalkerView (scenes/walker/walker_panel_commands.h).
+// A scene panel's own edit, a widget with no language form (the arm's pole, a creature
+// effector's weight): a struct T of the scene's folder with its apply
+// `void ApplyPanelCommand(AppState&, const T&)` declared beside it
+// (scenes/NAME/NAME_panel_commands.h), found by argument-dependent lookup. The struct is
+// pushed as it is (`queue.Push(app::ArmOptions{...})`) and converts to this; a struct without
+// its apply does not convert, so it does not build. The apply runs at the apply step, changes
+// the scene when it is the current one and ignores the edit otherwise. Copies share the
+// struct (made once, when the widget changes).
+class ScenePanelEdit {
+ public:
+  template <class T, class = decltype(ApplyPanelCommand(std::declval<AppState&>(),
+                                                        std::declval<const T&>()))>
+  ScenePanelEdit(T edit)  // NOLINT(google-explicit-constructor): pushed as the struct itself
+      : edit_(std::make_shared<const Edit<T>>(std::move(edit))) {}
+  void Apply(AppState& state) const { edit_->Apply(state); }
+
+ private:
+  struct AnyEdit {
+    virtual ~AnyEdit() = default;
+    virtual void Apply(AppState& state) const = 0;
+  };
+  template <class T>
+  struct Edit final : AnyEdit {
+    explicit Edit(T e) : edit(std::move(e)) {}
+    void Apply(AppState& state) const override { ApplyPanelCommand(state, edit); }
+    T edit;
+  };
+  std::shared_ptr<const AnyEdit> edit_;
+};
 
 // A line for the console log (Tab completion lists) or the panel's message line.
 struct Print {
@@ -119,8 +145,7 @@ struct CameraPose {
 using AppCommand =
     std::variant<Command, app::Line, app::DragStart, app::DragMove, app::DragEnd, app::CameraOrbit,
                  app::CameraPan, app::CameraZoom, app::Viewport, app::StepIterationBack,
-                 app::StepRate, app::ArmOptions, app::ArmConstraint, app::CreaturePrimary,
-                 app::EffectorWeight, app::WalkerView, app::Print, app::Notice, app::HelpOverlay,
+                 app::StepRate, app::ScenePanelEdit, app::Print, app::Notice, app::HelpOverlay,
                  app::ScreenshotRequest, app::ScreenshotDone, app::CameraPose>;
 
 struct QueuedCommand {

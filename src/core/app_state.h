@@ -29,11 +29,9 @@
 #include "ik/recording_observer.h"
 #include "ik/solve_types.h"
 #include "ik/solver.h"
-#include "scenes/field/field_scene.h"
-#include "scenes/mocap/mocap_config.h"
 #include "lang/command.h"
-#include "targets/drag_source.h"
 #include "lang/script.h"
+#include "targets/drag_source.h"
 #include "targets/spline_follower.h"
 #include "terrain/heightmap.h"
 
@@ -176,13 +174,11 @@ struct TargetPart {
   }
 };
 
-// What is solved and the views on the solve: the current scene and what scenes share (the
-// field's shape, the terrain), bone rotations and skinning, the step view, the race, record
-// and replay, the free root.
+// What is solved and the views on the solve: the current scene and what scenes keep (their
+// configurations, state.scene.configs; the terrain), bone rotations and skinning, the step view,
+// the race, record and replay, the free root.
 struct ScenePart {
   SceneState scene;
-  FieldConfig field;  // the field scene's shape (--chains, --joints)
-  MocapConfig mocap;  // the mocap and crowd scenes' clip and crowd size (--bvh, --characters)
   TerrainState terrain;
   OrientState orient;  // bone rotations, orientation target, skin and axes (core/orient.h)
   StepState step;

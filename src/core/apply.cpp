@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/commands.h"
+#include "core/execute.h"
 #include "core/frame.h"
 #include "core/orient.h"
 #include "core/screenshot.h"
@@ -90,9 +90,8 @@ bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource sour
                    state.view.camera.SetPose(c.pivot, c.yaw, c.pitch, c.distance);
                    UpdateViewMatrices(state);
                  },
-                 // A scene panel's own command (app::ArmOptions, ...): its apply is in the
-                 // scene's folder (scenes/NAME/NAME_panel_commands.h), found by its type.
-                 [&](const auto& c) { app::ApplyPanelCommand(state, c); },
+                 // A scene panel's own edit: its apply is in the scene's folder.
+                 [&](const app::ScenePanelEdit& c) { c.Apply(state); },
              },
              command);
   return ok;

@@ -5,7 +5,7 @@
 //
 // Adding a built-in command: its struct and its place in Command (lang/command.h), and its
 // section in a group file (help text, parser, Format, Validate, apply, CommandSpec and this
-// entry, listed at the end of the file). Nothing else: Execute (core/commands.h) finds the
+// entry, listed at the end of the file). Nothing else: Execute (core/execute.h) finds the
 // apply by the struct's place in Command, and the start-up refuses to start when any struct
 // has no apply or more than one (CheckBuiltinApplies). A new group file exposes a function
 // returning its entries, declared here and listed once in kGroups in builtin_table.cpp.
@@ -61,13 +61,13 @@ struct BuiltinEntry {
   const SavedSetting* saved = nullptr;    // how the settings file keeps it; null: not saved
 };
 
-// The groups, one per file of core/commands/, and the core's own (commands.cpp: the blank
+// The groups, one per file of core/commands/, and the core's own (execute.cpp: the blank
 // line and the app commands' cmd::Extension, which have no section).
 std::span<const BuiltinEntry> ChainBuiltins();     // chain.cpp: target, mode, joints, ...
 std::span<const BuiltinEntry> PlaybackBuiltins();  // playback.cpp: spline, script
 std::span<const BuiltinEntry> SessionBuiltins();   // session.cpp: camera, state, help, ...
 std::span<const BuiltinEntry> ViewBuiltins();      // view.cpp: clear, step, race, quit
-std::span<const BuiltinEntry> CoreBuiltins();      // commands.cpp: Nothing, Extension
+std::span<const BuiltinEntry> CoreBuiltins();      // execute.cpp: Nothing, Extension
 
 // Every built-in's entry, in the order of the groups above. Built once.
 std::span<const BuiltinEntry> BuiltinTable();

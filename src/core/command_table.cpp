@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/app_state.h"
-#include "core/commands.h"
+#include "core/execute.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
 #include "lang/text.h"

@@ -18,7 +18,7 @@
 //   Validate, its apply and its BuiltinEntry (core/builtin_table.h: the apply registered by
 //   the struct's place in Command, and how the settings file keeps it) sit together in one
 //   section of core/commands/GROUP.cpp (chain.cpp, playback.cpp, session.cpp, view.cpp).
-//   Execute (core/commands.h) calls the apply registered for the command's struct; the
+//   Execute (core/execute.h) calls the apply registered for the command's struct; the
 //   start-up refuses a build where a struct has none.
 //
 // Either way the console, scripts, --exec lines, Tab completion and `help` take the command
@@ -101,9 +101,9 @@ struct FlagEntry {
 // The flag's value now.
 bool FlagValue(const AppState& state, const FlagEntry& flag);
 // Groups of flags defined in their own files (listed in kFlagGroups in command_table.cpp).
-std::span<const FlagEntry> SolveFlagEntries();   // commands_solve.cpp: accelerate
-std::span<const FlagEntry> OrientFlagEntries();  // commands_orient.cpp: skin, axes
-std::span<const FlagEntry> ToolFlagEntries();    // commands_tools.cpp: spline ik
+std::span<const FlagEntry> SolveFlagEntries();   // commands/solve.cpp: accelerate
+std::span<const FlagEntry> OrientFlagEntries();  // commands/orient.cpp: skin, axes
+std::span<const FlagEntry> ToolFlagEntries();    // commands/tools.cpp: spline ik
 // Every flag, in the order `help` lists them (after the other app commands).
 std::span<const FlagEntry> FlagTable();
 // The flag named `name`, or null.
@@ -112,8 +112,8 @@ const FlagEntry* FindFlag(std::string_view name);
 void SetInitialFlags(AppState& state);
 
 // Groups of entries defined in their own files (listed in kGroups in command_table.cpp).
-std::span<const AppCommandEntry> OrientCommandEntries();  // commands_orient.cpp
-// commands_tools.cpp: soften, stretch, turn limit, stiffness, pole (docs/tools.md)
+std::span<const AppCommandEntry> OrientCommandEntries();  // commands/orient.cpp
+// commands/tools.cpp: soften, stretch, turn limit, stiffness, pole (docs/tools.md)
 std::span<const AppCommandEntry> ToolCommandEntries();
 
 // The entries, in the order `help` lists them (after the built-in commands).
@@ -121,8 +121,8 @@ std::span<const AppCommandEntry> AppCommandTable();
 // The table's language halves, contiguous, for CommandContext::extensions.
 std::span<const CommandExtension> AppCommandLanguage();
 // Groups of entries from their own files, listed in kGroups (command_table.cpp).
-std::span<const AppCommandEntry> CaptureCommandEntries();  // commands_capture.cpp: screenshot
-std::span<const AppCommandEntry> RecordViewEntries();  // commands_record.cpp: record, root, view
+std::span<const AppCommandEntry> CaptureCommandEntries();  // commands/capture.cpp: screenshot
+std::span<const AppCommandEntry> RecordViewEntries();  // commands/record.cpp: record, root, view
 
 // The entry named `name`, or null.
 const AppCommandEntry* FindAppCommand(std::string_view name);

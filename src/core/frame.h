@@ -70,7 +70,7 @@ OrbitCamera::Home HomeFor(const Chain& chain);
 // Sets state.solve_us to the time since `start` (a scene's Solve, after its solver ran).
 void RecordSolveTime(AppState& state, std::chrono::steady_clock::time_point start);
 
-// Used while applying commands (apply.cpp, commands.cpp, scenes.cpp, step_view.cpp) only.
+// Used while applying commands (apply.cpp, execute.cpp, scenes.cpp, step_view.cpp) only.
 // Switches the target mode; the target blends from where it is to the new source.
 void SetMode(AppState& state, TargetMode mode);
 // Puts the target at `position` now (no glide); the active source holds it there until it

@@ -1,5 +1,5 @@
 // free_root_state.h - the free root (docs/scenes.md: Free root): its state in AppState and
-// the function the apply step calls. Its console command is in commands_record.cpp.
+// the function the apply step calls. Its console command is in commands/record.cpp.
 #pragma once
 
 #include <array>

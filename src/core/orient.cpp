@@ -10,9 +10,7 @@
 #include "core/app_state.h"
 #include "core/frame.h"
 #include "core/json_util.h"
-#include "scenes/arm/arm_scene.h"
-#include "scenes/chain/chain_scene.h"
-#include "scenes/creature/creature_scene.h"
+#include "ik/tree.h"
 
 namespace fabrik {
 namespace {
@@ -71,9 +69,11 @@ void UpdateRotations(AppState& state) {
   o.error_deg.reset();
   o.has_rotations = false;
 
-  if (const CreatureScene* creature = state.scene.As<CreatureScene>()) {
-    if (!creature->tree) return;
-    const Tree& tree = *creature->tree;
+  const RotationSource source =
+      scene ? scene->Rotations() : RotationSource{RotationSource::Kind::kChain};
+  if (source.kind == RotationSource::Kind::kTree) {
+    if (source.tree == nullptr) return;
+    const Tree& tree = *source.tree;
     const auto q = o.tracker.Update(tree, settings);
     o.bone_starts.resize(q.size());
     o.shortest_bone = std::numeric_limits<float>::max();
@@ -83,20 +83,16 @@ void UpdateRotations(AppState& state) {
           std::min(o.shortest_bone, glm::distance(o.bone_starts[k], tree.positions()[k + 1]));
     }
     o.has_rotations = true;
-    const auto& targets = creature->targets;
-    if (creature->primary >= 0 && static_cast<std::size_t>(creature->primary) < targets.size()) {
-      const int node = targets[static_cast<std::size_t>(creature->primary)].node;
-      if (node >= 1 && static_cast<std::size_t>(node) <= q.size()) {
-        o.effector_rotation = q[static_cast<std::size_t>(node) - 1];
-      }
+    const int node = source.effector_node;
+    if (node >= 1 && static_cast<std::size_t>(node) <= q.size()) {
+      o.effector_rotation = q[static_cast<std::size_t>(node) - 1];
     }
-  } else if (state.scene.free_chain() || state.scene.As<ArmScene>() != nullptr) {
+  } else if (source.kind == RotationSource::Kind::kChain) {
     const std::span<const glm::vec3> pose =
         scene ? scene->Pose(state) : std::span<const glm::vec3>(state.chain.joints());
     if (pose.size() < 2) return;
-    const ArmScene* arm = state.scene.As<ArmScene>();
-    const auto q =
-        arm ? o.tracker.Update(pose, arm->constraints, settings) : o.tracker.Update(pose, settings);
+    const auto q = source.constraints ? o.tracker.Update(pose, *source.constraints, settings)
+                                      : o.tracker.Update(pose, settings);
     o.bone_starts.assign(pose.begin(), pose.end() - 1);  // same size each frame: no allocation
     o.shortest_bone = std::numeric_limits<float>::max();
     for (std::size_t k = 1; k < pose.size(); ++k) {
@@ -105,7 +101,7 @@ void UpdateRotations(AppState& state) {
     o.has_rotations = !q.empty();
     if (!q.empty()) o.effector_rotation = q.back();
   } else {
-    return;  // walker, field: no rotations
+    return;  // no rotations (the walker, the field, the mocap scenes)
   }
   if (o.euler_deg && o.effector_rotation) {
     o.error_deg = Degrees(RotationAngle(*o.effector_rotation, o.rotation));

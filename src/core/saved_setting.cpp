@@ -124,6 +124,13 @@ Result<json> CheckSettingReal(const json& v, double lo, double hi, bool lo_open,
   return json(static_cast<float>(d));
 }
 
+Result<json> CheckSettingNumber(const json& v, const NumberRange& range) {
+  if (!v.is_number() || !range.Contains(v.get<double>())) {
+    return MakeError("expected a number " + std::string(range.text));
+  }
+  return json(static_cast<float>(v.get<double>()));
+}
+
 Result<json> CheckSettingWhole(const json& v, long lo, long hi, std::string_view expected) {
   if (v.is_number_integer()) {
     const long long n =

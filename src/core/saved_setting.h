@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ik/result.h"
+#include "lang/number_range.h"
 
 namespace fabrik {
 
@@ -99,6 +100,9 @@ bool SettingNumber(const nlohmann::json& value, double lo, double hi, bool lo_op
 // The same, as a check: the float as JSON, or "expected a number RANGE".
 Result<nlohmann::json> CheckSettingReal(const nlohmann::json& value, double lo, double hi,
                                         bool lo_open, std::string_view range);
+// A number within `range` (NumberRange::Contains), as the float kept, or "expected a number
+// RANGE" with the range's text.
+Result<nlohmann::json> CheckSettingNumber(const nlohmann::json& value, const NumberRange& range);
 // A whole number in [lo, hi] (a JSON integer, not 2.0), or `expected`.
 Result<nlohmann::json> CheckSettingWhole(const nlohmann::json& value, long lo, long hi,
                                          std::string_view expected);

@@ -11,21 +11,29 @@
 // any scene from Pose() and Handles(). Add tests in tests/app_core.
 #pragma once
 
+#include <any>
 #include <glm/vec3.hpp>
+#include <map>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <typeindex>
+#include <typeinfo>
 #include <vector>
 
 #include "camera/orbit_camera.h"
 #include "camera/unproject.h"
+#include "ik/result.h"
 
 namespace fabrik {
 
 struct AppState;
+struct ChainConstraints;  // ik/constraints.h
+class Heightmap;          // terrain/heightmap.h
+class Tree;               // ik/tree.h
 
 // What a left-drag in drag mode holds.
 struct Grab {
@@ -50,6 +58,17 @@ struct SceneControls {
   bool race = false;           // `race`: every solver on a copy of its chain
   // `solver two_bone` for a shoulder-elbow-wrist of its own (the arm), whatever its joint count
   bool two_bone = false;
+};
+
+// What the bone rotations (core/orient.h, docs/rotations.md) are tracked on: nothing, the
+// scene's pose as a chain (with its constraints' twist limits when it has them), or a tree
+// (its bones, and the node whose rotation is the effector's).
+struct RotationSource {
+  enum class Kind { kNone, kChain, kTree };
+  Kind kind = Kind::kNone;
+  const ChainConstraints* constraints = nullptr;  // kChain: the chain's, or null for none
+  const Tree* tree = nullptr;                     // kTree: null while the scene has no tree
+  int effector_node = -1;                         // kTree: 1..bones, or -1 for none
 };
 
 // A scene. Switching to one (SetScene, core/scene_registry.h) does exactly the steps listed
@@ -95,11 +114,49 @@ class Scene {
   virtual std::optional<glm::vec3> SurfaceHit(const Ray&) const { return std::nullopt; }
   // Adds the scene's own fields to the state line (docs/state.md).
   virtual void WriteState(nlohmann::json& line) const;
+  // What the bone rotations are tracked on (default: the pose as a chain for the free chain,
+  // nothing otherwise). Valid until the scene changes.
+  virtual RotationSource Rotations() const {
+    return {free_chain() ? RotationSource::Kind::kChain : RotationSource::Kind::kNone};
+  }
+  // `terrain load` read a new heightmap (never null): a scene that stands on the terrain
+  // moves onto it, or refuses with the reason (then nothing changes and the old map stays).
+  // Default: nothing to do.
+  virtual Status UseTerrain(AppState&, const std::shared_ptr<const Heightmap>&) { return Ok{}; }
+};
+
+// What scenes keep in the app state while another scene is on (the field's shape, the mocap
+// clip): one value of each type T, T{} until first set. A scene's folder defines its T
+// (FieldConfig in scenes/field/field_scene.h) and reads and sets it as
+// state.scene.configs.Get<FieldConfig>(); the core names none. The start-up sets each from the
+// command line (SceneEntry::start, core/scene_registry.h), so later reads allocate nothing.
+class SceneConfigs {
+ public:
+  template <class T>
+  T& Get() {
+    std::any& slot = slots_[std::type_index(typeid(T))];
+    if (!slot.has_value()) slot.emplace<T>();
+    return *std::any_cast<T>(&slot);
+  }
+  // T{} when never set.
+  template <class T>
+  const T& Get() const {
+    const auto it = slots_.find(std::type_index(typeid(T)));
+    if (it == slots_.end()) {
+      static const T kDefault{};
+      return kDefault;
+    }
+    return *std::any_cast<T>(&it->second);
+  }
+
+ private:
+  std::map<std::type_index, std::any> slots_;
 };
 
 // The current scene and what the switch keeps.
 struct SceneState {
   std::unique_ptr<Scene> current;
+  SceneConfigs configs;              // each scene's configuration, kept across switches
   std::vector<float> chain_lengths;  // the chain scene's lengths while another scene is on
   Grab grab;                         // what the drag holds
 

@@ -13,6 +13,7 @@ namespace fabrik {
 struct AppState;
 
 struct AppCommandEntry;  // core/command_table.h
+struct StartOptions;     // core/startup.h
 
 // One scene of the registry (scenes/registry.h): what its core half gives. The scene's folder
 // defines the function its registry line names, e.g.
@@ -23,6 +24,9 @@ struct SceneEntry {
   // The commands the scene adds to the command table (its own AppCommandEntry group), or
   // null. They are known in every scene; their apply says when the scene is not on.
   std::span<const AppCommandEntry> (*commands)() = nullptr;
+  // Takes the scene's configuration from the command line at start (before the saved
+  // settings and --scene), into state.scene.configs (core/scene.h), or null.
+  void (*start)(AppState& state, const StartOptions& options) = nullptr;
 };
 
 // A new T, for SceneEntry::make.

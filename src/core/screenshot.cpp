@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "core/app_state.h"
-#include "core/commands.h"
+#include "core/execute.h"
 #include "core/frame.h"
 
 namespace fabrik {

@@ -5,7 +5,7 @@
 
 #include "core/builtin_table.h"
 #include "core/command_table.h"
-#include "core/commands.h"
+#include "core/execute.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
 #include "core/terrain_load.h"
@@ -102,8 +102,6 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
     // Start on the curve: no glide from the default pose's target.
     state.targeting.Jump(state.spline.follower.position());
   }
-  state.field.chains = options.chains;
-  state.field.joints = options.field_joints;
   state.terrain.size = options.terrain_size;
   state.terrain.height = options.terrain_height;
   if (!options.terrain_path.empty()) {
@@ -125,10 +123,11 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
     if (auto rig = mocap::MakeRig(std::move(clip).value()); !rig) {
       return MakeError("--bvh: " + options.bvh_path + ": " + rig.error());
     }
-    state.mocap.clip_path = options.bvh_path;
   }
-  state.mocap.scale = options.bvh_scale;
-  state.mocap.characters = options.characters;
+  // Each scene's configuration from the options (the field's shape, the mocap clip).
+  for (const SceneEntry& entry : RegisteredScenes()) {
+    if (entry.start) entry.start(state, options);
+  }
   state.scene.current = MakeScene("chain");
   state.screenshot_dir = options.screenshot_dir;
   if (!options.settings_problem.empty()) {

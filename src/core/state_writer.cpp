@@ -56,7 +56,7 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
                                    : nlohmann::json(nullptr);
   j["buttons"] = {shell.buttons[0], shell.buttons[1], shell.buttons[2]};
   // Fields beyond the minimum every line holds (docs/state.md: The state line).
-  j["solver"] = s.tools.two_bone ? "two_bone" : SolverName(s.solver);
+  j["solver"] = s.tools.two_bone ? std::string(kTwoBoneSolverName) : SolverName(s.solver);
   j["tolerance"] = Num(s.settings.tolerance);
   j["max_iterations"] = s.settings.max_iterations;
   // Every on/off flag under its name: accelerate, skin, axes, ... (core/command_table.h).

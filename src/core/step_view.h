@@ -14,7 +14,7 @@ namespace fabrik {
 bool SetStepView(AppState& state, bool on);
 // Records a fresh solve if the target or the chain changed since the last recording.
 void RefreshStepRecording(AppState& state);
-// A tool's setting changed (core/commands_tools.cpp): while the view is on, records again from
+// A tool's setting changed (core/commands/tools.cpp): while the view is on, records again from
 // the chain's pose with the cursor at the start; off, does nothing.
 void RerecordStep(AppState& state);
 // Moves the step cursor by `reaches` (negative goes back), clamped to the recording.

@@ -5,7 +5,7 @@
 #include <ctime>
 
 #include "core/app_state.h"
-#include "core/commands.h"
+#include "core/execute.h"
 #include "core/frame.h"
 
 namespace fabrik {

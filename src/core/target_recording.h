@@ -1,6 +1,6 @@
 // target_recording.h - recording the target's path to a script (docs/settings.md: Record and
 // replay): its state in AppState and the functions the apply and frame steps call. Its console
-// commands are in commands_record.cpp.
+// commands are in commands/record.cpp.
 #pragma once
 
 #include <cstdio>

@@ -1,7 +1,6 @@
 #include "core/terrain_load.h"
 
 #include "core/frame.h"
-#include "scenes/walker/walker_scene.h"
 #include "terrain/heightmap_png.h"
 
 namespace fabrik {
@@ -15,13 +14,12 @@ bool LoadTerrain(AppState& state, const std::string& path, const std::string& re
     return false;
   }
   auto map = std::make_shared<const Heightmap>(std::move(loaded).value());
-  if (WalkerScene* scene = state.scene.As<WalkerScene>(); scene != nullptr && scene->walker) {
-    const Status moved = scene->walker->SetTerrain(map);
+  if (state.scene.current) {
+    const Status moved = state.scene.current->UseTerrain(state, map);
     if (!moved) {
       SetMessage(state, "terrain load: " + moved.error(), true);
       return false;
     }
-    scene->AfterTerrainChange(state);
   }
   state.terrain.map = std::move(map);
   state.terrain.path = path;

@@ -45,7 +45,7 @@ void RestoreRootAfterSnake(AppState& state);
 // at, while softening pulled the target in), on_curve (the snake's joints on the spline), aim
 // ({at, axis, joints} or null) and aim_error_deg (the drawn pose's aim error, or null).
 void WriteToolFields(const AppState& state, nlohmann::json& j);
-// `solver two_bone` (applied from the solver command, defined in core/commands_tools.cpp):
+// `solver two_bone` (applied from the solver command, defined in core/commands/tools.cpp):
 // chosen for a chain scene of exactly 3 joints or a scene whose controls offer it (the arm's
 // shoulder-elbow-wrist); otherwise one error line and nothing changes. state.solver stays
 // the solver any other choice goes back to.

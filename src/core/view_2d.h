@@ -1,6 +1,6 @@
 // view_2d.h - the 2D view (docs/scenes.md: The 2D view): the functions the apply, frame and
 // input steps call. Its state is the camera's planar mode; its console command is in
-// commands_record.cpp.
+// commands/record.cpp.
 #pragma once
 
 #include <glm/vec3.hpp>

@@ -41,6 +41,11 @@ std::span<const SolverKind> AllSolvers();
 const char* SolverName(SolverKind kind);
 std::optional<SolverKind> ParseSolverKind(std::string_view name);
 
+// The analytic two-bone solver (two_bone.h) takes 3-joint chains only, so it is not a
+// SolverKind; where a solver is chosen by name (the demo's `solver`, fabrik-solve's
+// "solver") it is listed after AllSolvers()' names, under this one.
+inline constexpr std::string_view kTwoBoneSolverName = "two_bone";
+
 // Solver-specific knobs; each solver reads only its own member. Defaults everywhere.
 struct SolverOptions {
   CcdOptions ccd;

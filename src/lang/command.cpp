@@ -1,5 +1,5 @@
 // The command language's front: the list of built-in commands (one CommandSpec each, from
-// the group files core/commands/*.cpp), parsing a line by the spec of its first word, and the
+// the group files lang/commands/*.cpp), parsing a line by the spec of its first word, and the
 // generic Validate / Format / name of any parsed command.
 #include "lang/command.h"
 

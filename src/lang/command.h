@@ -53,6 +53,7 @@
 
 #include "ik/catmull_rom.h"
 #include "ik/result.h"
+#include "lang/number_range.h"
 #include "lang/spline_playback.h"
 
 namespace fabrik {
@@ -63,6 +64,8 @@ class Script;  // script.h
 enum class TargetMode { kDrag, kSpline, kConsole, kScript };
 // "drag", "spline", "console", "script".
 std::string_view ModeName(TargetMode mode);
+// Every mode's name, in the order of TargetMode.
+std::span<const std::string_view> ModeNames();
 
 // Ranges promised for parsed commands (inclusive unless noted).
 inline constexpr int kMinJoints = 2;
@@ -70,7 +73,7 @@ inline constexpr int kMaxJoints = 10000;
 inline constexpr float kMinSegmentLength = 1.0e-4f;  // lengths are in [kMin, kMax]: shorter
 inline constexpr float kMaxSegmentLength = 1000.0f;  // ones cannot keep their length in float
                                                      // beside the longest reach (docs/options.md)
-inline constexpr float kMaxTolerance = 100.0f;       // moe is in (0, this]
+inline constexpr float kMaxTolerance = static_cast<float>(kMoeRange.highest);  // moe: kMoeRange
 inline constexpr int kMinIterations = 1;
 inline constexpr int kMaxIterations = 100000;
 inline constexpr float kMaxTargetCoordinate = 1.0e6f;     // |x|, |y|, |z| <= this
@@ -116,7 +119,8 @@ struct CommandContext {
 //   kName            its command's first word ("" for Nothing)
 //   Format()         its canonical text (see FormatCommand)
 //   Validate()       OK when every field is within the ranges above (see ValidateCommand)
-// defined next to its command's parser and apply, in its group file core/commands/*.cpp.
+// defined next to its command's parser, in its group file lang/commands/*.cpp (the apply is
+// the app's, in the file of the same name in core/commands/).
 namespace cmd {
 
 enum class Playback { kPlay, kPause, kRestart, kStop };
@@ -164,7 +168,7 @@ struct Lengths {
 // moe E
 struct Moe {
   FABRIK_COMMAND("moe");
-  float tolerance = 0.01f;  // world units, (0, kMaxTolerance]
+  float tolerance = 0.01f;  // world units, within kMoeRange (lang/number_range.h)
 };
 // iterations N
 struct Iterations {
@@ -274,8 +278,9 @@ struct Extension {
 
 }  // namespace cmd
 
-// Every built-in command's type. Adding one: a struct above, its place here, and its section
-// (its parser in a CommandSpec, below, and its apply) in the app core (core/builtin_table.h).
+// Every built-in command's type. Adding one: a struct above, its place here, its section in a
+// group file of lang/commands/ (its parser in a CommandSpec, below, Format and Validate) and its
+// apply in the app core (core/builtin_table.h).
 using Command =
     std::variant<cmd::Nothing, cmd::Target, cmd::Mode, cmd::Joints, cmd::Length, cmd::Lengths,
                  cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed, cmd::SplinePlayback,
@@ -284,8 +289,8 @@ using Command =
                  cmd::Extension>;
 
 // The language half of one built-in command: everything about it except how the app carries
-// it out (its apply, registered in its BuiltinEntry, core/builtin_table.h). One entry per first word; the entries live in
-// the group files core/commands/*.cpp (beside each command's apply), each group listed once
+// it out (its apply, registered in its BuiltinEntry, core/builtin_table.h). One entry per
+// first word; the entries live in the group files lang/commands/*.cpp, each group listed once
 // in kGroups in lang/command.cpp.
 struct CommandSpec {
   std::string_view name{};     // first word, lower case (the kName of the structs it parses to)

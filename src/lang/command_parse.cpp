@@ -90,6 +90,16 @@ Result<float> PositiveUpTo(std::string_view what, std::string_view word, float h
   return f;
 }
 
+Result<float> NumberIn(std::string_view what, std::string_view word, const NumberRange& range) {
+  const std::string description = "a number " + std::string(range.text);
+  const text::Number n = text::ParseReal(word);
+  if (n.error != text::NumberError::kNone) return Expected(what, description, word, n.error);
+  if (!range.Contains(n.value)) {
+    return Expected(what, description, word, text::NumberError::kOutOfRange);
+  }
+  return static_cast<float>(n.value);
+}
+
 Result<float> SegmentLength(std::string_view what, std::string_view word) {
   const std::string description = "a length from 0.0001 to 1000";
   const text::Number n = text::ParseReal(word);

@@ -1,4 +1,4 @@
-// command_parse.h - what the built-in command groups (core/commands/*.cpp) share: word
+// command_parse.h - what the built-in command groups (lang/commands/*.cpp) share: word
 // parsers with the language's error texts, canonical number and path text, and the groups
 // themselves. Internal to src/lang; the language is described in command.h.
 #pragma once
@@ -43,6 +43,8 @@ Result<int> IntegerIn(std::string_view what, std::string_view word, int lo, int 
 // A float in (0, hi] (checked on the float, so a tiny double rounding to 0 is refused).
 Result<float> PositiveUpTo(std::string_view what, std::string_view word, float hi,
                            std::string_view hi_text);
+// A float within `range` (lang/number_range.h): "what: expected a number RANGE, got 'word'".
+Result<float> NumberIn(std::string_view what, std::string_view word, const NumberRange& range);
 // A segment length in [kMinSegmentLength, kMaxSegmentLength].
 Result<float> SegmentLength(std::string_view what, std::string_view word);
 // A float with |value| <= kMaxTargetCoordinate.
@@ -61,11 +63,11 @@ bool Exists(const std::string& path);
 std::string SearchedText(const CommandContext& context);
 
 // The groups of built-in commands, in the order `help` lists them (lang/command.cpp joins
-// them). Each group is defined in the core, where each command's parser, Format, Validate and
-// apply sit together, so a program that parses commands links fabrik_core: target, mode and
-// the chain's shape (core/commands/chain.cpp); spline and script (core/commands/playback.cpp);
-// camera, state, help and the choices of solver and scene (core/commands/session.cpp); clear,
-// the step view, race and quit (core/commands/view.cpp).
+// them), each defined in its file of lang/commands/ (each command's parser, Format, Validate
+// and CommandSpec; its apply is in the file of the same name in core/commands/): target, mode
+// and the chain's shape (chain.cpp); spline and script (playback.cpp); camera, state, help and
+// the choices of solver and scene (session.cpp); clear, the step view, race and quit
+// (view.cpp).
 std::span<const CommandSpec> ChainCommands();
 std::span<const CommandSpec> PlaybackCommands();
 std::span<const CommandSpec> SessionCommands();

@@ -73,15 +73,4 @@ glm::ivec2 Window::framebuffer_size() const {
   return {std::max(w, 1), std::max(h, 1)};
 }
 
-bool Window::minimized() const {
-  int w = 0, h = 0;
-  glfwGetFramebufferSize(window_, &w, &h);
-  return w <= 0 || h <= 0;
-}
-
-std::string Window::gl_renderer() const {
-  const auto* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  return r ? r : "unknown";
-}
-
 }  // namespace fabrik

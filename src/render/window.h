@@ -39,10 +39,7 @@ class Window {
   // (a minimised window reports 0, which would make aspect ratios NaN).
   glm::ivec2 window_size() const;
   glm::ivec2 framebuffer_size() const;
-  // Whether the framebuffer has 0 area (minimised): skip rendering then.
-  bool minimized() const;
   int samples() const { return samples_; }
-  std::string gl_renderer() const;
 
  private:
   Window() = default;

@@ -106,7 +106,8 @@ class Options(unittest.TestCase):
                 (["--lengths", "1, 2"], "--lengths", ""),
                 (["--length", "0x1p-2"], "--length", "0x1p-2"),
                 (["--length", "1e-7"], "--length", "0.0001 to 1000"),
-                (["--moe", "1e-8"], "--moe", "1e-06 to 100"),
+                (["--moe", "101"], "--moe", "> 0 and <= 100"),
+                (["--moe", "0"], "--moe", "> 0 and <= 100"),
                 (["--moe", "1e-50"], "--moe", "out of range"),
                 (["--frames", "1e3"], "--frames", "1e3"),
                 (["--screenshot", d], "--screenshot", "directory"),
@@ -149,7 +150,7 @@ class Options(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             shot = os.path.join(d, "shot.png")
             code, _, err = run_demo(["--length", "0.0001", "--lengths", "0.0001,1000",
-                                     "--moe", "0.000001", "--frames", "2", "--hidden",
+                                     "--moe", "1e-8", "--frames", "2", "--hidden",
                                      "--fixed-dt", "0.01", "--screenshot", shot])
             self.assertEqual(code, 0, err)
             self.assertTrue(os.path.getsize(shot) > 0)

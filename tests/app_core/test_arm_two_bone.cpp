@@ -8,6 +8,7 @@
 
 #include "core_test_util.h"
 #include "ik/soften.h"
+#include "scenes/arm/arm_panel_commands.h"
 #include "scenes/arm/arm_scene.h"
 #include "tools_test_util.h"
 

@@ -2,6 +2,8 @@
 #include <algorithm>
 
 #include "core_test_util.h"
+#include "scenes/arm/arm_panel_commands.h"
+#include "scenes/creature/creature_panel_commands.h"
 
 namespace fabrik {
 namespace {

@@ -43,7 +43,7 @@ TEST(FieldScene, DefaultsToTenThousandChainsOfTenJoints) {
 
 TEST(FieldScene, SwitchingInAndOutKeepsTheChain) {
   Core core(testing::FixedStep());
-  core.state().field = {300, 6};
+  core.state().scene.configs.Get<FieldConfig>() = {300, 6};
   core.Run("scene field");
   EXPECT_EQ(core.state().scene.name(), "field");
   EXPECT_EQ(TheField(core).chain_count(), 300u);
@@ -60,7 +60,7 @@ TEST(FieldScene, OutOfBoundsShapesAreRefusedAndTheSceneStays) {
   Core core(testing::FixedStep());
   for (FieldConfig bad : {FieldConfig{0, 10}, FieldConfig{100001, 10}, FieldConfig{100, 1},
                           FieldConfig{100000, 21}}) {
-    core.state().field = bad;
+    core.state().scene.configs.Get<FieldConfig>() = bad;
     core.Run("scene field");
     EXPECT_EQ(core.state().scene.name(), "chain");
     EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
@@ -175,8 +175,8 @@ TEST(FieldScene, TheChainsCommandReshapesTheField) {
     EXPECT_EQ(TheField(core).chain_count(), 300u) << bad;
   }
   core.Frames(1);
-  EXPECT_EQ(core.state().field.chains, 300);
-  EXPECT_EQ(core.state().field.joints, 6);
+  EXPECT_EQ(core.state().scene.configs.Get<FieldConfig>().chains, 300);
+  EXPECT_EQ(core.state().scene.configs.Get<FieldConfig>().joints, 6);
 }
 
 TEST(FieldScene, CameraResetFramesTheField) {

@@ -156,7 +156,9 @@ TEST(MocapScene, SceneCommandsOutsideTheSceneAreRefused) {
   core.Frames(2);
   auto kept = [&] {
     const nlohmann::json j = core.Json();
-    return nlohmann::json{j["scene"], j["target"], j["mode"], core.state().mocap.clip_path}.dump();
+    return nlohmann::json{j["scene"], j["target"], j["mode"],
+                          core.state().scene.configs.Get<MocapConfig>().clip_path}
+        .dump();
   };
   for (const char* line : {"reach left 0 1 0", "look 0 1 0", "ik weight 0.5", "ghost off",
                            "follow off", "mocap pause"}) {
@@ -192,7 +194,7 @@ TEST(MocapScene, HostileLoadsGiveOneErrorAndChangeNothing) {
     EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
     EXPECT_EQ(core.state().console.printed, printed + 2);  // the typed line and one error
     EXPECT_EQ(Kept(core), before);
-    EXPECT_EQ(core.state().mocap.clip_path, kClip01);
+    EXPECT_EQ(core.state().scene.configs.Get<MocapConfig>().clip_path, kClip01);
   }
 }
 

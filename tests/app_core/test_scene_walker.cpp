@@ -10,6 +10,7 @@
 #include "core/app_state.h"
 #include "core/terrain_load.h"
 #include "core_test_util.h"
+#include "scenes/walker/walker_panel_commands.h"
 #include "scenes/walker/walker_scene.h"
 
 namespace fabrik::testing {

@@ -1,7 +1,7 @@
 // arm_panel_commands.h - what the arm scene's panel sends (scenes/arm/arm_shell.cpp) as typed
 // app commands; the frame's apply step (core/apply.cpp) hands them to ApplyPanelCommand below,
-// which changes the ArmScene by them and ignores them in any other scene. Listed in AppCommand
-// (core/app_command.h).
+// which changes the ArmScene by them and ignores them in any other scene. They travel as
+// app::ScenePanelEdit (core/app_command.h).
 #pragma once
 
 #include <glm/vec3.hpp>

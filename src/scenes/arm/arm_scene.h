@@ -31,6 +31,8 @@ class ArmScene final : public Scene {
   bool MoveHandle(const Grab& grab, const glm::vec3& position) override;
   // "pole", "use_pole", "limited", "joints_at_limit", "at_limit", "max_violation".
   void WriteState(nlohmann::json& line) const override;
+  // The bone rotations follow the arm's pose within its constraints' twist limits.
+  RotationSource Rotations() const override { return {RotationSource::Kind::kChain, &constraints}; }
 
   ChainConstraints constraints;  // base frame re-aimed every frame when `turntable`
   bool turntable = true;

@@ -9,6 +9,7 @@
 #include "app/panel_widgets.h"
 #include "app/scene_palette.h"
 #include "app/scene_shell.h"
+#include "scenes/arm/arm_panel_commands.h"
 #include "scenes/arm/arm_scene.h"
 
 namespace fabrik {
@@ -79,7 +80,8 @@ void ArmPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
   ImGui::SameLine();
   chose |= ImGui::RadioButton("two_bone (elbow)", &two_bone, 1);
   if (chose) {
-    queue.Push(Command(cmd::Solver{two_bone == 1 ? "two_bone" : SolverName(state.solver)}));
+    queue.Push(Command(
+        cmd::Solver{two_bone == 1 ? std::string(kTwoBoneSolverName) : SolverName(state.solver)}));
   }
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(

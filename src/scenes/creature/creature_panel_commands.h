@@ -1,7 +1,7 @@
 // creature_panel_commands.h - what the creature scene's panel sends
 // (scenes/creature/creature_shell.cpp) as typed app commands; the frame's apply step
 // (core/apply.cpp) hands them to ApplyPanelCommand below, which changes the CreatureScene by them
-// and ignores them in any other scene. Listed in AppCommand (core/app_command.h).
+// and ignores them in any other scene. They travel as app::ScenePanelEdit (core/app_command.h).
 #pragma once
 
 namespace fabrik {

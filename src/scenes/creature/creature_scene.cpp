@@ -105,6 +105,15 @@ bool CreatureScene::MoveHandle(const Grab& grab, const glm::vec3& position) {
   return true;
 }
 
+RotationSource CreatureScene::Rotations() const {
+  RotationSource source{RotationSource::Kind::kTree};
+  source.tree = tree ? &*tree : nullptr;
+  if (primary >= 0 && static_cast<std::size_t>(primary) < targets.size()) {
+    source.effector_node = targets[static_cast<std::size_t>(primary)].node;
+  }
+  return source;
+}
+
 void CreatureScene::WriteState(nlohmann::json& j) const {
   if (!tree) return;
   nlohmann::json effectors = nlohmann::json::array();

@@ -29,6 +29,8 @@ class CreatureScene final : public Scene {
   bool MoveHandle(const Grab& grab, const glm::vec3& position) override;
   // "effectors", "parents", "limited", "joints_at_limit", "max_violation".
   void WriteState(nlohmann::json& line) const override;
+  // The bone rotations follow the tree; the effector's is the primary effector's node's.
+  RotationSource Rotations() const override;
 
   std::optional<Tree> tree;
   std::vector<EffectorTarget> targets;  // one per effector

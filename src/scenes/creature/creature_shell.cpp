@@ -10,6 +10,7 @@
 #include "app/scene_palette.h"
 #include "app/scene_shell.h"
 #include "scenes/creature/creature_draw.h"
+#include "scenes/creature/creature_panel_commands.h"
 #include "scenes/creature/creature_scene.h"
 
 namespace fabrik {

@@ -6,8 +6,8 @@
 #include "core/app_state.h"
 #include "core/command_table.h"
 #include "core/scene_registry.h"
-#include "scenes/crowd/crowd_scene.h"
 #include "lang/text.h"
+#include "scenes/crowd/crowd_scene.h"
 
 namespace fabrik {
 namespace {
@@ -26,11 +26,11 @@ Result<std::vector<std::string>> ParseCharacters(Args args) {
 }
 
 bool ApplyCharacters(AppState& state, Args args, CommandOutput& out) {
-  const int before = state.mocap.characters;
-  state.mocap.characters = std::stoi(args[0]);
+  const int before = state.scene.configs.Get<MocapConfig>().characters;
+  state.scene.configs.Get<MocapConfig>().characters = std::stoi(args[0]);
   // In the crowd, rebuild it now; elsewhere the next `scene crowd` uses the new size.
   if (state.scene.name() == "crowd" && !SetScene(state, "crowd")) {
-    state.mocap.characters = before;
+    state.scene.configs.Get<MocapConfig>().characters = before;
     return out.Fail(state.message);
   }
   out.Print("characters " + args[0] +

@@ -34,9 +34,9 @@ int DrawnCharacterCap(int joints) {
 bool CrowdScene::Enter(AppState& state) { return Build(state); }
 
 bool CrowdScene::Build(AppState& state) {
-  const std::string& path = state.mocap.clip_path;
-  auto first =
-      LoadRig(ResolveDataPath(path, state.command_context.search_roots), state.mocap.scale);
+  const std::string& path = state.scene.configs.Get<MocapConfig>().clip_path;
+  auto first = LoadRig(ResolveDataPath(path, state.command_context.search_roots),
+                       state.scene.configs.Get<MocapConfig>().scale);
   if (!first) {
     SetMessage(state, "crowd: " + first.error(), true);
     return false;
@@ -60,7 +60,7 @@ bool CrowdScene::Build(AppState& state) {
     if (!flat) flat = Heightmap::Flat(40.0f);
     ground = std::make_shared<const Heightmap>(std::move(flat).value());
   }
-  const int n = std::clamp(state.mocap.characters, 1, kMaxCharacters);
+  const int n = std::clamp(state.scene.configs.Get<MocapConfig>().characters, 1, kMaxCharacters);
   int joints = 0;
   for (const auto& rig : rigs) joints = std::max(joints, rig->clip.joint_count());
   if (static_cast<long>(n) * joints > kMaxCrowdJoints) {

@@ -20,6 +20,7 @@
 
 #include "core/scene.h"
 #include "mocap/crowd.h"
+#include "scenes/mocap/mocap_config.h"
 #include "terrain/heightmap.h"
 
 namespace fabrik {
@@ -35,9 +36,9 @@ int DrawnCharacterCap(int joints);
 class CrowdScene final : public Scene {
  public:
   std::string_view name() const override { return "crowd"; }
-  // Loads the clips and places state.mocap.characters characters; fails (message set,
-  // nothing changed) when the current clip cannot be loaded or the crowd would hold more
-  // than kMaxCrowdJoints joints.
+  // Loads the clips and places MocapConfig::characters characters (state.scene.configs); fails
+  // (message set, nothing changed) when the current clip cannot be loaded or the crowd would
+  // hold more than kMaxCrowdJoints joints.
   bool Enter(AppState& state) override;
   OrbitCamera::Home CameraHome(const AppState& state) const override;
   // One Crowd::Update(dt); solve_us is the whole update, ik_us its IK (after sampling).

@@ -23,8 +23,8 @@ void CrowdPanel(const AppState& state, UiState&, CommandQueue& queue) {
   ImGui::Text("sampling %.2f ms, whole update %.2f ms", t.sample_seconds * 1e3,
               t.frame_seconds * 1e3);
   // The count being typed lives in ImGui's storage until it is sent.
-  int& wanted = *ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("crowd characters"),
-                                                     state.mocap.characters);
+  int& wanted = *ImGui::GetStateStorage()->GetIntRef(
+      ImGui::GetID("crowd characters"), state.scene.configs.Get<MocapConfig>().characters);
   ImGui::SetNextItemWidth(160.0f);
   ImGui::InputInt("##characters", &wanted, 50, 500);
   wanted = std::clamp(wanted, 1, kMaxCharacters);

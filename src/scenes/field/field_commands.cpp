@@ -45,7 +45,7 @@ Result<std::vector<std::string>> ParseChains(Args args) {
 }
 
 bool ApplyChains(AppState& state, Args args, CommandOutput& out) {
-  const FieldConfig before = state.field;
+  const FieldConfig before = state.scene.configs.Get<FieldConfig>();
   FieldConfig next = before;
   next.chains = std::stoi(args[0]);
   if (args.size() > 1) next.joints = std::stoi(args[1]);
@@ -53,10 +53,10 @@ bool ApplyChains(AppState& state, Args args, CommandOutput& out) {
     return out.Fail("chains: " + args[0] + " chains x " + std::to_string(next.joints) +
                     " joints is more than " + std::to_string(kFieldMaxTotalJoints) + " joints");
   }
-  state.field = next;
+  state.scene.configs.Get<FieldConfig>() = next;
   // In the field, rebuild it now; elsewhere the next `scene field` uses the new shape.
   if (state.scene.name() == "field" && !SetScene(state, "field")) {
-    state.field = before;
+    state.scene.configs.Get<FieldConfig>() = before;
     return out.Fail(state.message);
   }
   out.Print("field: " + std::to_string(next.chains) + " chains x " + std::to_string(next.joints) +

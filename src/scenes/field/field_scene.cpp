@@ -12,6 +12,7 @@
 #include "core/frame.h"
 #include "core/json_util.h"
 #include "core/scene_registry.h"
+#include "core/startup.h"
 #include "lang/command.h"
 
 namespace fabrik {
@@ -51,7 +52,7 @@ glm::vec3 FieldTarget(const glm::vec3& root, float reach, const glm::vec3& targe
 }
 
 bool FieldScene::Enter(AppState& state) {
-  const FieldConfig& config = state.field;
+  const FieldConfig& config = state.scene.configs.Get<FieldConfig>();
   if (config.chains < kFieldMinChains || config.chains > kFieldMaxChains) {
     SetMessage(state,
                "field: chains must be from " + std::to_string(kFieldMinChains) + " to " +
@@ -198,8 +199,17 @@ void FieldScene::WriteState(nlohmann::json& j) const {
 }
 
 // Its registry line (scenes/registry.h).
+namespace {
+// The field's shape from --chains and --joints (docs/options.md).
+void StartField(AppState& state, const StartOptions& options) {
+  FieldConfig& config = state.scene.configs.Get<FieldConfig>();
+  config.chains = options.chains;
+  config.joints = options.field_joints;
+}
+}  // namespace
+
 SceneEntry FieldSceneEntry() {
-  return {.make = MakeSceneOf<FieldScene>, .commands = FieldCommandEntries};
+  return {.make = MakeSceneOf<FieldScene>, .commands = FieldCommandEntries, .start = StartField};
 }
 
 }  // namespace fabrik

@@ -47,10 +47,10 @@ class FieldScene final : public Scene {
   // The batched solver takes the bend-scale steps when `accelerate` is on; the chains' shape
   // is the field's own (`chains N [JOINTS]`), and it has no step view or race.
   SceneControls controls() const override { return {.accelerate = true}; }
-  // Builds state.field.chains chains of state.field.joints joints on a grid centred on the
-  // origin (per-chain heights vary by +-15 % for a natural look) and places the target above
-  // the field. Fails, with the message set and nothing changed, when chains or joints are out
-  // of bounds or their product exceeds kFieldMaxTotalJoints.
+  // Builds FieldConfig::chains chains of FieldConfig::joints joints (state.scene.configs) on a grid
+  // centred on the origin (per-chain heights vary by +-15 % for a natural look) and places the
+  // target above the field. Fails, with the message set and nothing changed, when chains or joints
+  // are out of bounds or their product exceeds kFieldMaxTotalJoints.
   bool Enter(AppState& state) override;
   // Frames the whole field.
   OrbitCamera::Home CameraHome(const AppState& state) const override;

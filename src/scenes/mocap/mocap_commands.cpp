@@ -120,36 +120,38 @@ Result<std::vector<std::string>> ParseMocap(Args args) {
 // scene and the remembered clip are unchanged.
 bool LoadClip(AppState& state, const std::string& path, float scale, CommandOutput& out) {
   const std::string resolved = ResolveDataPath(path, state.command_context.search_roots);
-  const MocapConfig before = state.mocap;
+  const MocapConfig before = state.scene.configs.Get<MocapConfig>();
   bool ok = false;
   if (MocapScene* scene = Mocap(state)) {
     ok = scene->Load(state, path, resolved, scale);
   } else {
-    state.mocap.clip_path = path;
-    state.mocap.scale = scale;
+    state.scene.configs.Get<MocapConfig>().clip_path = path;
+    state.scene.configs.Get<MocapConfig>().scale = scale;
     ok = SetScene(state, state.scene.name() == "crowd" ? "crowd" : "mocap");
   }
   if (!ok) {
-    state.mocap = before;
+    state.scene.configs.Get<MocapConfig>() = before;
     return out.Fail(state.message);
   }
-  state.mocap.clip_path = path;
-  state.mocap.scale = scale;
+  state.scene.configs.Get<MocapConfig>().clip_path = path;
+  state.scene.configs.Get<MocapConfig>().scale = scale;
   out.Print("mocap: " + resolved);
   return true;
 }
 
 bool ApplyMocap(AppState& state, Args args, CommandOutput& out) {
   const std::string& sub = args[0];
-  if (sub == "load") return LoadClip(state, args[1], state.mocap.scale, out);
+  if (sub == "load") {
+    return LoadClip(state, args[1], state.scene.configs.Get<MocapConfig>().scale, out);
+  }
   if (sub == "scale") {
     const float scale = args[1] == "auto" ? 0.0f : Float(args[1]);
     if (!Mocap(state) && state.scene.name() != "crowd") {
-      state.mocap.scale = scale;  // the next clip loaded uses it
+      state.scene.configs.Get<MocapConfig>().scale = scale;  // the next clip loaded uses it
       out.Print("mocap scale " + args[1]);
       return true;
     }
-    return LoadClip(state, state.mocap.clip_path, scale, out);
+    return LoadClip(state, state.scene.configs.Get<MocapConfig>().clip_path, scale, out);
   }
   MocapScene* scene = Mocap(state);
   if (scene == nullptr) return NeedMocap("mocap " + sub, out);
@@ -325,8 +327,8 @@ const SavedSetting kClipSaved = {
     .order = RestoreOrder::kSceneFile,
     .capture =
         [](const AppState& state) {
-          return state.mocap.clip_path != kDefaultClipPath
-                     ? nlohmann::json(SettingPath(state.mocap.clip_path))
+          return state.scene.configs.Get<MocapConfig>().clip_path != kDefaultClipPath
+                     ? nlohmann::json(SettingPath(state.scene.configs.Get<MocapConfig>().clip_path))
                      : nlohmann::json();
         },
     .check = CheckSettingPath,

@@ -9,6 +9,7 @@
 #include "core/frame.h"
 #include "core/json_util.h"
 #include "core/scene_registry.h"
+#include "core/startup.h"
 #include "scenes/mocap/mocap_rig.h"
 
 namespace fabrik {
@@ -37,9 +38,9 @@ glm::vec3 Root(const mocap::Character& c) {
 }  // namespace
 
 bool MocapScene::Enter(AppState& state) {
-  const std::string& path = state.mocap.clip_path;
+  const std::string& path = state.scene.configs.Get<MocapConfig>().clip_path;
   return Load(state, path, ResolveDataPath(path, state.command_context.search_roots),
-              state.mocap.scale);
+              state.scene.configs.Get<MocapConfig>().scale);
 }
 
 bool MocapScene::Load(AppState& state, const std::string& path, const std::string& resolved_path,
@@ -286,8 +287,18 @@ void MocapScene::WriteState(nlohmann::json& j) const {
 }
 
 // Its registry line (scenes/registry.h).
+namespace {
+// The clip from --bvh and --bvh-scale, the crowd's size from --characters (docs/options.md).
+void StartMocap(AppState& state, const StartOptions& options) {
+  MocapConfig& config = state.scene.configs.Get<MocapConfig>();
+  if (!options.bvh_path.empty()) config.clip_path = options.bvh_path;
+  config.scale = options.bvh_scale;
+  config.characters = options.characters;
+}
+}  // namespace
+
 SceneEntry MocapSceneEntry() {
-  return {.make = MakeSceneOf<MocapScene>, .commands = MocapCommandEntries};
+  return {.make = MakeSceneOf<MocapScene>, .commands = MocapCommandEntries, .start = StartMocap};
 }
 
 }  // namespace fabrik

@@ -30,6 +30,7 @@
 #include "core/scene.h"
 #include "core/target_sources.h"
 #include "mocap/character.h"
+#include "scenes/mocap/mocap_config.h"
 #include "scenes/mocap/mocap_playback.h"
 #include "terrain/heightmap.h"
 
@@ -42,8 +43,8 @@ class MocapScene final : public Scene {
   static constexpr int kLookHandle = 1;
 
   std::string_view name() const override { return "mocap"; }
-  // Loads state.mocap's clip (path resolved against the data folder, its scale); fails with
-  // the loader's one-line message and changes nothing.
+  // Loads MocapConfig's clip (state.scene.configs) (path resolved against the data folder, its
+  // scale); fails with the loader's one-line message and changes nothing.
   bool Enter(AppState& state) override;
   OrbitCamera::Home CameraHome(const AppState& state) const override;
   // Advances the clip, sets the targets, runs the character's frame (IK timed into ik_us and

@@ -1,7 +1,7 @@
 // walker_panel_commands.h - what the walker scene's panel sends
 // (scenes/walker/walker_shell.cpp) as a typed app command; the frame's apply step
 // (core/apply.cpp) hands it to ApplyPanelCommand below, which passes it to
-// WalkerScene::SetDebug and ignores it in any other scene. Listed in AppCommand
+// WalkerScene::SetDebug and ignores it in any other scene. They travel as app::ScenePanelEdit
 // (core/app_command.h).
 #pragma once
 

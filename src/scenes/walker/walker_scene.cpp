@@ -80,9 +80,13 @@ std::optional<glm::vec3> WalkerScene::SurfaceHit(const Ray& ray) const {
   return IntersectTerrain(walker->terrain(), ray.origin, ray.direction);
 }
 
-void WalkerScene::AfterTerrainChange(AppState& state) {
+Status WalkerScene::UseTerrain(AppState& state, const std::shared_ptr<const Heightmap>& map) {
+  if (!walker) return Ok{};
+  Status moved = walker->SetTerrain(map);
+  if (!moved) return moved;
   RefreshPose();
   PlaceTarget(state, walker->goal());
+  return Ok{};
 }
 
 void WalkerScene::SetDebug(bool show, int leg) {

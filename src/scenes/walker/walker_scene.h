@@ -34,8 +34,9 @@ class WalkerScene final : public Scene {
   // (docs/walker.md: The walker scene).
   void WriteState(nlohmann::json& line) const override;
 
-  // After walker->SetTerrain: the target moves onto the re-clamped goal, the pose refreshes.
-  void AfterTerrainChange(AppState& state);
+  // `terrain load`: the walker moves onto the new map (walker->SetTerrain), then the target
+  // moves onto the re-clamped goal and the pose refreshes.
+  Status UseTerrain(AppState& state, const std::shared_ptr<const Heightmap>& map) override;
   // Debug views (app::WalkerView): the pre-solve ghosts, and the leg whose solve is recorded
   // for the step view (-1: none; out-of-range indices count as none).
   void SetDebug(bool show_pre_solve, int step_leg);

@@ -10,6 +10,7 @@
 #include "app/scene_palette.h"
 #include "app/scene_shell.h"
 #include "scenes/walker/walker_draw.h"
+#include "scenes/walker/walker_panel_commands.h"
 #include "scenes/walker/walker_scene.h"
 
 namespace fabrik {
