@@ -48,6 +48,25 @@ void ExpectReplayMatches(Core& core, const std::string& path,
   EXPECT_LE(worst, PathRecorder::kTolerance * 1.01);
 }
 
+TEST(RecordReplay, AFileWhoseFolderWasDeletedIsNotReportedWritten) {
+  // The folder of a running recording is deleted: `record stop` must say the lines are lost,
+  // never "written" for a file that no longer exists.
+  const std::string folder = ::testing::TempDir() + "/takes-deleted";
+  std::filesystem::create_directories(folder);
+  const std::string path = folder + "/path.txt";
+  Core core;
+  core.Run("record start " + path);
+  ASSERT_TRUE(core.state().recording.active()) << core.LastLine();
+  core.Run("target 1 2 1");
+  core.Frames(30);
+  std::filesystem::remove_all(folder);
+  core.Run("record stop");
+  EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
+  EXPECT_NE(core.LastLine().find("removed or replaced"), std::string::npos) << core.LastLine();
+  EXPECT_EQ(core.LastLine().find("written ("), std::string::npos) << core.LastLine();
+  EXPECT_FALSE(core.state().recording.active());
+}
+
 TEST(RecordReplay, ASplineTargetIsRecordedAndReplayedAlongTheSamePath) {
   const std::string path = ::testing::TempDir() + "recorded_spline.txt";
   Core core;
