@@ -44,7 +44,8 @@ Result<Ok> CheckShares(std::span<const double> lengths, std::span<const double> 
                        const char* label, bool tree) {
   for (std::size_t i = 0; i < lengths.size(); ++i) {
     if (lengths[i] == 0.0 || lengths[i] >= kMinSegmentShare * paths[i]) continue;
-    const std::string where = std::string(label) + "[" + std::to_string(tree ? i : i + 1) + "]";
+    const std::string where =
+        std::string(label) + "[" + std::to_string(tree ? i : i + 1) + "]";
     return MakeError(where + ": segment of length " + Num(lengths[i]) + " is too short beside " +
                      (tree ? "the length of its longest root-to-leaf path " : "the total length ") +
                      Num(paths[i]) +
@@ -76,9 +77,9 @@ Result<LocalPoints> Finish(std::span<const glm::dvec3> points, double reach, dou
   const double float_step = kFloatEpsilon * LocalFrame(root, reach > 0.0 ? reach : 1.0).scale();
   if (!(double_step <= float_step)) {
     return MakeError(std::string(what) + " too far from the origin for its size: at |root| " +
-                     Num(extent - 2.0 * reach) + " double precision steps by " + Num(double_step) +
-                     ", more than single precision's step " + Num(float_step) + " at the " + what +
-                     "'s size " + Num(reach) +
+                     Num(extent - 2.0 * reach) + " double precision steps by " +
+                     Num(double_step) + ", more than single precision's step " +
+                     Num(float_step) + " at the " + what + "'s size " + Num(reach) +
                      "; keep the root within about 5e8 times that size of the origin " +
                      "(docs/limits.md)");
   }
@@ -190,8 +191,7 @@ Result<LocalPoints> TreeToLocal(std::span<const glm::dvec3> positions,
   for (std::size_t i = std::min(positions.size(), parents.size()); i-- > 1;) {
     const int p = parents[i];
     if (p < 0 || static_cast<std::size_t>(p) >= i) continue;
-    longest[static_cast<std::size_t>(p)] =
-        std::max(longest[static_cast<std::size_t>(p)], longest[i]);
+    longest[static_cast<std::size_t>(p)] = std::max(longest[static_cast<std::size_t>(p)], longest[i]);
   }
   auto shares = CheckShares(lengths, longest, "nodes", true);
   if (!shares) return MakeError(shares.error());

@@ -56,8 +56,7 @@ double ShortestWithin(double value, double tolerance);
 // Checks world joint positions for a chain (in double: zero-length segments, a chain too large
 // for single precision, a segment below kMinSegmentShare of the total, a root so far from the
 // origin that a double step there exceeds single precision's step at the chain's size, about
-// 2^29 times the total length) and returns the frame and the local joints. `label` names entries in
-// errors ("joints" -> "joints[2] ...").
+// 2^29 times the total length) and returns the frame and the local joints. `label` names entries in errors ("joints" -> "joints[2] ...").
 struct LocalPoints {
   LocalFrame frame;
   std::vector<glm::vec3> local;
