@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
@@ -14,9 +15,11 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ik/batch_fabrik.h"
+#include "ik/chain_measure.h"
 #include "ik/fabrik.h"
 #include "py_api.h"
 #include "py_convert.h"
@@ -63,19 +66,90 @@ class GateVisit {
   GateVisit& operator=(const GateVisit&) = delete;
 };
 
-// "threads": None (all cores) or an int >= 1.
+// "threads": None (all cores) or an int from 1 to kMaxThreads; any other int (2**63 too) is
+// a ValueError naming the range.
+constexpr long long kMaxThreads = 4096;
 int ReadThreads(const pb::object& threads) {
   if (threads.is_none()) return 0;
   if (PyBool_Check(threads.ptr()) || !PyIndex_Check(threads.ptr())) {
     throw pb::value_error("threads must be None or an integer >= 1, got " +
                           std::string(pb::str(pb::type::handle_of(threads).attr("__name__"))));
   }
-  const long long n = pb::int_(threads).cast<long long>();
-  if (n < 1 || n > 4096) {
-    throw pb::value_error("threads must be None or between 1 and 4096, got " + std::to_string(n));
+  const pb::object index = pb::reinterpret_steal<pb::object>(PyNumber_Index(threads.ptr()));
+  if (!index) throw pb::error_already_set();
+  int overflow = 0;
+  const long long n = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow != 0 || n < 1 || n > kMaxThreads) {
+    throw pb::value_error("threads must be None or between 1 and " + IntText(kMaxThreads) +
+                          ", got " + std::string(pb::str(index)));
   }
   return static_cast<int>(n);
 }
+
+// The memory of the arrays being solved in place right now, by any thread. Two calls writing
+// one array at once would mix their chains' joints (a chain's segments change length), and a
+// call reading an array another one is writing would read half-solved chains: an array that
+// shares memory with one being solved in place is refused (docs/library.md).
+struct InPlaceSolves {
+  std::mutex mutex;
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> spans;  // [begin, end) byte ranges
+};
+InPlaceSolves& TheInPlaceSolves() {
+  static InPlaceSolves solves;
+  return solves;
+}
+
+// The bytes an array's elements occupy, [begin, end) (any strides; empty for no elements).
+std::pair<std::uintptr_t, std::uintptr_t> ByteSpan(const pb::array& a) {
+  auto low = reinterpret_cast<std::uintptr_t>(a.data());
+  std::uintptr_t high = low;
+  if (a.size() == 0) return {low, low};
+  for (pb::ssize_t d = 0; d < a.ndim(); ++d) {
+    const pb::ssize_t reach = (a.shape(d) - 1) * a.strides(d);
+    if (reach < 0)
+      low -= static_cast<std::uintptr_t>(-reach);
+    else
+      high += static_cast<std::uintptr_t>(reach);
+  }
+  return {low, high + static_cast<std::uintptr_t>(a.itemsize())};
+}
+
+// Refuses `value` (an argument named `name`) when it is a NumPy array sharing memory with an
+// array some call is solving in place.
+void RefuseIfBeingSolved(const pb::object& value, const char* name) {
+  if (!pb::isinstance<pb::array>(value)) return;
+  const auto span = ByteSpan(pb::reinterpret_borrow<pb::array>(value));
+  InPlaceSolves& solves = TheInPlaceSolves();
+  std::lock_guard lock(solves.mutex);
+  for (const auto& busy : solves.spans) {
+    if (span.first < busy.second && busy.first < span.second) {
+      throw pb::value_error(std::string(name) +
+                            " shares memory with an array another solve_batch call is solving "
+                            "in place (two threads on one array): refused, nothing written");
+    }
+  }
+}
+
+// Marks an array as being solved in place for the object's life.
+class InPlaceMark {
+ public:
+  explicit InPlaceMark(const pb::array& a) : span_(ByteSpan(a)) {
+    InPlaceSolves& solves = TheInPlaceSolves();
+    std::lock_guard lock(solves.mutex);
+    solves.spans.push_back(span_);
+  }
+  ~InPlaceMark() {
+    InPlaceSolves& solves = TheInPlaceSolves();
+    std::lock_guard lock(solves.mutex);
+    const auto it = std::find(solves.spans.begin(), solves.spans.end(), span_);
+    if (it != solves.spans.end()) solves.spans.erase(it);
+  }
+  InPlaceMark(const InPlaceMark&) = delete;
+  InPlaceMark& operator=(const InPlaceMark&) = delete;
+
+ private:
+  std::pair<std::uintptr_t, std::uintptr_t> span_;
+};
 
 // The float32 (N, n+1, 3) array to solve: the caller's own when it is C-contiguous, float32
 // and writeable (solved in place), otherwise a converted copy. Refuses what cannot convert.
@@ -125,21 +199,74 @@ std::string Renamed(std::string message) {
   return message;
 }
 
-// Everything after the arguments were read; runs without the GIL. The chains are solved
-// straight in the float32 buffer, the outcomes written straight into the result arrays
-// (SolveFabrikPacked: nothing is written unless every chain was accepted). Returns an error
-// message or nothing.
-std::optional<std::string> Run(Work& w) {
-  GateVisit gate;
-  const PackedOutcomes out{{w.iterations, w.chains},
-                           {w.distance, w.chains},
-                           {w.reached, w.chains},
-                           {w.reachable, w.chains}};
+// The first chain Chain::FromJoints would refuse, as "joints[c]: why" (the lowest c), or
+// nothing. Runs without the GIL, before anything is solved: the chains are then solved in
+// blocks, and a refusal found by a later block would come after earlier blocks were written.
+std::optional<std::string> FirstBadChain(const Work& w) {
+  const auto* poses = reinterpret_cast<const glm::vec3*>(w.poses);
+  std::vector<float> lengths(w.joints);
+  for (std::size_t c = 0; c < w.chains; ++c) {
+    const std::span<const glm::vec3> chain(poses + c * w.joints, w.joints);
+    if (detail::PlainJoints(chain, w.joints)) continue;
+    const Result<detail::JointMeasure> m = detail::MeasureJoints(chain, lengths.data(), 1);
+    if (!m) return "joints[" + IntText(static_cast<long long>(c)) + "]: " + m.error();
+  }
+  return std::nullopt;
+}
+
+// Chains [first, first + count) solved by SolveFabrikPacked straight in the float32 buffer,
+// the outcomes written straight into the result arrays; runs without the GIL. Returns an
+// error message or nothing.
+std::optional<std::string> SolveChains(Work& w, std::size_t first, std::size_t count) {
+  const PackedOutcomes out{{w.iterations + first, count},
+                           {w.distance + first, count},
+                           {w.reached + first, count},
+                           {w.reachable + first, count}};
   const Result<BatchSolveResult> solved = SolveFabrikPacked(
-      std::span<glm::vec3>(reinterpret_cast<glm::vec3*>(w.poses), w.chains * w.joints), w.joints,
-      w.targets, w.settings, out, BatchThreads::kAll);
+      std::span<glm::vec3>(reinterpret_cast<glm::vec3*>(w.poses) + first * w.joints,
+                           count * w.joints),
+      w.joints, std::span<const glm::vec3>(w.targets).subspan(first, count), w.settings, out,
+      BatchThreads::kAll);
   if (!solved) return Renamed(solved.error());
   return std::nullopt;
+}
+
+// Joint-iterations one block of chains may cost before the GIL is taken back to look for
+// Ctrl-C (a fraction of a second on two cores). Chains are independent (each lane of the SIMD
+// solver is one chain), so the blocks change no result; a block of kBatchBlockLanes chains
+// or more is a whole number of them, as the solver groups its lanes.
+constexpr double kBlockWork = 1e8;
+std::size_t ChainsPerBlock(const Work& w) {
+  const double chain_work = static_cast<double>(w.joints) * w.settings.max_iterations;
+  const double chains = std::max(1.0, std::min(std::floor(kBlockWork / chain_work), 1e12));
+  const auto block = static_cast<std::size_t>(chains);
+  return block < kBatchBlockLanes ? block : block - block % kBatchBlockLanes;
+}
+
+// Everything after the arguments were read: the chains checked, then solved block by block
+// with the GIL released, Python's signal handlers run between blocks (Ctrl-C raises
+// KeyboardInterrupt there; the chains solved so far keep their new pose). Returns an error
+// message or nothing.
+std::optional<std::string> Run(Work& w) {
+  std::optional<tbb::task_arena> arena;
+  if (w.threads > 0) arena.emplace(w.threads);
+  const auto released = [&](auto&& work) {
+    pb::gil_scoped_release release;
+    if (arena) return arena->execute(work);
+    return work();
+  };
+  std::optional<GateVisit> gate;
+  std::optional<std::string> error = released([&] {
+    gate.emplace();
+    return FirstBadChain(w);
+  });
+  const std::size_t block = ChainsPerBlock(w);
+  for (std::size_t first = 0; !error && first < w.chains; first += block) {
+    const std::size_t count = std::min(block, w.chains - first);
+    error = released([&] { return SolveChains(w, first, count); });
+    if (PyErr_CheckSignals() != 0) throw pb::error_already_set();
+  }
+  return error;
 }
 
 }  // namespace
@@ -147,6 +274,8 @@ std::optional<std::string> Run(Work& w) {
 pb::dict SolveBatch(const pb::object& joints, const pb::object& targets,
                     const pb::object& tolerance, const pb::object& max_iterations,
                     const pb::object& accelerate, const pb::object& threads) {
+  RefuseIfBeingSolved(joints, "joints");
+  RefuseIfBeingSolved(targets, "targets");
   pb::array_t<float> poses = BatchArray(joints);
   if (poses.ndim() != 3 || poses.shape(2) != 3 || poses.shape(1) < 2 || poses.shape(0) < 1) {
     throw pb::value_error("joints must have shape (N, n+1, 3) with N >= 1 and n >= 1, got " +
@@ -157,11 +286,13 @@ pb::dict SolveBatch(const pb::object& joints, const pb::object& targets,
   w.joints = static_cast<std::size_t>(poses.shape(1));
   const pb::array_t<double> target_array = RealArray(targets, "targets", 2);
   if (target_array.shape(0) != poses.shape(0) || target_array.shape(1) != 3) {
-    throw pb::value_error("targets must have shape (" + std::to_string(w.chains) +
+    throw pb::value_error("targets must have shape (" + IntText(static_cast<long long>(w.chains)) +
                           ", 3), one per chain, got " + ShapeText(target_array));
   }
   CheckSingleRange(target_array, "targets");
   w.settings = ReadSettings(tolerance, max_iterations, accelerate);
+  // The work bound per chain, as solve has it (docs/limits.md).
+  w.settings.max_iterations = CappedIterations(w.joints, w.settings.max_iterations);
   w.threads = ReadThreads(threads);
   w.targets = Points(target_array);
   w.poses = poses.mutable_data();
@@ -176,17 +307,11 @@ pb::dict SolveBatch(const pb::object& joints, const pb::object& targets,
   w.reached = reached.mutable_data();
   w.reachable = reachable.mutable_data();
 
-  std::optional<std::string> error;
-  {
-    pb::gil_scoped_release release;
-    if (w.threads == 0) {
-      error = Run(w);
-    } else {
-      tbb::task_arena arena(w.threads);
-      arena.execute([&] { error = Run(w); });
-    }
-  }
-  if (error) throw pb::value_error(*error);
+  // Solved in place (the caller's own array): marked, so that no other call writes or reads it
+  // meanwhile.
+  std::optional<InPlaceMark> mark;
+  if (poses.ptr() == joints.ptr()) mark.emplace(poses);
+  if (const std::optional<std::string> error = Run(w)) throw pb::value_error(*error);
   pb::dict out;
   out["joints"] = poses;
   out["iterations"] = iterations;

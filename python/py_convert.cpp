@@ -1,17 +1,36 @@
 #include "py_convert.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <string>
 
+#include "tools/solve_request.h"
+
 namespace fabrik::py {
+
+std::string NumberText(double value) {
+  char buffer[64];
+  const auto written = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, written.ptr);
+}
+
+std::string IntText(long long value) {
+  char buffer[32];
+  const auto written = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, written.ptr);
+}
+
+int CappedIterations(std::size_t joints, int max_iterations) {
+  return tools::WorkCap(joints, max_iterations);
+}
 
 std::string ShapeText(const pb::array& array) {
   std::string text = "(";
   for (pb::ssize_t d = 0; d < array.ndim(); ++d) {
     if (d > 0) text += ", ";
-    text += std::to_string(array.shape(d));
+    text += IntText(array.shape(d));
   }
   if (array.ndim() == 1) text += ",";
   return text + ")";
@@ -37,7 +56,7 @@ pb::array_t<double> RealArray(const pb::object& value, const char* name, int ndi
                           std::string(pb::str(pb::type::handle_of(value).attr("__name__"))));
   }
   if (array.ndim() != ndim) {
-    throw pb::value_error(std::string(name) + " must have " + std::to_string(ndim) + " dimension" +
+    throw pb::value_error(std::string(name) + " must have " + IntText(ndim) + " dimension" +
                           (ndim == 1 ? "" : "s") + ", got shape " + ShapeText(array));
   }
   return array;
@@ -69,13 +88,12 @@ void CheckRange(const pb::array_t<T>& array, const char* name) {
     std::string index;
     for (pb::ssize_t d = array.ndim() - 1; d >= 0; --d) {
       const std::size_t extent = static_cast<std::size_t>(array.shape(d));
-      index = "[" + std::to_string(rest % extent) + "]" + index;
+      index = "[" + IntText(static_cast<long long>(rest % extent)) + "]" + index;
       rest /= extent;
     }
     throw pb::value_error(where + index +
-                          (std::isfinite(v)
-                               ? " is beyond single precision (" + std::to_string(v) + ")"
-                               : std::string(" is not finite")));
+                          (std::isfinite(v) ? " is beyond single precision (" + NumberText(v) + ")"
+                                            : std::string(" is not finite")));
   }
 }
 
@@ -132,7 +150,7 @@ SolveSettings ReadSettings(const pb::object& tolerance, const pb::object& max_it
   if (!(tol > 0.0) || !std::isfinite(tol) || !(static_cast<float>(tol) > 0.0f) ||
       !std::isfinite(static_cast<float>(tol))) {
     throw pb::value_error("tolerance must be finite and > 0 in single precision, got " +
-                          std::string(pb::str(pb::float_(tol))));
+                          NumberText(tol));
   }
   settings.tolerance = static_cast<float>(tol);
 
@@ -145,9 +163,11 @@ SolveSettings ReadSettings(const pb::object& tolerance, const pb::object& max_it
   const pb::object index = pb::reinterpret_steal<pb::object>(PyNumber_Index(max_iterations.ptr()));
   if (!index) throw pb::error_already_set();
   const long long cap = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-  if (overflow != 0 || cap < 1 || cap > std::numeric_limits<int>::max()) {
+  // The bound fabrik-solve has (docs/limits.md); the work bound lowers it further for long
+  // chains (CappedIterations).
+  if (overflow != 0 || cap < 1 || cap > tools::kMaxIterationsLimit) {
     throw pb::value_error("max_iterations must be between 1 and " +
-                          std::to_string(std::numeric_limits<int>::max()) + ", got " +
+                          IntText(tools::kMaxIterationsLimit) + ", got " +
                           std::string(pb::str(index)));
   }
   settings.max_iterations = static_cast<int>(cap);

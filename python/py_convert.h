@@ -39,9 +39,18 @@ glm::vec3 Point(const pb::array_t<double>& array);
 glm::vec3 Point(const pb::array_t<float>& array);
 
 // "tolerance" (a real number, finite and > 0 in single precision), "max_iterations" (an
-// integer >= 1 that fits an int), "accelerate" (a bool) into settings.
+// integer from 1 to kMaxIterations), "accelerate" (a bool) into settings.
 SolveSettings ReadSettings(const pb::object& tolerance, const pb::object& max_iterations,
                            const pb::object& accelerate);
+
+// The iteration cap a solve of chains of `joints` joints really runs: max_iterations, lowered
+// so that one chain costs at most kMaxWork joint-iterations (fabrik-solve's bound).
+int CappedIterations(std::size_t joints, int max_iterations);
+
+// Numbers in messages as the rest of the project writes them: the shortest decimal that reads
+// back (std::to_chars: 1e+300, never 301 digits), whatever the C locale.
+std::string NumberText(double value);
+std::string IntText(long long value);
 
 // "solver": a str naming one of SolverName's solvers.
 SolverKind ReadSolver(const pb::object& solver);

@@ -120,8 +120,11 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
     Result<mocap::Clip> clip = mocap::LoadClipFile(
         ResolveDataPath(options.bvh_path, state.command_context.search_roots), load);
     if (!clip) return MakeError("--bvh: " + clip.error());
+    const std::string source = clip.value().source();
     if (auto rig = mocap::MakeRig(std::move(clip).value()); !rig) {
-      return MakeError("--bvh: " + options.bvh_path + ": " + rig.error());
+      // Most of MakeRig's errors name the clip already; the path is said once.
+      const std::string& e = rig.error();
+      return MakeError("--bvh: " + (e.rfind(source, 0) == 0 ? e : source + ": " + e));
     }
   }
   // Each scene's configuration from the options (the field's shape, the mocap clip).

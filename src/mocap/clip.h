@@ -15,8 +15,10 @@
 //   * the path is missing, a directory, unreadable, or larger than kMaxFileBytes;
 //   * the text is not a BVH Assimp accepts (Assimp's own message is passed on);
 //   * no skeleton (no ROOT), or more than kMaxJoints joints (End Sites included);
-//   * no frames, more than kMaxFrames frames, frames x joints above kMaxSamples, or a file
-//     holding fewer values than the frames it claims (truncated);
+//   * no frames, more than kMaxFrames frames, frames x joints above kMaxSamples;
+//   * motion data that is not one frame a line (a line with more or fewer values than the
+//     channels, a value that is not a number: the error names the line), or more or fewer
+//     frame lines than the "Frames:" claim (the error names both counts);
 //   * a frame time not finite or outside [kMinFrameTime, kMaxFrameTime] seconds;
 //   * a channel value that is not finite, or an offset / translation beyond kMaxMetres once
 //     scaled;
@@ -28,6 +30,14 @@
 // (kMinPlausibleHeight..kMaxPlausibleHeight metres) wins. If none does (e.g. the CMU
 // captures, whose unit is a scaled inch), the skeleton is scaled to kDefaultHeight (1.7 m);
 // a height that would need a scale outside [kMinScale, kMaxScale] is refused.
+//
+// Up-axis rule (ClipLoadOptions::up). Some exporters write Z-up skeletons (the rest pose
+// stands along +Z). Read as Y-up, such a skeleton's "height" is its depth, and the scale rule
+// makes a giant of it. With UpAxis::kDetect (the default) a rest pose more than kZUpRatio
+// times as deep (Z extent) as tall (Y extent) is taken for Z-up; a Z-up clip is turned by
+// -90 degrees about X (file +Z becomes +Y, file -Y becomes +Z) before the scale rule, every
+// offset, translation and rotation alike, so the clip is the same motion in the frame above.
+// turned_from_z_up() says so.
 #pragma once
 
 #include <cstddef>
@@ -59,9 +69,20 @@ inline constexpr float kMinPlausibleHeight = 1.2f;
 inline constexpr float kMaxPlausibleHeight = 2.2f;
 inline constexpr float kDefaultHeight = 1.7f;
 
+// Which file axis is up (the up-axis rule above).
+enum class UpAxis : std::uint8_t {
+  kDetect,  // Z when the rest pose is more than kZUpRatio times as deep (Z) as tall (Y)
+  kY,       // the file's +Y is up, as BVH usually has it: kept as it is
+  kZ,       // the file's +Z is up: turned so that it becomes +Y
+};
+// A standing person is about ten times as tall as deep; an animal on four legs about twice
+// as long (Z) as high. A Y-up skeleton over three times as deep as tall is taken for Z-up.
+inline constexpr float kZUpRatio = 3.0f;
+
 struct ClipLoadOptions {
   // Metres per file unit; 0 chooses it from the skeleton's height (the scale rule above).
   float metres_per_unit = 0.0f;
+  UpAxis up = UpAxis::kDetect;
 };
 
 // How the scale was chosen.
@@ -85,6 +106,8 @@ class Clip {
   // Metres per file unit, and how it was chosen.
   float scale() const { return scale_; }
   ScaleSource scale_source() const { return scale_source_; }
+  // True when the file was read as Z-up and turned to +Y up (the up-axis rule above).
+  bool turned_from_z_up() const { return turned_from_z_up_; }
   // The rest pose's height (highest minus lowest joint), metres.
   float rest_height() const { return rest_height_; }
   // Where the clip came from (the path given, or the name given to LoadClipFromMemory).
@@ -133,6 +156,7 @@ class Clip {
   float scale_ = 1.0f;
   float rest_height_ = 0.0f;
   ScaleSource scale_source_ = ScaleSource::kGiven;
+  bool turned_from_z_up_ = false;
   std::vector<glm::quat> rotations_;     // [frame][joint]
   std::vector<glm::vec3> translations_;  // [frame][track]
 };

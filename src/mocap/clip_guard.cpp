@@ -1,6 +1,7 @@
 // clip_guard.cpp - see clip_guard.h.
 #include "mocap/clip_guard.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -29,6 +30,7 @@ class WordReader {
     return text_.substr(start, pos_ - start);
   }
   std::size_t remaining() const { return text_.size() - pos_; }
+  std::size_t position() const { return pos_; }
 
  private:
   static bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
@@ -37,35 +39,42 @@ class WordReader {
 };
 
 // A plain decimal number filling the whole word: [+-]digits[.[digits]][e[+-]digits] or
-// [+-].digits[e[+-]digits] (the CMU files write ".0083333"), a subset
-// of what the importer's number reader takes (no inf, nan or hexadecimal), so that a word
-// passed here is never one the importer refuses. The value must be finite.
-bool ParseNumber(std::string_view word, double& out) {
-  if (word.empty() || word.size() > 64) return false;
+// [+-].digits[e[+-]digits] (the CMU files write ".0083333"), a subset of what the importer's
+// number reader takes (no inf, nan, hexadecimal or decimal comma), so that a word passed here
+// is never one the importer refuses. The importer reads the whole part and the exponent each
+// into a 64-bit integer and refuses a run of more than 18 digits there; it reads the first
+// 15 digits of a fraction and skips the rest, so a fraction may be as long as the word
+// (Python's str(float) writes "9.00012000000000000002").
+bool IsPlainNumber(std::string_view word) {
+  if (word.empty()) return false;
   std::size_t i = 0;
-  // At most 18 digits in a run: the importer reads a run into a 64-bit integer and refuses
-  // longer ones.
-  bool too_long = false;
-  const auto digits = [&] {
+  const auto digits = [&](std::size_t max_run) {
     const std::size_t from = i;
     while (i < word.size() && std::isdigit(static_cast<unsigned char>(word[i]))) ++i;
-    too_long = too_long || i - from > 18;
-    return i > from;
+    return i > from && i - from <= max_run;
   };
+  constexpr std::size_t kMaxRun = 18;
   if (word[i] == '+' || word[i] == '-') ++i;
-  const bool whole = digits();
+  const std::size_t whole_from = i;
+  const bool whole = digits(kMaxRun);
+  if (!whole && i != whole_from) return false;  // a whole part too long for the importer
   if (i < word.size() && word[i] == '.') {
     ++i;
-    if (!digits() && !whole) return false;
+    if (!digits(word.size()) && !whole) return false;
   } else if (!whole) {
     return false;
   }
   if (i < word.size() && (word[i] == 'e' || word[i] == 'E')) {
     ++i;
     if (i < word.size() && (word[i] == '+' || word[i] == '-')) ++i;
-    if (!digits()) return false;
+    if (!digits(kMaxRun)) return false;
   }
-  if (i != word.size() || too_long) return false;
+  return i == word.size();
+}
+
+// IsPlainNumber, and its value, which must be finite.
+bool ParseNumber(std::string_view word, double& out) {
+  if (!IsPlainNumber(word)) return false;
   out = std::strtod(std::string(word).c_str(), nullptr);
   return std::isfinite(out);
 }
@@ -82,6 +91,65 @@ std::string Quote(std::string_view word) {
   quoted.append(word.substr(0, kShown));
   quoted.append(word.size() > kShown ? "...\"" : "\"");
   return quoted;
+}
+
+// The 1-based line of byte `pos` of `text`.
+std::size_t LineAt(std::string_view text, std::size_t pos) {
+  return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + pos, '\n'));
+}
+
+// The motion data after the frame time (`pos`: just after its word): the rest of that line
+// blank, then one frame a line, each holding exactly `channels` plain numbers; blank lines
+// are skipped. The importer reads values as words whatever the lines, so a frame line with a
+// value too many would shift every later frame by one value, and frames beyond the count
+// would be dropped: both are refused here, naming the line or both counts.
+Status CheckFrameLines(std::string_view text, std::size_t pos, const BvhClaims& claims) {
+  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  std::size_t line = LineAt(text, pos);
+  long long frame_lines = 0;
+  bool first = true;  // the rest of the frame time's line
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    int values = 0;
+    for (std::size_t i = pos; i < end;) {
+      if (space(text[i])) {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < end && !space(text[j])) ++j;
+      const std::string_view value = text.substr(i, j - i);
+      if (first) {
+        return MakeError("line " + std::to_string(line) + ": " + Quote(value) +
+                         " after the frame time: each frame is a line of its own");
+      }
+      if (!IsPlainNumber(value)) {
+        return MakeError("line " + std::to_string(line) + ": value " + Quote(value) +
+                         " is not a number");
+      }
+      ++values;
+      i = j;
+    }
+    if (values > 0) {
+      ++frame_lines;
+      if (values != claims.channels) {
+        return MakeError("line " + std::to_string(line) + " (frame " + std::to_string(frame_lines) +
+                         ") has " + std::to_string(values) + " values; the skeleton has " +
+                         std::to_string(claims.channels) + " channels, one value each a frame");
+      }
+    }
+    first = false;
+    pos = end + 1;
+    ++line;
+  }
+  // With no channels a frame has no values and no line of its own: nothing to count.
+  if (claims.channels > 0 && frame_lines != claims.frames) {
+    return MakeError("the file declares " + std::to_string(claims.frames) +
+                     " frames (\"Frames:\") but holds " + std::to_string(frame_lines) +
+                     " frame lines");
+  }
+  return Ok{};
 }
 
 }  // namespace
@@ -205,14 +273,7 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
   }
   claims.frame_time = static_cast<float>(frame_time);
   claims.motion_bytes = words.remaining();
-  // Every value is at least one character followed by a separator (the last one may end the
-  // file), so a file this short cannot hold what it claims.
-  const std::size_t values = static_cast<std::size_t>(claims.frames) * claims.channels;
-  if (values > 0 && 2 * values > claims.motion_bytes + 2) {
-    return MakeError("truncated: the file claims " + std::to_string(claims.frames) + " frames of " +
-                     std::to_string(claims.channels) + " values, but only " +
-                     std::to_string(claims.motion_bytes) + " bytes of motion data follow");
-  }
+  if (Status s = CheckFrameLines(text, words.position(), claims); !s) return MakeError(s.error());
   return claims;
 }
 

@@ -6,8 +6,9 @@
 // the importer does (white space separates words; "{" and "}" are words of their own),
 // checks the hierarchy's keywords and numbers (a stricter grammar than the importer's, so a
 // hierarchy passed here is one it accepts), and refuses a file whose claims pass the limits
-// of clip.h. It reads the motion data only to count its bytes: Assimp parses the values, and
-// may still refuse them.
+// of clip.h. In the motion data it checks the lines, which the importer does not see (it
+// reads values as words): one frame a line, each with one plain number per channel, as many
+// frame lines as the "Frames:" claim; blank lines are skipped. Assimp then parses the values.
 #pragma once
 
 #include <cstddef>
@@ -32,8 +33,11 @@ struct BvhClaims {
 // Fails, naming the problem, on: no HIERARCHY / ROOT, more than kMaxJoints joints, a
 // CHANNELS count outside [0, 6] or an unknown channel, an unexpected word or a number that
 // is not a plain decimal in the hierarchy, no MOTION section, a frame count that is not a number,
-// zero, above kMaxFrames or (with the joints) above kMaxSamples, more values claimed than the bytes
-// that follow could hold, or a frame time outside [kMinFrameTime, kMaxFrameTime].
+// zero, above kMaxFrames or (with the joints) above kMaxSamples, a frame time outside
+// [kMinFrameTime, kMaxFrameTime], a frame line with more or fewer values than channels or a value
+// that is not a plain number (the error names the line), or more or fewer frame lines than claimed
+// (the error names both counts). `text` starts at the file's first byte after a UTF-8 byte-order
+// mark (LoadClipFromMemory drops one), so line numbers are the file's.
 Result<BvhClaims> GuardBvhText(std::string_view text);
 
 }  // namespace fabrik::mocap

@@ -12,9 +12,12 @@
 #include <filesystem>
 #include <fstream>
 #include <glm/geometric.hpp>
+#include <glm/gtc/constants.hpp>
+#include <glm/gtc/quaternion.hpp>
 #include <iterator>
 #include <system_error>
 
+#include "lang/text.h"
 #include "mocap/clip.h"
 #include "mocap/clip_guard.h"
 
@@ -56,6 +59,37 @@ bool ChooseScale(float height_units, float& scale, ScaleSource& source) {
   scale = normalised;
   source = ScaleSource::kHeightNormalised;
   return true;
+}
+
+// The extent (highest minus lowest) of `points` along each axis.
+glm::vec3 Extent(const std::vector<glm::vec3>& points) {
+  glm::vec3 low = points.front(), high = low;
+  for (const glm::vec3& p : points) {
+    low = glm::min(low, p);
+    high = glm::max(high, p);
+  }
+  return high - low;
+}
+
+// The up-axis rule of clip.h: true when the rest pose is to be read as Z-up.
+bool ReadAsZUp(const std::vector<glm::vec3>& rest, UpAxis up) {
+  if (up != UpAxis::kDetect) return up == UpAxis::kZ;
+  const glm::vec3 extent = Extent(rest);
+  return extent.z > kZUpRatio * extent.y;
+}
+
+// -90 degrees about X: a Z-up file's +Z becomes +Y, its -Y becomes +Z.
+glm::vec3 TurnUp(const glm::vec3& v) { return glm::vec3(v.x, v.z, -v.y); }
+const glm::quat kTurnUp = glm::angleAxis(-glm::half_pi<float>(), glm::vec3(1.0f, 0.0f, 0.0f));
+
+// Every joint's rest position: the offsets summed from the root, no rotation.
+void SumOffsets(const std::vector<int>& parents, const std::vector<glm::vec3>& offsets,
+                std::vector<glm::vec3>& rest) {
+  rest.resize(offsets.size());
+  for (std::size_t j = 0; j < offsets.size(); ++j) {
+    const int p = parents[j];
+    rest[j] = (p < 0 ? glm::vec3(0.0f) : rest[p]) + offsets[j];
+  }
 }
 
 }  // namespace
@@ -135,12 +169,12 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
     parent_end = std::max(parent_end, clip.subtree_end_[j]);
   }
 
-  // Rest pose and scale (file units until scaled below).
-  clip.rest_positions_.resize(joints);
-  for (int j = 0; j < joints; ++j) {
-    const int p = clip.parents_[j];
-    clip.rest_positions_[j] =
-        (p < 0 ? glm::vec3(0.0f) : clip.rest_positions_[p]) + clip.offsets_[j];
+  // Rest pose, up axis and scale (file units until scaled below).
+  SumOffsets(clip.parents_, clip.offsets_, clip.rest_positions_);
+  clip.turned_from_z_up_ = ReadAsZUp(clip.rest_positions_, options.up);
+  if (clip.turned_from_z_up_) {
+    for (glm::vec3& offset : clip.offsets_) offset = TurnUp(offset);
+    SumOffsets(clip.parents_, clip.offsets_, clip.rest_positions_);
   }
   float low = clip.rest_positions_[0].y, high = low;
   for (const glm::vec3& r : clip.rest_positions_) {
@@ -212,10 +246,14 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
         return MakeError(source + ": frame " + std::to_string(f) + ", joint " + clip.names_[j] +
                          ": a rotation channel is not finite");
       }
-      clip.rotations_[static_cast<std::size_t>(f) * joints + j] = r / len;
+      r /= len;
+      // Turned with the whole skeleton: the same rotation seen in the Y-up frame.
+      if (clip.turned_from_z_up_) r = glm::normalize(kTurnUp * r * glm::conjugate(kTurnUp));
+      clip.rotations_[static_cast<std::size_t>(f) * joints + j] = r;
       if (track >= 0) {
         const aiVector3D& t = ch->mPositionKeys[f].mValue;
-        const glm::vec3 v = glm::vec3(t.x, t.y, t.z) * clip.scale_;
+        glm::vec3 v = glm::vec3(t.x, t.y, t.z) * clip.scale_;
+        if (clip.turned_from_z_up_) v = TurnUp(v);
         if (!in_range(v)) {
           return MakeError(source + ": frame " + std::to_string(f) + ", joint " + clip.names_[j] +
                            ": a position channel is not finite or beyond " +
@@ -235,6 +273,9 @@ Result<Clip> LoadClipFromMemory(std::string_view bytes, const std::string& sourc
     return MakeError(source + ": larger than the limit of " + std::to_string(kMaxFileBytes >> 20) +
                      " MiB");
   }
+  // A UTF-8 byte-order mark, as some editors write, is dropped (as the project's other text
+  // readers do, lang/text.h): neither the guard nor Assimp expects one.
+  if (text::StartsWithByteOrderMark(bytes)) bytes.remove_prefix(text::kByteOrderMark.size());
   Result<BvhClaims> claims = GuardBvhText(bytes);
   if (!claims) return MakeError(source + ": " + claims.error());
   try {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string>
 
@@ -14,6 +15,12 @@
 #include "tools/solve_request.h"
 
 namespace {
+
+// The answer to a request that ran out of memory (under a memory limit, `ulimit -v`): a
+// constant, so writing it allocates nothing.
+constexpr const char* kOutOfMemory =
+    "{\"ok\":false,\"error\":\"out of memory while reading or answering this request (the "
+    "process's memory limit): refused, the next request is answered as usual\"}";
 
 // Answers every line of `in` on `out`. A bad line gets an {"ok": false, ...} answer and the
 // loop goes on; a blank line gets no answer. Returns false on a read error.
@@ -26,9 +33,19 @@ bool Serve(std::istream& in, std::ostream& out) {
       out << fabrik::tools::TooLongResponse(number) << '\n' << std::flush;
       continue;
     }
-    if (std::optional<std::string> response = fabrik::tools::HandleLine(line)) {
-      out << *response << '\n' << std::flush;
+    if (status == fabrik::tools::LineStatus::kNoMemory) {
+      out << kOutOfMemory << '\n' << std::flush;
+      continue;
     }
+    std::optional<std::string> response;
+    try {
+      response = fabrik::tools::HandleLine(line);
+    } catch (const std::bad_alloc&) {
+      // Everything the request built is freed by now.
+      out << kOutOfMemory << '\n' << std::flush;
+      continue;
+    }
+    if (response) out << *response << '\n' << std::flush;
   }
   return !in.bad();
 }
@@ -43,7 +60,8 @@ int main(int argc, char** argv) {
       "Blank lines are skipped without a response; a bad line gets {\"ok\": false, \"error\": "
       "...}\n"
       "and the next line is read as usual. Limits (a line of at most 8 MiB, JSON nested at\n"
-      "most 64 deep, at most 100000 joints, bounded work per request): see docs/fabrik-solve.md.\n"
+      "most 64 deep, at most 2000000 JSON values, at most 100000 joints, bounded work per\n"
+      "request): see docs/fabrik-solve.md.\n"
       "\n"
       "request:  {\"joints\": [[x,y,z], ...], \"target\": [x,y,z], \"tolerance\": 0.01,\n"
       "           \"max_iterations\": 10, \"solver\": \"fabrik\", \"id\": ...}\n"

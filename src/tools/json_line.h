@@ -7,6 +7,7 @@
 //     cannot hold them, so the line cannot be read; the reason quotes the number);
 //   * nesting deeper than kMaxJsonDepth arrays/objects (checked while parsing, so a line of
 //     100,000 '[' costs one pass and no deep recursion anywhere);
+//   * more than kMaxJsonValues values (the parse stops there, so no more are ever built);
 //   * the same key twice in one object ("duplicate key \"tolerance\"": JSON leaves the
 //     meaning open, so a request that says two things is refused rather than guessed).
 // When the line was a JSON object with an "id" member, `id` is set (also for a null id) so
@@ -24,8 +25,25 @@ namespace fabrik::tools {
 
 // Arrays and objects may nest this deep (a request itself needs 4 levels).
 inline constexpr int kMaxJsonDepth = 64;
+// Values one line may hold, counting every number, string, bool, null and key once and every
+// array and object twice (each is an allocation of its own): a chain of 100,000 joints is
+// 500,000, a tree of 100,000 nodes about 1,000,000, with a constraint on every node about
+// 1,700,000. It bounds the parsed request's memory (about 100 MB at most), where an 8 MiB
+// line of small arrays could otherwise take 290 MB; the parse stops at the limit.
+inline constexpr std::size_t kMaxJsonValues = 2'000'000;
+
+// Empties `value` from the leaves up without allocating. nlohmann's destructor moves a
+// container's children into a new vector as big as the container before freeing them: under
+// a memory limit (`ulimit -v`) that allocation can fail inside a destructor and end the
+// program. A container emptied first is freed without it. Nesting is at most kMaxJsonDepth
+// deep in a parsed line, so the recursion is too.
+void Dismantle(nlohmann::ordered_json& value) noexcept;
 
 struct JsonLine {
+  JsonLine() = default;
+  JsonLine(JsonLine&&) = default;
+  JsonLine& operator=(JsonLine&&) = default;
+  ~JsonLine() { Dismantle(value); }  // freed without allocating (Dismantle)
   nlohmann::ordered_json value;
   std::optional<nlohmann::ordered_json> id;  // the object's "id" member, if any
 };

@@ -1,5 +1,6 @@
 #include "tools/line_reader.h"
 
+#include <new>
 #include <streambuf>
 
 namespace fabrik::tools {
@@ -10,6 +11,7 @@ LineStatus ReadLine(std::istream& in, std::string& line, std::size_t max_bytes) 
   if (buffer == nullptr || !in.good()) return LineStatus::kEnd;
   bool any = false;
   bool too_long = false;
+  bool no_memory = false;
   for (;;) {
     const int c = buffer->sbumpc();
     if (c == std::char_traits<char>::eof()) {
@@ -19,12 +21,19 @@ LineStatus ReadLine(std::istream& in, std::string& line, std::size_t max_bytes) 
     }
     any = true;
     if (c == '\n') break;
-    if (line.size() < max_bytes) {
-      line.push_back(static_cast<char>(c));
-    } else {
+    if (line.size() < max_bytes && !no_memory) {
+      try {
+        line.push_back(static_cast<char>(c));
+      } catch (const std::bad_alloc&) {
+        no_memory = true;  // under a memory limit: drop the line, answer, go on
+        line.clear();
+        line.shrink_to_fit();
+      }
+    } else if (!no_memory) {
       too_long = true;  // keep reading to the newline, keep nothing more
     }
   }
+  if (no_memory) return LineStatus::kNoMemory;
   if (too_long) {
     line.clear();
     line.shrink_to_fit();

@@ -13,9 +13,10 @@ namespace fabrik::tools {
 inline constexpr std::size_t kMaxLineBytes = 8u << 20;  // 8 MiB
 
 enum class LineStatus {
-  kLine,     // `line` holds the next line (a final line without newline included)
-  kTooLong,  // the line was longer than max_bytes: it was read to its end and dropped
-  kEnd,      // no more input
+  kLine,      // `line` holds the next line (a final line without newline included)
+  kTooLong,   // the line was longer than max_bytes: it was read to its end and dropped
+  kNoMemory,  // no memory to hold the line (std::bad_alloc): it was read to its end and dropped
+  kEnd,       // no more input
 };
 
 // Reads the next '\n'-terminated line of `in` (the '\n' dropped, any other byte kept) keeping

@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "core/command_table.h"
-#include "core/commands.h"
+#include "core/execute.h"
 #include "core_test_util.h"
 #include "ik/solver.h"
 

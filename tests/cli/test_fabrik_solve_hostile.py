@@ -385,5 +385,119 @@ class Files(unittest.TestCase):
         self.assertIn("directory", lines[0])
 
 
+def peak_rss_mb(data, preexec_fn=None):
+    """Runs fabrik-solve alone in a child (fork, then exec) and returns (proc, its peak RSS in
+    MB): RUSAGE_CHILDREN of a fresh intermediate process holds that one child only."""
+    script = (
+        "import resource, subprocess, sys\n"
+        "p = subprocess.run([sys.argv[1]], input=sys.stdin.buffer.read(), capture_output=True)\n"
+        "sys.stdout.buffer.write(p.stdout)\n"
+        "sys.stderr.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+        "sys.exit(p.returncode)\n")
+    import sys
+    proc = subprocess.run([sys.executable, "-c", script, SOLVE], input=data,
+                          capture_output=True, timeout=TIMEOUT, preexec_fn=preexec_fn)
+    return proc, int(proc.stderr.decode().strip().splitlines()[-1]) / 1024.0
+
+
+class Memory(unittest.TestCase):
+    """Memory per request is bounded (docs/fabrik-solve.md: Limits): 2,000,000 JSON values."""
+
+    @unittest.skipIf(SANITIZED, "AddressSanitizer's own memory would swamp the measure")
+    def test_two_lines_of_small_arrays_within_the_line_limit_stay_under_100_mb(self):
+        # 8 MiB of [0,0,0] arrays: a million arrays, four million values. Parsed whole, one
+        # line took 290 MB.
+        # The id comes first: the parse stops at the limit, and an id read by then is echoed.
+        big = ('{"id": 1, "joints": [' + ",".join(["[0,0,0]"] * ((MAX_LINE - 60) // 8)) + "]}")
+        self.assertLessEqual(len(big), MAX_LINE)
+        data = (big + "\n" + big + "\n" + line(GOOD) + "\n").encode()
+        proc, peak = peak_rss_mb(data)
+        self.assertEqual(proc.returncode, 0)
+        out = [json.loads(raw) for raw in proc.stdout.splitlines()]
+        self.assertEqual(len(out), 3)
+        for answer in out[:2]:
+            self.assertFalse(answer["ok"])
+            self.assertIn("more than 2000000 JSON values", answer["error"])
+            self.assertEqual(answer["id"], 1)
+        self.assertTrue(out[2]["ok"])
+        self.assertLess(peak, 100.0)
+
+    def test_a_request_just_within_the_value_limit_is_read(self):
+        # 499,999 [x, y, z] arrays in "x" (2 + 3 each: 2,499,995 values) is over the limit;
+        # 399,999 (1,999,995 values, plus the object, its keys and a few) is just within.
+        n = 399_990
+        body = ('{"x": [' + ",".join(["[0,0,0]"] * n) + ']}')
+        out = answers(body + "\n")
+        self.assertFalse(out[0]["ok"])
+        self.assertIn("missing field", out[0]["error"])
+        body = ('{"x": [' + ",".join(["[0,0,0]"] * (n + 10)) + ']}')
+        out = answers(body + "\n")
+        self.assertIn("more than 2000000 JSON values", out[0]["error"])
+
+    @unittest.skipIf(SANITIZED, "AddressSanitizer reserves terabytes of address space")
+    def test_out_of_memory_answers_that_request_and_goes_on(self):
+        # The address space fabrik-solve needs for a small request, then a limit of 24 MiB
+        # more: a request of 1,900,000 values (about 70 MB parsed) cannot be held.
+        probe = subprocess.Popen([SOLVE], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        try:
+            probe.stdin.write((line(GOOD) + "\n").encode())
+            probe.stdin.flush()
+            self.assertTrue(json.loads(probe.stdout.readline())["ok"])
+            with open(f"/proc/{probe.pid}/status") as f:
+                size_kb = next(int(l.split()[1]) for l in f if l.startswith("VmPeak:"))
+        finally:
+            probe.stdin.close()
+            probe.wait(timeout=TIMEOUT)
+        limit = size_kb * 1024 + (24 << 20)
+
+        def cap():
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+        big = '{"x": [' + ",".join(["[0,0,0]"] * 380_000) + '], "id": 2}'
+        data = (line(GOOD) + "\n" + big + "\n" + line(GOOD) + "\n").encode()
+        proc = subprocess.run([SOLVE], input=data, capture_output=True, timeout=TIMEOUT,
+                              preexec_fn=cap)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-300:])
+        out = [json.loads(raw) for raw in proc.stdout.splitlines()]
+        self.assertEqual(len(out), 3, proc.stdout)
+        self.assertTrue(out[0]["ok"])
+        self.assertFalse(out[1]["ok"])
+        self.assertIn("out of memory", out[1]["error"])
+        self.assertTrue(out[2]["ok"])
+
+
+class LinearTime(unittest.TestCase):
+    """A long array of objects is parsed in one pass. nlohmann's callback parser scanned the
+    enclosing array at every object's end: a 100,000-node tree took seconds, and 8 MiB of
+    empty objects hours. CPU time is capped far above the linear cost (a safety net that a
+    quadratic parse overruns by orders of magnitude), never wall time."""
+
+    def run_capped(self, data):
+        def cap():
+            resource.setrlimit(resource.RLIMIT_CPU, (120, 120))
+
+        proc = subprocess.run([SOLVE], input=data, capture_output=True, timeout=None,
+                              preexec_fn=cap)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-300:])
+        return [json.loads(raw) for raw in proc.stdout.splitlines()]
+
+    def test_a_chain_shaped_tree_of_100000_nodes_is_refused_in_one_pass(self):
+        nodes = [{"parent": i - 1, "position": [0, i, 0]} for i in range(100_000)]
+        request = {"nodes": nodes, "targets": {"99999": [0, 5, 0]}, "tolerance": 0.01,
+                   "max_iterations": 10, "id": "tree"}
+        out = self.run_capped((line(request) + "\n" + line(GOOD) + "\n").encode())
+        self.assertFalse(out[0]["ok"])
+        self.assertIn("too short beside the length of its longest root-to-leaf path",
+                      out[0]["error"])
+        self.assertEqual(out[0]["id"], "tree")
+        self.assertTrue(out[1]["ok"])
+
+    def test_eight_mib_of_empty_objects(self):
+        body = '{"x": [' + ",".join(["{}"] * ((MAX_LINE - 20) // 3)) + "]}"
+        out = self.run_capped((body + "\n" + line(GOOD) + "\n").encode())
+        self.assertIn("more than 2000000 JSON values", out[0]["error"])
+        self.assertTrue(out[1]["ok"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -2,6 +2,7 @@
 // sampling between frames.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -114,6 +115,92 @@ TEST(ClipLoad, UnitsAreDetectedFromHeight) {
   EXPECT_NEAR(given.value().rest_height(), 1.78f, 1e-3f);
   EXPECT_FALSE(LoadClipFile(dir.path("odd.bvh"), ClipLoadOptions{-1.0f}).ok());
   EXPECT_FALSE(LoadClipFile(dir.path("odd.bvh"), ClipLoadOptions{NAN}).ok());
+}
+
+// Long decimals (Python's str(float) writes 9.00012000000000000002), read as Assimp reads
+// them: the fraction's first 15 digits.
+TEST(ClipLoad, LongDecimalsAreRead) {
+  TempDir dir;
+  std::string text = MakeBvh(Humanoid(), 0.01f, 2, [](int, std::vector<float>&) {});
+  const std::size_t at = text.find("OFFSET ") + 7;
+  text.replace(at, text.find(' ', at) - at, "9.00012000000000000002");
+  auto clip = LoadClipFile(dir.Write("long.bvh", text));
+  ASSERT_TRUE(clip.ok()) << clip.error();
+  EXPECT_NEAR(clip.value().offsets()[0].x, 0.0900012f, 1e-6f);
+  // A whole part too long for the importer's 64-bit integer is still refused.
+  text.replace(at, text.find(' ', at) - at, std::string(20, '9') + ".5");
+  EXPECT_FALSE(LoadClipFile(dir.Write("whole.bvh", text)).ok());
+}
+
+// A UTF-8 byte-order mark is skipped, as in scripts and spline files.
+TEST(ClipLoad, AByteOrderMarkIsSkipped) {
+  TempDir dir;
+  const std::string text = MakeBvh(Humanoid(), 0.01f, 2, [](int, std::vector<float>&) {});
+  auto clip = LoadClipFile(dir.Write("bom.bvh", "\xEF\xBB\xBF" + text));
+  ASSERT_TRUE(clip.ok()) << clip.error();
+  EXPECT_EQ(clip.value().frame_count(), 2);
+  // Line numbers stay the file's.
+  std::string bad = "\xEF\xBB\xBF" + text;
+  bad.insert(bad.size() - 1, " 1");
+  auto refused = LoadClipFile(dir.Write("bombad.bvh", bad));
+  ASSERT_FALSE(refused.ok());
+  const auto lines = std::count(text.begin(), text.end(), '\n');
+  EXPECT_NE(refused.error().find("line " + std::to_string(lines) + " "), std::string::npos)
+      << refused.error();
+}
+
+// A Z-up skeleton (standing along +Z; a person in centimetres is 178 units tall and 17 deep)
+// used to be scaled as if its 17-unit depth were its height: a 17 m giant. It is detected and
+// turned: the same clip as the Y-up file, joint for joint and frame for frame.
+TEST(ClipLoad, AZUpSkeletonIsTurnedToYUp) {
+  TempDir dir;
+  const std::vector<testing::TestJoint> y_up = Humanoid();
+  std::vector<testing::TestJoint> z_up = y_up;
+  for (auto& j : z_up) j.offset = glm::vec3(j.offset.x, -j.offset.z, j.offset.y);
+  // Order Z X Y: about Y (yaw) in the Y-up file is about Z in the Z-up one; X stays X.
+  const int hips = AngleSlot(y_up, "Hips"), knee = AngleSlot(y_up, "LeftLeg");
+  const auto motion = [&](bool z) {
+    return [=](int f, std::vector<float>& v) {
+      v[hips + (z ? 0 : 2)] = 30.0f * f;
+      v[knee + 1] = 20.0f + 5.0f * f;
+      const glm::vec3 walk(0.1f * f, 0.02f * f, 0.3f * f);  // Y-up metres
+      const glm::vec3 shift = z ? glm::vec3(walk.x, -walk.z, walk.y) : walk;
+      for (int k = 0; k < 3; ++k) v[k] += shift[k];
+    };
+  };
+  auto a = LoadClipFile(dir.Write("y.bvh", MakeBvh(y_up, 0.01f, 3, motion(false))));
+  auto b = LoadClipFile(dir.Write("z.bvh", MakeBvh(z_up, 0.01f, 3, motion(true))));
+  ASSERT_TRUE(a.ok()) << a.error();
+  ASSERT_TRUE(b.ok()) << b.error();
+  EXPECT_FALSE(a.value().turned_from_z_up());
+  EXPECT_TRUE(b.value().turned_from_z_up());
+  EXPECT_EQ(b.value().scale_source(), ScaleSource::kUnitCentimetres);
+  EXPECT_NEAR(b.value().rest_height(), 1.78f, 1e-3f);
+  Pose pa, pb;
+  pa.Resize(a.value().joint_count());
+  pb.Resize(b.value().joint_count());
+  for (int f = 0; f < 3; ++f) {
+    SampleFrame(a.value(), f, pa);
+    SampleFrame(b.value(), f, pb);
+    for (int j = 0; j < pa.joint_count(); ++j) {
+      EXPECT_LT(glm::length(pa.positions[j] - pb.positions[j]), 1e-4f) << f << " " << j;
+      EXPECT_LT(Angle(pa.rotations[j], pb.rotations[j]), 1e-3f) << f << " " << j;
+    }
+  }
+  // Told the file is Y-up, it is read as it is (and is the giant the scale rule makes).
+  auto kept = LoadClipFile(dir.path("z.bvh"), ClipLoadOptions{0.0f, UpAxis::kY});
+  ASSERT_TRUE(kept.ok()) << kept.error();
+  EXPECT_FALSE(kept.value().turned_from_z_up());
+  float low = 0.0f, high = 0.0f;
+  for (const glm::vec3& r : kept.value().rest_positions()) {
+    low = std::min(low, r.z);
+    high = std::max(high, r.z);
+  }
+  EXPECT_GT(high - low, 10.0f);
+  // Told the Y-up file is Z-up, it is turned.
+  auto turned = LoadClipFile(dir.path("y.bvh"), ClipLoadOptions{0.0f, UpAxis::kZ});
+  ASSERT_TRUE(turned.ok()) << turned.error();
+  EXPECT_TRUE(turned.value().turned_from_z_up());
 }
 
 TEST(ClipLoad, OddNamesAreKept) {

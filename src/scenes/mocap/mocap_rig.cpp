@@ -8,7 +8,11 @@ Result<std::shared_ptr<const mocap::Rig>> LoadRig(const std::string& resolved_pa
   Result<mocap::Clip> clip = mocap::LoadClipFile(resolved_path, options);
   if (!clip) return MakeError(clip.error());
   auto rig = mocap::MakeRig(std::move(clip).value());
-  if (!rig) return MakeError(resolved_path + ": " + rig.error());
+  // Most of MakeRig's errors name the clip already; the path is said once.
+  if (!rig) {
+    const std::string& e = rig.error();
+    return MakeError(e.rfind(resolved_path, 0) == 0 ? e : resolved_path + ": " + e);
+  }
   return rig;
 }
 
