@@ -105,17 +105,16 @@ namespace {
 // frame and 600 lines of `at 0 chains 100000 20` run over 600 frames instead of freezing the
 // first. Rebuilding the chain (at most 10,000 joints) and `state` (the whole state as text)
 // cost 16 and 8: a script's set-up lines at time 0 still run together in its first frame.
-// The crowd's `characters N` rebuilds the crowd (up to 5,000 characters: about 0.3 s),
-// `mocap load` and `mocap scale` re-read and re-measure a clip (and rebuild a crowd), and a
-// screenshot encodes up to a 4096 x 4096 PNG: each takes a whole frame too (one frame also
-// keeps every screenshot line its own picture).
+// Lines that rebuild or re-read take a whole frame too: `characters N` rebuilds a crowd (up to
+// 5,000 characters: about 0.3 s), a `load` or `scale` subcommand (`terrain load`, `mocap load`,
+// `mocap scale`) reads or re-measures a file, and a screenshot encodes up to a 4096 x 4096
+// PNG (one a frame also keeps every screenshot line its own picture).
 bool TakesAWholeFrame(const cmd::Extension& ext) {
   if (ext.name == "chains" || ext.name == "terrain" || ext.name == "characters" ||
       ext.name == "screenshot") {
     return true;
   }
-  return ext.name == "mocap" && !ext.args.empty() &&
-         (ext.args[0] == "load" || ext.args[0] == "scale");
+  return !ext.args.empty() && (ext.args[0] == "load" || ext.args[0] == "scale");
 }
 
 std::size_t ScriptLineCost(const Command& command) {

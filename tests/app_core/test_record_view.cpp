@@ -10,8 +10,8 @@
 
 #include "camera/unproject.h"
 #include "core_test_util.h"
-#include "targets/path_recorder.h"
 #include "lang/script.h"
+#include "targets/path_recorder.h"
 
 namespace fabrik {
 namespace {
@@ -63,7 +63,7 @@ TEST(RecordReplay, AFileWhoseFolderWasDeletedIsNotReportedWritten) {
   core.Run("record stop");
   EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
   EXPECT_NE(core.LastLine().find("removed or replaced"), std::string::npos) << core.LastLine();
-  EXPECT_EQ(core.LastLine().find("written ("), std::string::npos) << core.LastLine();
+  EXPECT_EQ(core.LastLine().find("script lines; replay"), std::string::npos) << core.LastLine();
   EXPECT_FALSE(core.state().recording.active());
 }
 
@@ -225,7 +225,8 @@ TEST(RecordReplay, AFailedWriteIsReportedOnceAndStopsTheRecording) {
   EXPECT_FALSE(core.state().recording.active());
   int errors = 0;
   for (const ConsoleLine& line : core.state().console.log) {
-    if (line.kind == ConsoleLine::Kind::kError && line.text.find("/dev/full") != std::string::npos) {
+    if (line.kind == ConsoleLine::Kind::kError &&
+        line.text.find("/dev/full") != std::string::npos) {
       ++errors;
       EXPECT_NE(line.text.find("No space left"), std::string::npos) << line.text;
     }

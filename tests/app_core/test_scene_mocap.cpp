@@ -279,16 +279,17 @@ TEST(CrowdScene, CharactersSetsTheCrowdAndItsFeetStayOnTheGround) {
 }
 
 TEST(CrowdScene, ALargeSkeletonBoundsTheCrowdsSizeAndWhatIsDrawn) {
-  // A humanoid with a 960-joint tail (987 joints with its End Sites): a crowd's memory grows
+  // A humanoid with a 960-joint tail (987 joints with its End Sites; 0.96 m long, so the clip
+  // is not taken for a Z-up one): a crowd's memory grows
   // with characters x joints, so 2,000 of them are refused with the largest size allowed,
   // and drawing is capped by joints, not only by characters.
   std::vector<mocap::testing::TestJoint> joints = mocap::testing::Humanoid();
   int parent = 0;
   for (int i = 0; i < 960; ++i) {
-    joints.push_back({"Tail" + std::to_string(i), parent, {0.0f, 0.0f, -0.01f}});
+    joints.push_back({"Tail" + std::to_string(i), parent, {0.0f, 0.0f, -0.001f}});
     parent = static_cast<int>(joints.size()) - 1;
   }
-  joints.push_back({"", parent, {0.0f, 0.0f, -0.01f}, true});
+  joints.push_back({"", parent, {0.0f, 0.0f, -0.001f}, true});
   mocap::testing::TempDir dir;
   const std::string path = dir.Write(
       "tail.bvh", mocap::testing::MakeBvh(joints, 0.01f, 4, [](int, std::vector<float>&) {}));

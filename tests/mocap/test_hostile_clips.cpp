@@ -181,6 +181,13 @@ TEST(HostileClips, MoreOrFewerFramesThanDeclaredNameBothCounts) {
   fewer.replace(fewer.find("Frames: 4"), 9, "Frames: 5");
   ExpectError(LoadClipFile(dir.Write("fewer.bvh", fewer)),
               "declares 5 frames (\"Frames:\") but holds 4 frame lines");
+  // Exactly one line more than declared (an exporter's off-by-one, as in Debian's packaged
+  // Boxing_Toes.bvh) is read as the declared frames.
+  std::string one_more = Small(4);
+  one_more.replace(one_more.find("Frames: 4"), 9, "Frames: 3");
+  const Result<Clip> read = LoadClipFile(dir.Write("one_more.bvh", one_more));
+  ASSERT_TRUE(read.ok()) << read.error();
+  EXPECT_EQ(read.value().frame_count(), 3);
   // Blank lines between frames and at the end are not frames.
   std::string blanks = Small(4);
   blanks.insert(blanks.rfind('\n', blanks.size() - 2) + 1, "\n  \r\n");
