@@ -44,7 +44,7 @@ USES = {
     "tools": {"ik"},
     "terrain": {"ik"},
     "walker": {"ik", "terrain"},
-    "mocap": {"ik", "terrain"},
+    "mocap": {"ik", "io", "terrain"},  # io: the BVH writer's atomic file writes
     "core": set(LOWER),
     "render": {"ik", "io", "skin", "camera"},
     "app": set(LOWER) | {"core", "render", "scenes"},
