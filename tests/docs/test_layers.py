@@ -44,7 +44,8 @@ USES = {
     "tools": {"ik"},
     "terrain": {"ik"},
     "walker": {"ik", "terrain"},
-    "mocap": {"ik", "io", "terrain"},  # io: the BVH writer's atomic file writes
+    # io: the BVH writer's atomic file writes; lang: text.h's byte-order mark (header only)
+    "mocap": {"ik", "io", "lang", "terrain"},
     "core": set(LOWER),
     "render": {"ik", "io", "skin", "camera"},
     "app": set(LOWER) | {"core", "render", "scenes"},
