@@ -48,7 +48,7 @@ void CheckAccepted(const fabrik::Options& o) {
   }
   Check(std::isfinite(o.length) && o.length >= fabrik::kMinLength && o.length <= fabrik::kMaxLength,
         "length out of range");
-  Check(kMoeRange.Contains(o.moe), "moe out of range");
+  Check(fabrik::kMoeRange.Contains(o.moe), "moe out of range");
   Check(o.max_iterations >= 1 && o.max_iterations <= 100000, "max_iterations out of range");
   Check(o.width >= 200 && o.width <= 4096 && o.height >= 150 && o.height <= 4096,
         "size out of range");
