@@ -9,9 +9,26 @@
 # - Test code at -O1 in optimised builds: the code under test is the libraries', built as
 #   configured (-O3 in Release); the test files themselves only call it and compare, and
 #   optimising GoogleTest's expanded macros at -O3 took half of their compile time.
+# - Unity builds: the project's own targets compile their files in batches, one translation unit
+#   a batch, so the headers every file of a target includes (the core's state, GoogleTest's
+#   macros, the standard library) are parsed and their inline functions generated once a batch
+#   rather than once a file. Files with options of their own (-ffp-contract=off in src/ik) are
+#   compiled alone, as CMake does for any file with its own compile options.
 # FABRIK_PCH=OFF builds without precompiled headers, e.g. to check that every file includes what
-# it uses.
+# it uses; FABRIK_UNITY=OFF compiles every file alone (shorter rebuilds after a one-file edit).
 option(FABRIK_PCH "Precompile heavy third-party headers (shorter builds)" ON)
+option(FABRIK_UNITY "Compile each target's files in batches (shorter full builds)" ON)
+set(FABRIK_UNITY_BATCH 8 CACHE STRING "Files a unity batch holds (FABRIK_UNITY)")
+
+# fabrik_unity(TARGET): the target's files compiled in batches when FABRIK_UNITY is on. Every
+# file of such a target keeps its file-local names (anonymous namespaces, statics) distinct from
+# those of the other files of its target.
+function(fabrik_unity target)
+  if(FABRIK_UNITY)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON
+                                               UNITY_BUILD_BATCH_SIZE ${FABRIK_UNITY_BATCH})
+  endif()
+endfunction()
 
 # The standard headers nearly every file of the project includes.
 set(_fabrik_pch_std <algorithm> <array> <cmath> <cstdint> <functional> <memory> <optional>

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/command_table.h"
 #include "core/execute.h"
 #include "core/frame.h"
 #include "core/orient.h"
@@ -9,6 +10,7 @@
 #include "core/step_view.h"
 #include "core/stop_request.h"
 #include "core/view_2d.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {
@@ -20,10 +22,6 @@ struct Overloaded : Ts... {
 template <class... Ts>
 Overloaded(Ts...) -> Overloaded<Ts...>;
 
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
 void EndDrag(AppState& state) {
   state.drag.plane.End();
   state.drag.dragging = false;
@@ -31,7 +29,7 @@ void EndDrag(AppState& state) {
 }
 
 void StartDrag(AppState& state, const app::DragStart& c) {
-  if (state.mode != TargetMode::kDrag || !Finite(c.position) || !Finite(c.plane_normal)) return;
+  if (state.mode != TargetMode::kDrag || !IsFinite(c.position) || !IsFinite(c.plane_normal)) return;
   state.scene.grab = c.grab;
   // The 2D view drags on the plane z = 0 (docs/scenes.md: The 2D view).
   const bool planar = View2d(state);
@@ -100,27 +98,23 @@ bool ApplyCommand(AppState& state, const AppCommand& command, CommandSource sour
 namespace {
 
 // What one due script line costs of a frame's budget (kScriptFrameUnits). A line that switches
-// the scene, rebuilds the field (up to 2,000,000 joints: about 43 ms) or reads a terrain (an
-// 8192 x 8192 PNG: about half a second) takes a whole frame's budget, so one such line runs a
-// frame and 600 lines of `at 0 chains 100000 20` run over 600 frames instead of freezing the
-// first. Rebuilding the chain (at most 10,000 joints) and `state` (the whole state as text)
-// cost 16 and 8: a script's set-up lines at time 0 still run together in its first frame.
-// Lines that rebuild or re-read take a whole frame too: `characters N` rebuilds a crowd (up to
-// 5,000 characters: about 0.3 s), a `load` or `scale` subcommand (`terrain load`, `mocap load`,
-// `mocap scale`) reads or re-measures a file, and a screenshot encodes up to a 4096 x 4096
-// PNG (one a frame also keeps every screenshot line its own picture).
-bool TakesAWholeFrame(const cmd::Extension& ext) {
-  if (ext.name == "chains" || ext.name == "terrain" || ext.name == "characters" ||
-      ext.name == "screenshot") {
-    return true;
-  }
-  return !ext.args.empty() && (ext.args[0] == "load" || ext.args[0] == "scale");
-}
-
+// the scene, or that its command's entry says rebuilds or re-reads something large
+// (AppCommandEntry::whole_frame: the field's `chains` rebuild up to 2,000,000 joints, about
+// 43 ms; `terrain load` reads up to an 8192 x 8192 PNG, about half a second; the crowd's
+// `characters` rebuilds up to 5,000 characters, about 0.3 s; `mocap load` and `mocap scale`
+// read or re-measure a clip; `screenshot` encodes up to a 4096 x 4096 PNG, and one a frame
+// keeps every screenshot line its own picture) takes a whole frame's budget, so one such line
+// runs a frame and 600 lines of `at 0 chains 100000 20` run over 600 frames instead of
+// freezing the first. Rebuilding the chain (at most 10,000 joints) and `state` (the whole
+// state as text) cost 16 and 8: a script's set-up lines at time 0 still run together in its
+// first frame.
 std::size_t ScriptLineCost(const Command& command) {
   if (std::holds_alternative<cmd::Scene>(command)) return kScriptFrameUnits;
   if (const auto* ext = std::get_if<cmd::Extension>(&command)) {
-    if (TakesAWholeFrame(*ext)) return kScriptFrameUnits;
+    const AppCommandEntry* entry = FindAppCommand(ext->name);
+    if (entry != nullptr && entry->whole_frame != nullptr && entry->whole_frame(ext->args)) {
+      return kScriptFrameUnits;
+    }
   }
   if (std::holds_alternative<cmd::Joints>(command) ||
       std::holds_alternative<cmd::Length>(command) ||

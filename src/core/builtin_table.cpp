@@ -11,8 +11,8 @@ namespace {
 
 // One line per file of core/commands/, and the core's own.
 using Group = std::span<const BuiltinEntry> (*)();
-constexpr Group kGroups[] = {ChainBuiltins, PlaybackBuiltins, SessionBuiltins, ViewBuiltins,
-                             CoreBuiltins};
+constexpr Group kBuiltinGroups[] = {ChainBuiltins, PlaybackBuiltins, SessionBuiltins, ViewBuiltins,
+                                    CoreBuiltins};
 
 constexpr std::size_t kAlternatives = std::variant_size_v<Command>;
 
@@ -44,7 +44,7 @@ const std::array<ApplyFn, kAlternatives>& Dispatch() {
 std::span<const BuiltinEntry> BuiltinTable() {
   static const std::vector<BuiltinEntry> table = [] {
     std::vector<BuiltinEntry> t;
-    for (Group group : kGroups) {
+    for (Group group : kBuiltinGroups) {
       for (const BuiltinEntry& e : group()) t.push_back(e);
     }
     return t;

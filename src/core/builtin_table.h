@@ -8,7 +8,7 @@
 // entry, listed at the end of the file). Nothing else: Execute (core/execute.h) finds the
 // apply by the struct's place in Command, and the start-up refuses to start when any struct
 // has no apply or more than one (CheckBuiltinApplies). A new group file exposes a function
-// returning its entries, declared here and listed once in kGroups in builtin_table.cpp.
+// returning its entries, declared here and listed once in kBuiltinGroups in builtin_table.cpp.
 #pragma once
 
 #include <cstddef>

@@ -52,7 +52,7 @@ const std::array<AppCommandEntry, 1> kTable = {{
 // and is listed here once; a scene's commands come through its registry line instead.
 using EntryGroup = std::span<const AppCommandEntry> (*)();
 std::span<const AppCommandEntry> CoreEntries() { return kTable; }
-constexpr EntryGroup kGroups[] = {
+constexpr EntryGroup kEntryGroups[] = {
     OrientCommandEntries,
     CaptureCommandEntries,
     RecordViewEntries,
@@ -91,7 +91,7 @@ const Table& TheTable() {
     for (const SceneEntry& scene : RegisteredScenes()) {
       if (scene.commands) add(scene.commands());
     }
-    for (EntryGroup group : kGroups) add(group());
+    for (EntryGroup group : kEntryGroups) add(group());
     for (FlagGroup group : kFlagGroups) {
       for (const FlagEntry& f : group()) t.flags.push_back(f);
     }
@@ -143,6 +143,8 @@ void SetInitialFlags(AppState& state) {
   for (const FlagEntry& f : FlagTable()) f.field(state) = f.initial;
 }
 std::span<const CommandExtension> AppCommandLanguage() { return TheTable().language; }
+
+bool EveryLineAWholeFrame(std::span<const std::string>) { return true; }
 
 const AppCommandEntry* FindAppCommand(std::string_view name) {
   for (const AppCommandEntry& e : TheTable().entries) {

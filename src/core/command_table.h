@@ -11,7 +11,7 @@
 //   language half (CommandExtension: name, usage, summary, details, parse, keywords) and its
 //   apply function sit side by side. This is the form for any other new command: add one entry to a
 //   group, either the core group in command_table.cpp or a file of its own exposing a
-//   function that returns its entries, listed once in kGroups in command_table.cpp.
+//   function that returns its entries, listed once in kEntryGroups in command_table.cpp.
 // * A built-in command (lang/command.h): a command that keys and panel widgets send as a
 //   typed value (Command{cmd::Mode{...}}), or whose parse reads a file. Its CommandSpec
 //   (name, usage, summary, details, parse, completion keywords), its struct's Format and
@@ -73,7 +73,14 @@ struct AppCommandEntry {
   // not the command's words, a restore that depends on other settings): the whole saved
   // setting (core/saved_setting.h), such as the mocap clip under `clip`.
   const SavedSetting* setting = nullptr;
+  // Optional: true when a script line of the command, with these arguments, rebuilds or
+  // re-reads something large (a field, a crowd, a file) and so takes a whole frame of the
+  // script's budget (ScriptLineCost, core/apply.cpp); null: one unit, as most lines.
+  bool (*whole_frame)(std::span<const std::string> args) = nullptr;
 };
+
+// For AppCommandEntry::whole_frame: every line of the command takes a whole frame.
+bool EveryLineAWholeFrame(std::span<const std::string> args);
 
 // An on/off flag of the app's state, everything about it in one entry: the command
 // `name on|off` (parsed by the language's one ParseOnOff, completed with on/off, listed by
@@ -111,7 +118,7 @@ const FlagEntry* FindFlag(std::string_view name);
 // Sets every flag to its `initial` value (the start-up does, before the settings).
 void SetInitialFlags(AppState& state);
 
-// Groups of entries defined in their own files (listed in kGroups in command_table.cpp).
+// Groups of entries defined in their own files (listed in kEntryGroups in command_table.cpp).
 std::span<const AppCommandEntry> OrientCommandEntries();  // commands/orient.cpp
 // commands/tools.cpp: soften, stretch, turn limit, stiffness, pole (docs/tools.md)
 std::span<const AppCommandEntry> ToolCommandEntries();
@@ -120,7 +127,7 @@ std::span<const AppCommandEntry> ToolCommandEntries();
 std::span<const AppCommandEntry> AppCommandTable();
 // The table's language halves, contiguous, for CommandContext::extensions.
 std::span<const CommandExtension> AppCommandLanguage();
-// Groups of entries from their own files, listed in kGroups (command_table.cpp).
+// Groups of entries from their own files, listed in kEntryGroups (command_table.cpp).
 std::span<const AppCommandEntry> CaptureCommandEntries();  // commands/capture.cpp: screenshot
 std::span<const AppCommandEntry> RecordViewEntries();  // commands/record.cpp: record, root, view
 

@@ -81,12 +81,12 @@ bool ApplyExtension(AppState& state, const cmd::Extension& c, CommandOutput& out
 
 constexpr BuiltinApply kNothingApplies[] = {ApplyOf<cmd::Nothing, ApplyNothing>()};
 constexpr BuiltinApply kExtensionApplies[] = {ApplyOf<cmd::Extension, ApplyExtension>()};
-const BuiltinEntry kEntries[] = {{.name = cmd::Nothing::kName, .applies = kNothingApplies},
-                                 {.name = "app commands", .applies = kExtensionApplies}};
+const BuiltinEntry kCoreEntries[] = {{.name = cmd::Nothing::kName, .applies = kNothingApplies},
+                                     {.name = "app commands", .applies = kExtensionApplies}};
 
 }  // namespace
 
-std::span<const BuiltinEntry> CoreBuiltins() { return kEntries; }
+std::span<const BuiltinEntry> CoreBuiltins() { return kCoreEntries; }
 
 bool Execute(AppState& state, const Command& command, CommandSource source) {
   // Keys and panel widgets act quietly; the console, --exec and scripts print the result.

@@ -5,7 +5,7 @@
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 
-namespace fabrik::json {
+namespace fabrik::state_json {
 
 // JSON has no NaN or inf; the state never holds them, but a number that somehow is not
 // finite is written as null rather than producing invalid JSON.
@@ -14,4 +14,4 @@ inline nlohmann::json Num(double v) {
 }
 inline nlohmann::json Vec(const glm::vec3& v) { return {Num(v.x), Num(v.y), Num(v.z)}; }
 
-}  // namespace fabrik::json
+}  // namespace fabrik::state_json

@@ -16,7 +16,7 @@ namespace fabrik {
 namespace {
 
 nlohmann::json Quat(const glm::quat& q) {
-  return {json::Num(q.w), json::Num(q.x), json::Num(q.y), json::Num(q.z)};
+  return {state_json::Num(q.w), state_json::Num(q.x), state_json::Num(q.y), state_json::Num(q.z)};
 }
 
 float Degrees(float radians) { return radians * 180.0f / glm::pi<float>(); }
@@ -119,10 +119,10 @@ void WriteOrientState(const AppState& state, nlohmann::json& j) {
     j["rotations"] = nullptr;
   }
   j["target_rotation"] = o.euler_deg ? Quat(o.rotation) : nlohmann::json(nullptr);
-  j["target_euler_deg"] = o.euler_deg ? json::Vec(*o.euler_deg) : nlohmann::json(nullptr);
+  j["target_euler_deg"] = o.euler_deg ? state_json::Vec(*o.euler_deg) : nlohmann::json(nullptr);
   j["effector_rotation"] =
       o.effector_rotation ? Quat(*o.effector_rotation) : nlohmann::json(nullptr);
-  j["orient_error_deg"] = o.error_deg ? json::Num(*o.error_deg) : nlohmann::json(nullptr);
+  j["orient_error_deg"] = o.error_deg ? state_json::Num(*o.error_deg) : nlohmann::json(nullptr);
 }
 
 }  // namespace fabrik

@@ -14,8 +14,8 @@
 namespace fabrik {
 namespace {
 
-using json::Num;
-using json::Vec;
+using state_json::Num;
+using state_json::Vec;
 
 nlohmann::json Mat(const glm::mat4& m) {
   nlohmann::json out = nlohmann::json::array();

@@ -3,22 +3,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ik/vec_util.h"
+
 namespace fabrik {
-namespace {
-
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
-}  // namespace
-
 std::optional<glm::vec3> SplineTarget::Wanted(float dt) {
   if (!follower.has_spline()) return std::nullopt;
   return follower.Advance(dt);
 }
 
 void TargetMixer::Jump(const glm::vec3& p) {
-  if (!Finite(p)) return;
+  if (!IsFinite(p)) return;
   position_ = wanted_ = p;
   gliding_ = false;
 }
@@ -40,7 +34,7 @@ void TargetMixer::Settle() {
 }
 
 void TargetMixer::Update(const std::optional<glm::vec3>& wanted, float dt, bool no_glide) {
-  if (wanted && Finite(*wanted)) wanted_ = *wanted;
+  if (wanted && IsFinite(*wanted)) wanted_ = *wanted;
   if (no_glide) gliding_ = false;
   glm::vec3 next = wanted_;
   if (gliding_) {
@@ -50,7 +44,7 @@ void TargetMixer::Update(const std::optional<glm::vec3>& wanted, float dt, bool 
     next = from_ + (wanted_ - from_) * s;
     if (t >= 1.0f) gliding_ = false;
   }
-  if (Finite(next)) position_ = next;
+  if (IsFinite(next)) position_ = next;
 }
 
 }  // namespace fabrik

@@ -155,21 +155,22 @@ bool SolveWithTools(AppState& state) {
 
 void WriteToolFields(const AppState& state, nlohmann::json& j) {
   const ToolState& t = state.tools;
-  j["soften"] = json::Num(t.soften);
-  j["stretch"] = json::Num(t.stretch);
-  j["stretch_factor"] = json::Num(t.stretch_factor);
-  j["turn_limit"] = json::Num(t.turn_limit_deg);
+  j["soften"] = state_json::Num(t.soften);
+  j["stretch"] = state_json::Num(t.stretch);
+  j["stretch_factor"] = state_json::Num(t.stretch_factor);
+  j["turn_limit"] = state_json::Num(t.turn_limit_deg);
   nlohmann::json stiffness = nlohmann::json::array();
-  for (float v : t.stiffness) stiffness.push_back(json::Num(v));
+  for (float v : t.stiffness) stiffness.push_back(state_json::Num(v));
   j["stiffness"] = std::move(stiffness);
-  j["pole"] = t.pole ? json::Vec(*t.pole) : nlohmann::json(nullptr);
-  j["soft_target"] = t.soft_target ? json::Vec(*t.soft_target) : nlohmann::json(nullptr);
+  j["pole"] = t.pole ? state_json::Vec(*t.pole) : nlohmann::json(nullptr);
+  j["soft_target"] = t.soft_target ? state_json::Vec(*t.soft_target) : nlohmann::json(nullptr);
   j["on_curve"] = t.on_curve;
-  j["aim"] = t.aim_at ? nlohmann::json{{"at", json::Vec(*t.aim_at)},
-                                       {"axis", json::Vec(t.aim_axis)},
+  j["aim"] = t.aim_at ? nlohmann::json{{"at", state_json::Vec(*t.aim_at)},
+                                       {"axis", state_json::Vec(t.aim_axis)},
                                        {"joints", t.aim_joints}}
                       : nlohmann::json(nullptr);
-  j["aim_error_deg"] = t.aim_error_deg ? json::Num(*t.aim_error_deg) : nlohmann::json(nullptr);
+  j["aim_error_deg"] =
+      t.aim_error_deg ? state_json::Num(*t.aim_error_deg) : nlohmann::json(nullptr);
 }
 
 std::span<const glm::vec3> ToolPose(const AppState& state) {

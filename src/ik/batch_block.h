@@ -14,6 +14,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "batch_fabrik.h"
 
@@ -77,6 +78,12 @@ constexpr std::size_t kBendPreSegments = 32;
 // `accelerate`, accelerated FABRIK (fabrik_accelerated.h): textbook iterations and bend-scale
 // steps per lane exactly as SolveFabrikAccelerated schedules them, bitwise its floats.
 void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate);
+
+// The SIMD targets compiled into the kernel that this CPU supports (Highway's target bits,
+// best first): what a test switches between with hwy::SetSupportedTargetsForTest. The
+// sanitizer builds compile fewer than Release (src/CMakeLists.txt), so a test asks the kernel
+// rather than its own translation unit.
+std::vector<std::int64_t> CompiledSimdTargets();
 
 // The size checks of packed poses (ChainBatch::FromPoses, SolveFabrikPacked): `points` points
 // of `joints` per chain. The error, or an empty string.

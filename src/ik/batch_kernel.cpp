@@ -28,6 +28,7 @@
 #include <cstring>
 #include <new>
 #include <type_traits>
+#include <vector>
 
 #include "ik/batch_accelerate-inl.h"
 #include "ik/batch_block.h"
@@ -287,6 +288,15 @@ HWY_EXPORT(SolveBlockImpl);
 
 void SolveBlock(const BlockView& block, float tolerance, int max_iterations, bool accelerate) {
   HWY_DYNAMIC_DISPATCH(SolveBlockImpl)(block, tolerance, max_iterations, accelerate);
+}
+
+std::vector<std::int64_t> CompiledSimdTargets() {
+  std::vector<std::int64_t> targets;
+  // Highway's better targets have lower bits: the lowest set bit first.
+  for (std::int64_t bits = hwy::SupportedTargets() & HWY_TARGETS; bits != 0; bits &= bits - 1) {
+    targets.push_back(bits & -bits);
+  }
+  return targets;
 }
 
 }  // namespace fabrik::batch

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <vector>
 
 #include <glm/geometric.hpp>
@@ -12,8 +13,6 @@
 
 namespace fabrik {
 namespace {
-
-constexpr float kPi = 3.14159265f;
 
 // The rotation that turns unit vector `from` onto unit vector `to`, by at most `max_angle`.
 // Returns the identity when they already agree; a half turn about some perpendicular axis when
@@ -40,9 +39,10 @@ SolveResult SolveCcd(Chain& chain, const glm::vec3& target, const SolveSettings&
   const std::size_t n = p.size();
   const glm::vec3 root = p[0];
   if (iterate) {
-    const float max_angle = (options.max_joint_angle > 0.0f && options.max_joint_angle <= kPi)
-                                ? options.max_joint_angle
-                                : kPi;
+    const float max_angle =
+        (options.max_joint_angle > 0.0f && options.max_joint_angle <= std::numbers::pi_v<float>)
+            ? options.max_joint_angle
+            : std::numbers::pi_v<float>;
     // A joint closer than this to the effector or the target has no direction to turn by.
     const float tiny = 1e-6f * chain.max_length();
     const float stall = 1e-2f * settings.tolerance;

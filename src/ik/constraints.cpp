@@ -14,8 +14,6 @@
 namespace fabrik {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-
 // SafeNormalize, also for vectors with a NaN among finite components (which it does not
 // catch): any non-finite input gives the fallback.
 glm::vec3 Unit(const glm::vec3& v, const glm::vec3& fallback) {
@@ -37,7 +35,7 @@ glm::vec3 PerpendicularUnit(const glm::vec3& v, const glm::vec3& axis) {
   return Unit(perp - axis * glm::dot(perp, axis), fallback);
 }
 
-double ClampAngle(float a) { return std::clamp(static_cast<double>(a), 0.0, kPi); }
+double ClampAngle(float a) { return std::clamp(static_cast<double>(a), 0.0, std::numbers::pi); }
 
 // Angle between two vectors, robust for tiny and near-pi angles (acos is not).
 float AngleBetween(const glm::vec3& a, const glm::vec3& b) {
@@ -124,7 +122,7 @@ ConeOutcome ProjectIntoQuadrant(double x, double y, double z, const ConeLimits& 
     if (right > best) best = right, dir = {1.0, 0.0};
     if (down > best) best = down, dir = {0.0, -1.0};
     if (left > best) best = left, dir = {-1.0, 0.0};
-    if (best >= kPi) return out;
+    if (best >= std::numbers::pi) return out;
     out.inside = false;
     out.local = glm::dvec3(std::sin(best) * dir.x, std::sin(best) * dir.y, std::cos(best));
     return out;
@@ -205,8 +203,8 @@ ConeOutcome ProjectIntoCone(double x, double y, double z, const ConeLimits& cone
 
 // Wraps an angle into (-pi, pi].
 double WrapAngle(double a) {
-  a = std::remainder(a, 2.0 * kPi);
-  return a <= -kPi ? a + 2.0 * kPi : a;
+  a = std::remainder(a, 2.0 * std::numbers::pi);
+  return a <= -std::numbers::pi ? a + 2.0 * std::numbers::pi : a;
 }
 
 // The hinge's world axis, reference (perpendicular) and binormal cross(axis, reference).
@@ -304,8 +302,9 @@ glm::vec3 ConeUnit(const glm::vec3& d, const Frame& frame, const ConeLimits& con
 glm::vec3 HingeUnit(const glm::vec3& d, const Frame& parent, const HingeLimits& hinge) {
   const HingeBasis b = MakeHingeBasis(parent, hinge);
   const HingeAngle m = MeasureHinge(b, d);
-  const double lo = std::clamp(static_cast<double>(hinge.min_angle), -kPi, kPi);
-  const double hi = std::clamp(static_cast<double>(hinge.max_angle), lo, kPi);
+  const double lo =
+      std::clamp(static_cast<double>(hinge.min_angle), -std::numbers::pi, std::numbers::pi);
+  const double hi = std::clamp(static_cast<double>(hinge.max_angle), lo, std::numbers::pi);
   // A direction along the axis says nothing about the angle: take the zero angle (clamped).
   const double angle = ClampHingeAngle(m.degenerate ? 0.0 : m.angle, lo, hi);
   const glm::vec3 out = b.reference * static_cast<float>(std::cos(angle)) +
@@ -366,7 +365,7 @@ bool IsAtLimit(const JointConstraint& constraint, const Frame& parent, const glm
       // and is not shrunk; a limit below eps leaves nothing, so anything near it is at it.
       auto shrink = [eps](float a) {
         const double v = ClampAngle(a);
-        return v >= kPi ? v : v - eps;
+        return v >= std::numbers::pi ? v : v - eps;
       };
       const double up = shrink(c.up), down = shrink(c.down);
       const double left = shrink(c.left), right = shrink(c.right);
@@ -393,9 +392,10 @@ bool IsAtLimit(const JointConstraint& constraint, const Frame& parent, const glm
       const HingeAngle m = MeasureHinge(b, d);
       if (m.degenerate) return true;
       if (AngleBetween(d, HingeUnit(d, parent, h)) > eps) return true;  // off the plane
-      const double lo = std::clamp(static_cast<double>(h.min_angle), -kPi, kPi);
-      const double hi = std::clamp(static_cast<double>(h.max_angle), lo, kPi);
-      if (hi - lo >= 2.0 * kPi - eps) return false;  // a full circle has no limit
+      const double lo =
+          std::clamp(static_cast<double>(h.min_angle), -std::numbers::pi, std::numbers::pi);
+      const double hi = std::clamp(static_cast<double>(h.max_angle), lo, std::numbers::pi);
+      if (hi - lo >= 2.0 * std::numbers::pi - eps) return false;  // a full circle has no limit
       return m.angle <= lo + eps || m.angle >= hi - eps;
     }
   }

@@ -13,7 +13,6 @@
 namespace fabrik {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 // Parameters may overshoot pi by this much (a user typing 3.1416) and are then clamped.
 constexpr float kAngleSlack = 1e-3f;
 
@@ -41,7 +40,7 @@ JointConstraint JointConstraint::Hinge(const glm::vec3& axis, float min_angle, f
 }
 
 const char* ValidateJointConstraint(const JointConstraint& c) {
-  const float pi_max = static_cast<float>(kPi) + kAngleSlack;
+  const float pi_max = static_cast<float>(std::numbers::pi) + kAngleSlack;
   switch (c.type) {
     case ConstraintType::kNone:
       return nullptr;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
@@ -13,7 +14,6 @@
 namespace fabrik {
 namespace {
 
-constexpr float kPi = 3.14159265f;
 const glm::vec3 kX(1.0f, 0.0f, 0.0f);
 const glm::vec3 kY(0.0f, 1.0f, 0.0f);
 // 1 + cos(pi - 1.4e-3): directions closer than about 1.4e-3 rad to opposite count as a half
@@ -48,9 +48,11 @@ Step RotateBone(const glm::quat& parent, const glm::vec3& d, const glm::quat* pr
                 float parent_budget, float settle) {
   const glm::vec3 parent_dir = parent * kY;
   const glm::quat spatial = Normalized(MinimalRotation(parent_dir, d, parent * kX) * parent);
-  if (previous == nullptr || !Usable(*previous)) return {spatial, parent_budget + kPi};
+  if (previous == nullptr || !Usable(*previous))
+    return {spatial, parent_budget + std::numbers::pi_v<float>};
   const glm::vec3 previous_dir = glm::normalize(*previous * kY);
-  if (1.0f + glm::dot(previous_dir, d) < kOppositeSlack) return {spatial, parent_budget + kPi};
+  if (1.0f + glm::dot(previous_dir, d) < kOppositeSlack)
+    return {spatial, parent_budget + std::numbers::pi_v<float>};
   const glm::quat temporal =
       Normalized(MinimalRotation(previous_dir, d, *previous * kX) * *previous);
   const float change = AngleBetween(previous_dir, d);
@@ -61,8 +63,8 @@ Step RotateBone(const glm::quat& parent, const glm::vec3& d, const glm::quat* pr
   // twist between them, wrapped into (-pi, pi].
   const glm::quat r = spatial * glm::conjugate(temporal);
   float twist = 2.0f * std::atan2(glm::dot(glm::vec3(r.x, r.y, r.z), d), r.w);
-  if (twist > kPi) twist -= 2.0f * kPi;
-  if (twist < -kPi) twist += 2.0f * kPi;
+  if (twist > std::numbers::pi_v<float>) twist -= 2.0f * std::numbers::pi_v<float>;
+  if (twist < -std::numbers::pi_v<float>) twist += 2.0f * std::numbers::pi_v<float>;
   const float budget = parent_budget + settle;
   twist = std::clamp(twist, -budget, budget);
   return {Normalized(glm::angleAxis(twist, d) * temporal), parent_budget + change};

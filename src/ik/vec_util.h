@@ -1,9 +1,9 @@
-// vec_util.h - small vector checks every solver file needs. Internal to src/ik.
+// vec_util.h - small vector checks every solver file needs, shared by the layers above the
+// solver (walker, terrain, targets, core). Not installed.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 

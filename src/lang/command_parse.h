@@ -15,6 +15,9 @@ namespace fabrik::command_parse {
 
 using Words = std::span<const std::string>;
 
+// A parser's or a check's refusal with MESSAGE.
+inline Status Fail(std::string message) { return MakeError(std::move(message)); }
+
 // "what: expected DESCRIPTION, got 'word'" plus what was wrong with a number
 // (" (not a finite number)", " (out of range)").
 Error Expected(std::string_view what, std::string_view description, std::string_view word,

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <glm/geometric.hpp>
+#include <numbers>
 
 #include "ik/fabrik.h"
 #include "mocap/pose_edit.h"
@@ -13,7 +14,6 @@ namespace fabrik::mocap {
 namespace {
 
 constexpr glm::vec3 kUp(0.0f, 1.0f, 0.0f);
-constexpr float kPi = 3.14159265f;
 constexpr float kMaxTargetCoordinate = 1e4f;
 // A time step longer than this (or backwards) is a jump: pins and smoothing start afresh.
 constexpr float kJumpSeconds = 0.25f;
@@ -663,10 +663,11 @@ void Character::KeepToeAboveGround(Side side) {
     const float spread = std::acos(std::clamp((floor - ankle.y - c) / r, -1.0f, 1.0f));
     float theta = phi + spread;
     for (float candidate : {phi + spread, phi - spread}) {
-      candidate = std::remainder(candidate, 2.0f * kPi);
-      if (std::fabs(candidate) < std::fabs(std::remainder(theta, 2.0f * kPi))) theta = candidate;
+      candidate = std::remainder(candidate, 2.0f * std::numbers::pi_v<float>);
+      if (std::fabs(candidate) < std::fabs(std::remainder(theta, 2.0f * std::numbers::pi_v<float>)))
+        theta = candidate;
     }
-    theta = std::remainder(theta, 2.0f * kPi);
+    theta = std::remainder(theta, 2.0f * std::numbers::pi_v<float>);
     const glm::quat q = glm::angleAxis(theta * applied_weight_, u);
     RotateJoints(final_, a, rig_->clip.subtree_end(a), q, ankle);
   }

@@ -1,11 +1,10 @@
 #include "render/meshes.h"
 
 #include <cmath>
+#include <numbers>
 
 namespace fabrik {
 namespace {
-
-constexpr float kPi = 3.14159265f;
 
 std::uint16_t Index(int i) { return static_cast<std::uint16_t>(i); }
 
@@ -19,9 +18,10 @@ void AddQuad(std::vector<std::uint16_t>& out, int i0, int i1, int i2, int i3) {
 MeshData SphereMesh(int rings, int sectors) {
   MeshData mesh;
   for (int r = 0; r <= rings; ++r) {
-    const float phi = kPi * static_cast<float>(r) / static_cast<float>(rings);
+    const float phi = std::numbers::pi_v<float> * static_cast<float>(r) / static_cast<float>(rings);
     for (int s = 0; s <= sectors; ++s) {
-      const float theta = 2.0f * kPi * static_cast<float>(s) / static_cast<float>(sectors);
+      const float theta =
+          2.0f * std::numbers::pi_v<float> * static_cast<float>(s) / static_cast<float>(sectors);
       const glm::vec3 n(std::sin(phi) * std::cos(theta), std::cos(phi),
                         std::sin(phi) * std::sin(theta));
       mesh.vertices.push_back({n, n});
@@ -40,7 +40,8 @@ MeshData SphereMesh(int rings, int sectors) {
 MeshData CylinderMesh(int sectors) {
   MeshData mesh;
   for (int s = 0; s <= sectors; ++s) {
-    const float a = 2.0f * kPi * static_cast<float>(s) / static_cast<float>(sectors);
+    const float a =
+        2.0f * std::numbers::pi_v<float> * static_cast<float>(s) / static_cast<float>(sectors);
     const glm::vec3 n(std::cos(a), 0.0f, std::sin(a));
     mesh.vertices.push_back({n, n});                       // bottom ring: 2 s
     mesh.vertices.push_back({n + glm::vec3(0, 1, 0), n});  // top ring: 2 s + 1

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <string>
 
 #include <glm/geometric.hpp>
@@ -9,7 +10,6 @@
 namespace fabrik {
 namespace {
 
-constexpr float kPi = 3.14159265f;
 constexpr int kTipCapRings = 4;
 
 // Radius along the tube, u in [0, 1] from root to tip: thins quickly near the root and slowly
@@ -90,7 +90,8 @@ Result<SkinMesh> BuildTube(std::span<const float> lengths, const TubeSpec& spec)
 
   const auto add_ring = [&](float h, float radius, float slope, float ny) {
     for (int k = 0; k < sectors; ++k) {
-      const float a = 2.0f * kPi * static_cast<float>(k) / static_cast<float>(sectors);
+      const float a =
+          2.0f * std::numbers::pi_v<float> * static_cast<float>(k) / static_cast<float>(sectors);
       const glm::vec3 radial(std::cos(a), 0.0f, std::sin(a));
       SkinVertex v{};
       v.position = radial * radius + glm::vec3(0.0f, h, 0.0f);
@@ -151,7 +152,7 @@ Result<SkinMesh> BuildTube(std::span<const float> lengths, const TubeSpec& spec)
   }
   // Rounded cap over the tip: a quarter circle of the tip radius.
   for (int c = 1; c < kTipCapRings; ++c) {
-    const float phi = 0.5f * kPi * static_cast<float>(c) / kTipCapRings;
+    const float phi = 0.5f * std::numbers::pi_v<float> * static_cast<float>(c) / kTipCapRings;
     const auto first = static_cast<std::uint32_t>(vs.size());
     add_ring(length + spec.tip_radius * std::sin(phi), spec.tip_radius * std::cos(phi), 0.0f,
              std::sin(phi));

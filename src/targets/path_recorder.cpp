@@ -5,12 +5,10 @@
 #include <cstdio>
 #include <glm/geometric.hpp>
 
+#include "ik/vec_util.h"
+
 namespace fabrik {
 namespace {
-
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
 
 // The shortest decimal that reads back as the same float (std::to_chars' promise).
 void AppendFloat(std::string& out, float f) {
@@ -46,7 +44,7 @@ void AppendPoint(std::string& out, const glm::vec3& p) {
 void PathRecorder::Begin(const glm::vec3& start, const std::string& header, std::string& out) {
   pending_.clear();
   pending_.reserve(kMaxSpan);
-  active_ = Finite(start);
+  active_ = IsFinite(start);
   lines_ = 0;
   samples_ = 0;
   anchor_time_ = 0.0;
@@ -85,7 +83,7 @@ void PathRecorder::Emit(const Sample& end, std::string& out) {
 }
 
 void PathRecorder::Add(double time, const glm::vec3& position, std::string& out) {
-  if (!active_ || !std::isfinite(time) || !Finite(position)) return;
+  if (!active_ || !std::isfinite(time) || !IsFinite(position)) return;
   const Sample sample{RoundTime(time), position};
   const double last = pending_.empty() ? anchor_time_ : pending_.back().time;
   if (!(sample.time > last)) return;

@@ -38,5 +38,8 @@ Result<TerrainMesh> BuildTerrainMesh(const Heightmap& map, int resolution);
 // (resolution 2); any other map gets `max_resolution`. Software OpenGL spends most of a
 // frame on a 257 x 257 grid's vertices, so flat ground is not meshed finely.
 int TerrainDrawResolution(const Heightmap& map, int max_resolution);
+// The most the scenes that draw terrain (walker, mocap) draw: vertices per side of the grid
+// (docs/walker.md: The walker scene).
+inline constexpr int kSceneTerrainResolution = 257;
 
 }  // namespace fabrik

@@ -5,12 +5,10 @@
 #include <glm/geometric.hpp>
 #include <limits>
 
+#include "ik/vec_util.h"
+
 namespace fabrik {
 namespace {
-
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
 
 // Slab clipping of the ray against the box the ground can occupy; false when it misses.
 bool ClipToBox(const glm::vec3& o, const glm::vec3& d, const glm::vec3& lo, const glm::vec3& hi,
@@ -36,7 +34,7 @@ bool ClipToBox(const glm::vec3& o, const glm::vec3& d, const glm::vec3& lo, cons
 
 std::optional<glm::vec3> IntersectTerrain(const Heightmap& map, const glm::vec3& origin,
                                           const glm::vec3& direction) {
-  if (!Finite(origin) || !Finite(direction)) return std::nullopt;
+  if (!IsFinite(origin) || !IsFinite(direction)) return std::nullopt;
   const float len = glm::length(direction);
   if (!(len > 0.0f) || !std::isfinite(len)) return std::nullopt;
   const glm::vec3 d = direction / len;

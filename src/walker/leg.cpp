@@ -7,19 +7,12 @@
 
 #include "ik/constraints.h"
 #include "ik/fabrik.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
-namespace {
-
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
-}  // namespace
-
 Result<Leg> Leg::Create(const glm::vec3& hip, const glm::vec3& towards,
                         std::span<const float> lengths, const ConeLimits& hip_cone) {
-  if (!Finite(hip) || !Finite(towards)) return MakeError("leg: hip or direction not finite");
+  if (!IsFinite(hip) || !IsFinite(towards)) return MakeError("leg: hip or direction not finite");
   Result<Chain> chain = Chain::Straight(glm::vec3(0.0f), towards - hip, lengths);
   if (!chain) return MakeError("leg: " + chain.error());
   ChainConstraints limits;
@@ -51,7 +44,7 @@ void Leg::UpdateWorld() {
 ConstrainedSolveResult Leg::Solve(const glm::vec3& hip, const glm::vec3& foot_target,
                                   const glm::vec3& pole, const BaseFrame& hip_frame,
                                   const SolveSettings& settings, SolveObserver* observer) {
-  if (!Finite(hip) || ValidateBaseFrame(hip_frame) != nullptr) {
+  if (!IsFinite(hip) || ValidateBaseFrame(hip_frame) != nullptr) {
     ConstrainedSolveResult bad;
     bad.base.ok = false;
     bad.base.error = "leg: hip or hip frame not finite";

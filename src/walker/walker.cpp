@@ -7,22 +7,17 @@
 #include <numbers>
 #include <string>
 
+#include "ik/vec_util.h"
 #include "walker/body_fit.h"
 #include "walker/gait.h"
 
 namespace fabrik {
 namespace {
 
-constexpr float kPi = std::numbers::pi_v<float>;
-
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
 // Angle in (-pi, pi].
 float WrapAngle(float a) {
-  a = std::remainder(a, 2.0f * kPi);
-  return a <= -kPi ? a + 2.0f * kPi : a;
+  a = std::remainder(a, 2.0f * std::numbers::pi_v<float>);
+  return a <= -std::numbers::pi_v<float> ? a + 2.0f * std::numbers::pi_v<float> : a;
 }
 
 // Closer than this to the goal the body no longer turns to face it (it would spin on the spot
@@ -109,7 +104,7 @@ void Walker::SetRecordedLeg(int index) {
 }
 
 Result<int> Walker::Update(float dt, const glm::vec3& goal) {
-  if (!Finite(goal)) return MakeError("walker goal must be a finite point");
+  if (!IsFinite(goal)) return MakeError("walker goal must be a finite point");
   if (!std::isfinite(dt) || !(dt > 0.0f)) {
     return MakeError("walker time step must be finite and > 0");
   }

@@ -6,14 +6,12 @@
 #include <numeric>
 #include <string>
 
+#include "ik/vec_util.h"
+
 namespace fabrik {
 namespace {
 
 bool Positive(float v) { return std::isfinite(v) && v > 0.0f; }
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
 }  // namespace
 
 WalkerSettings WalkerSettings::Spider(int legs) {
@@ -57,7 +55,7 @@ Status ValidateWalkerSettings(const WalkerSettings& s) {
   for (std::size_t i = 0; i < s.legs.size(); ++i) {
     const LegLayout& leg = s.legs[i];
     const std::string name = "walker legs[" + std::to_string(i) + "]";
-    if (!Finite(leg.hip) || !Finite(leg.rest_foot)) return MakeError(name + ": not finite");
+    if (!IsFinite(leg.hip) || !IsFinite(leg.rest_foot)) return MakeError(name + ": not finite");
     if (leg.group != 0 && leg.group != 1) return MakeError(name + ": group must be 0 or 1");
     in_group0 += leg.group == 0 ? 1 : 0;
     const glm::vec3 rest(leg.rest_foot.x, leg.hip.y - s.ride_height, leg.rest_foot.z);

@@ -60,6 +60,45 @@ TEST(AppFrame, ScriptLinesFireAtTheirTimes) {
   EXPECT_FALSE(core.state().script.running);
 }
 
+// A line that rebuilds or re-reads something large takes a whole frame of the script's budget
+// (docs/limits.md: Bounds), so the line due with it waits for the next frame; other lines,
+// other subcommands of the same command included, cost one unit and run together. The cost is
+// the line's, whether or not it succeeds (here most fail: no such file, another scene).
+TEST(AppFrame, LinesThatRebuildOrRereadTakeAWholeFrameOfTheScript) {
+  struct Case {
+    std::string line;
+    bool whole_frame;
+  };
+  const Case cases[] = {{"chains 3 4", true},
+                        {"terrain load no-such-terrain.png", true},
+                        {"characters 2", true},
+                        {"mocap load no-such-clip.bvh", true},
+                        {"mocap scale 1", true},
+                        {"screenshot", true},
+                        {"scene chain", true},
+                        {"mocap pause", false},
+                        {"mocap speed 2", false},
+                        {"moe 0.5", false},
+                        {"echo cheap", false}};
+  for (const Case& c : cases) {
+    const std::string path =
+        testing::WriteTempFile("cost.txt", "at 0 " + c.line + "\nat 0 echo second\n");
+    Core core;
+    core.Run("script run " + path);  // the script's first frame
+    const nlohmann::json script = core.Json()["script"];
+    // 1-based: the second line waits, or both ran (and the script has finished).
+    if (c.whole_frame) {
+      EXPECT_EQ(script["next_line"], 2) << c.line;
+      EXPECT_EQ(script["due"], 1) << c.line;
+      core.Frames(1);
+      EXPECT_EQ(core.state().console.log.back().text, "second") << c.line;
+    } else {
+      EXPECT_EQ(script["due"], 0) << c.line;
+      EXPECT_EQ(core.state().console.log.back().text, "second") << c.line;
+    }
+  }
+}
+
 TEST(AppFrame, ScriptCommandsApplyBeforeTheSolve) {
   // A script's "joints" line changes the chain at the apply step, so the same frame's solve
   // and state line see the new chain.

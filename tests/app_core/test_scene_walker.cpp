@@ -28,7 +28,7 @@ float Horizontal(const glm::vec3& a, const glm::vec3& b) {
 
 // What a refused terrain load must leave alone: the terrain, its revision, and every planted
 // foot (planted targets never move).
-nlohmann::json Kept(const Core& core) {
+nlohmann::json KeptJson(const Core& core) {
   nlohmann::json j = core.Json();
   nlohmann::json planted = nlohmann::json::array();
   for (const auto& leg : j["legs"]) {
@@ -182,12 +182,12 @@ TEST(WalkerScene, BadTerrainFilesAreRefusedWithTheStateUnchanged) {
       {"terrain dig", "expected load"},
   };
   for (const Case& c : cases) {
-    const nlohmann::json before = Kept(core);
+    const nlohmann::json before = KeptJson(core);
     core.Run(c.line);
     EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError) << c.line;
     EXPECT_NE(core.LastLine().find(c.says), std::string::npos)
         << c.line << " -> " << core.LastLine();
-    EXPECT_EQ(Kept(core), before) << c.line;
+    EXPECT_EQ(KeptJson(core), before) << c.line;
     EXPECT_EQ(core.state().scene.name(), "walker");
   }
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fabrik_test_util.h"
+#include "ik/batch_block.h"
 #include "ik/batch_fabrik.h"
 #include "ik/fabrik.h"
 
@@ -153,14 +154,6 @@ inline void DegenerateBatch(std::vector<Chain>& chains, std::vector<glm::vec3>& 
   }
 }
 
-inline SolveSettings BatchSettings(float tolerance, int max_iterations, bool accelerate) {
-  SolveSettings s;
-  s.tolerance = tolerance;
-  s.max_iterations = max_iterations;
-  s.accelerate = accelerate;
-  return s;
-}
-
 // Solves `chains` as one batch and (updating them) one by one, compares (ExpectMatchesScalar)
 // and adds the comparison to `sum` when given.
 inline void SolveAndCompare(std::vector<Chain>& chains, std::span<const glm::vec3> targets,
@@ -206,7 +199,7 @@ inline void ExpectThreadsAgreeBitwise(unsigned seed, const SolveSettings& settin
 // SSE4, AVX2, AVX-512, ...): random and degenerate batches give the scalar solver's results
 // (ExpectMatchesScalar), bitwise.
 inline void ExpectEverySimdTargetMatches(unsigned seed, const SolveSettings& settings) {
-  const std::vector<std::int64_t> available = hwy::SupportedAndGeneratedTargets();
+  const std::vector<std::int64_t> available = batch::CompiledSimdTargets();
   ASSERT_FALSE(available.empty());
   std::mt19937 rng(seed);
   for (std::int64_t target : available) {

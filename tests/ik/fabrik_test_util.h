@@ -17,6 +17,15 @@
 
 namespace fabrik::testing {
 
+// Settings with the given tolerance and iteration cap, textbook or accelerated.
+inline SolveSettings SettingsOf(float tolerance, int max_iterations, bool accelerate = false) {
+  SolveSettings s;
+  s.tolerance = tolerance;
+  s.max_iterations = max_iterations;
+  s.accelerate = accelerate;
+  return s;
+}
+
 // Parameter of the tests that run on both FABRIKs: false = textbook, true = accelerated
 // (SolveSettings::accelerate). Instantiate with
 //   INSTANTIATE_TEST_SUITE_P(Fabrik, Suite, ::testing::Bool(), testing::VariantName);

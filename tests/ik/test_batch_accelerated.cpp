@@ -27,7 +27,7 @@ using testing::RandomUnit;
 using testing::SolveAndCompare;
 
 SolveSettings Accelerated(float tolerance, int max_iterations) {
-  return testing::BatchSettings(tolerance, max_iterations, true);
+  return testing::SettingsOf(tolerance, max_iterations, true);
 }
 
 // Cold targets: every chain from a random pose towards a random target (most inside the
@@ -153,7 +153,7 @@ TEST(BatchAccelerated, HundredThousandColdChainsAgreeWithSingleSolvesOnEveryTarg
     iterations += expected.back().iterations;
   }
   EXPECT_LE(unreached, 1u);
-  const std::vector<std::int64_t> available = hwy::SupportedAndGeneratedTargets();
+  const std::vector<std::int64_t> available = batch::CompiledSimdTargets();
   ASSERT_FALSE(available.empty());
   std::vector<glm::vec3> pose(lengths.size() + 1);
   for (std::int64_t target : available) {

@@ -23,10 +23,6 @@ using testing::RandomBatch;
 using testing::RandomUnit;
 using testing::SolveAndCompare;
 
-SolveSettings Settings(float tolerance, int max_iterations) {
-  return testing::BatchSettings(tolerance, max_iterations, false);
-}
-
 TEST(BatchEquality, RandomRaggedBatchesOfManySizes) {
   std::mt19937 rng(14);
   std::vector<Chain> chains;
@@ -36,7 +32,7 @@ TEST(BatchEquality, RandomRaggedBatchesOfManySizes) {
     for (std::size_t count : {1u, 63u, 64u, 65u, 300u}) {
       SCOPED_TRACE(std::to_string(joints) + " joints, " + std::to_string(count) + " chains");
       RandomBatch(rng, count, joints, chains, targets);
-      SolveAndCompare(chains, targets, Settings(1e-3f, 40), BatchThreads::kAll, &sum);
+      SolveAndCompare(chains, targets, testing::SettingsOf(1e-3f, 40), BatchThreads::kAll, &sum);
     }
   }
   // The batch really was ragged: many chains iterated, some ran to the cap.
@@ -47,7 +43,7 @@ TEST(BatchEquality, RandomRaggedBatchesOfManySizes) {
 }
 
 TEST(BatchEquality, OneThreadAndAllThreadsAgreeBitwise) {
-  testing::ExpectThreadsAgreeBitwise(7, Settings(1e-3f, 50));
+  testing::ExpectThreadsAgreeBitwise(7, testing::SettingsOf(1e-3f, 50));
 }
 
 // Tracking: each frame the targets move a little and every chain starts from its last pose.
@@ -62,8 +58,8 @@ TEST(BatchEquality, TrackingOverManyFrames) {
   for (int frame = 0; frame < 30; ++frame) {
     SCOPED_TRACE("frame " + std::to_string(frame));
     for (std::size_t c = 0; c < targets.size(); ++c) targets[c] += velocity[c];
-    ASSERT_TRUE(SolveFabrikBatch(batch, targets, Settings(1e-3f, 20)).ok);
-    ExpectMatchesScalar(batch, chains, targets, Settings(1e-3f, 20));
+    ASSERT_TRUE(SolveFabrikBatch(batch, targets, testing::SettingsOf(1e-3f, 20)).ok);
+    ExpectMatchesScalar(batch, chains, targets, testing::SettingsOf(1e-3f, 20));
     if (::testing::Test::HasFailure()) return;
   }
 }
@@ -72,7 +68,8 @@ TEST(BatchEquality, DegenerateChainsMixedWithOrdinaryOnes) {
   std::vector<Chain> chains;
   std::vector<glm::vec3> targets;
   DegenerateBatch(chains, targets);
-  for (const SolveSettings& s : {Settings(1e-3f, 100), Settings(1e-6f, 7), Settings(10.0f, 3)}) {
+  for (const SolveSettings& s : {testing::SettingsOf(1e-3f, 100), testing::SettingsOf(1e-6f, 7),
+                                 testing::SettingsOf(10.0f, 3)}) {
     std::vector<Chain> copy = chains;
     Comparison sum;
     SolveAndCompare(copy, targets, s, BatchThreads::kOne, &sum);
@@ -83,7 +80,7 @@ TEST(BatchEquality, DegenerateChainsMixedWithOrdinaryOnes) {
 // Every SIMD target compiled into the library and supported here (SSE2 emulation, SSSE3,
 // SSE4, AVX2, AVX-512, ...) gives the scalar solver's results.
 TEST(BatchEquality, EverySimdTarget) {
-  testing::ExpectEverySimdTargetMatches(11, Settings(1e-3f, 30));
+  testing::ExpectEverySimdTargetMatches(11, testing::SettingsOf(1e-3f, 30));
 }
 
 }  // namespace
@@ -107,10 +104,10 @@ void ExpectRegroupingInvisible(BatchThreads threads) {
   std::vector<glm::vec3> a(plain.chain_count() * plain.joint_count()), b(a.size());
   for (int frame = 0; frame < 20; ++frame) {
     for (std::size_t c = 0; c < targets.size(); ++c) targets[c] += velocity[c];
-    const BatchSolveResult r1 = SolveFabrikBatch(plain, targets, Settings(1e-3f, 60),
+    const BatchSolveResult r1 = SolveFabrikBatch(plain, targets, testing::SettingsOf(1e-3f, 60),
                                                  BatchThreads::kAll, BatchRegroup::kNever);
-    const BatchSolveResult r2 = SolveFabrikBatch(regrouped, targets, Settings(1e-3f, 60), threads,
-                                                 BatchRegroup::kWhenRagged);
+    const BatchSolveResult r2 = SolveFabrikBatch(regrouped, targets, testing::SettingsOf(1e-3f, 60),
+                                                 threads, BatchRegroup::kWhenRagged);
     ASSERT_TRUE(r1.ok && r2.ok);
     EXPECT_FALSE(r1.regrouped);
     regroups += r2.regrouped;

@@ -41,7 +41,7 @@ TEST(BatchFromPoses, EqualsFromChainsAndSolvesTheSame) {
       }
       for (const bool accelerate : {false, true}) {
         ChainBatch a = from_poses, b = from_chains;
-        const SolveSettings settings = testing::BatchSettings(1e-3f, 30, accelerate);
+        const SolveSettings settings = testing::SettingsOf(1e-3f, 30, accelerate);
         ASSERT_TRUE(SolveFabrikBatch(a, targets, settings).ok);
         ASSERT_TRUE(SolveFabrikBatch(b, targets, settings).ok);
         std::vector<glm::vec3> pa(poses.size()), pb(poses.size());
@@ -104,7 +104,7 @@ TEST(BatchFromPoses, AssignPosesRefillsInPlace) {
   std::vector<glm::vec3> targets;
   RandomBatch(rng, 300, 10, chains, targets);
   ChainBatch batch = MustBatch(chains);
-  ASSERT_TRUE(SolveFabrikBatch(batch, targets, testing::BatchSettings(1e-4f, 40, false)).regrouped);
+  ASSERT_TRUE(SolveFabrikBatch(batch, targets, testing::SettingsOf(1e-4f, 40, false)).regrouped);
   for (std::size_t joints : {10u, 4u}) {
     RandomBatch(rng, 200, joints, chains, targets);
     const std::vector<glm::vec3> poses = Packed(chains);
@@ -115,7 +115,7 @@ TEST(BatchFromPoses, AssignPosesRefillsInPlace) {
     batch.CopyAllPoses(a);
     EXPECT_TRUE(testing::BitwiseEqual(a, poses));
     for (std::size_t c = 0; c < 200; ++c) EXPECT_EQ(batch.outcome(c).iterations, 0);
-    const SolveSettings settings = testing::BatchSettings(1e-3f, 30, true);
+    const SolveSettings settings = testing::SettingsOf(1e-3f, 30, true);
     ASSERT_TRUE(SolveFabrikBatch(batch, targets, settings).ok);
     ASSERT_TRUE(SolveFabrikBatch(fresh, targets, settings).ok);
     batch.CopyAllPoses(a);

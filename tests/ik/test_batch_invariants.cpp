@@ -26,13 +26,6 @@ using testing::Uniform;
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-SolveSettings Settings(float tolerance, int max_iterations) {
-  SolveSettings s;
-  s.tolerance = tolerance;
-  s.max_iterations = max_iterations;
-  return s;
-}
-
 std::vector<Chain> SomeChains(std::size_t count, std::size_t joints, unsigned seed) {
   std::mt19937 rng(seed);
   std::vector<Chain> chains;
@@ -88,7 +81,7 @@ TEST(BatchSolve, RejectedInputChangesNothing) {
   const std::vector<Chain> chains = SomeChains(200, 5, 2);
   ChainBatch b = MustBatch(chains);
   std::vector<glm::vec3> targets(chains.size(), glm::vec3(1, 2, 0));
-  ASSERT_TRUE(SolveFabrikBatch(b, targets, Settings(1e-3f, 20)).ok);
+  ASSERT_TRUE(SolveFabrikBatch(b, targets, testing::SettingsOf(1e-3f, 20)).ok);
   const std::vector<glm::vec3> before = AllPoses(b);
   const ChainOutcome outcome_before = b.outcome(7);
 
@@ -106,20 +99,21 @@ TEST(BatchSolve, RejectedInputChangesNothing) {
   for (float bad : {kNaN, kInf, -kInf}) {
     std::vector<glm::vec3> t = moved;
     t[131].z = bad;
-    expect_rejected(t, Settings(1e-3f, 20), "not finite");
-    EXPECT_EQ(SolveFabrikBatch(b, t, Settings(1e-3f, 20)).bad_index, 131u);
+    expect_rejected(t, testing::SettingsOf(1e-3f, 20), "not finite");
+    EXPECT_EQ(SolveFabrikBatch(b, t, testing::SettingsOf(1e-3f, 20)).bad_index, 131u);
   }
-  expect_rejected(std::span(moved).first(199), Settings(1e-3f, 20), "one point per chain");
-  expect_rejected(moved, Settings(0.0f, 20), "tolerance");
-  expect_rejected(moved, Settings(kNaN, 20), "tolerance");
-  expect_rejected(moved, Settings(1e-3f, 0), "max_iterations");
+  expect_rejected(std::span(moved).first(199), testing::SettingsOf(1e-3f, 20),
+                  "one point per chain");
+  expect_rejected(moved, testing::SettingsOf(0.0f, 20), "tolerance");
+  expect_rejected(moved, testing::SettingsOf(kNaN, 20), "tolerance");
+  expect_rejected(moved, testing::SettingsOf(1e-3f, 0), "max_iterations");
 
   ChainBatch taken = std::move(b);  // b is left empty: rejected, not undefined
-  EXPECT_FALSE(SolveFabrikBatch(b, {}, Settings(1e-3f, 20)).ok);
-  EXPECT_TRUE(SolveFabrikBatch(taken, moved, Settings(1e-3f, 20)).ok);
+  EXPECT_FALSE(SolveFabrikBatch(b, {}, testing::SettingsOf(1e-3f, 20)).ok);
+  EXPECT_TRUE(SolveFabrikBatch(taken, moved, testing::SettingsOf(1e-3f, 20)).ok);
   ChainBatch empty_copy = b;
   EXPECT_EQ(empty_copy.chain_count(), 0u);
-  EXPECT_FALSE(SolveFabrikBatch(empty_copy, {}, Settings(1e-3f, 20)).ok);
+  EXPECT_FALSE(SolveFabrikBatch(empty_copy, {}, testing::SettingsOf(1e-3f, 20)).ok);
 }
 
 // Roots fixed to the bit, lengths kept, finite, every frame, on a mix of reachable and
@@ -137,7 +131,7 @@ TEST(BatchSolve, KeepsTheChainInvariants) {
           chains[c].root() + RandomUnit(rng) * chains[c].total_length() * Uniform(rng, 0.0f, 1.5f);
     }
     targets[5] = glm::vec3(3e38f, -3e38f, 1e30f);
-    const BatchSolveResult r = SolveFabrikBatch(b, targets, Settings(1e-4f, 25));
+    const BatchSolveResult r = SolveFabrikBatch(b, targets, testing::SettingsOf(1e-4f, 25));
     ASSERT_TRUE(r.ok);
     EXPECT_LE(r.reached_reachable_count, r.reachable_count);
     EXPECT_LE(r.max_iterations_run, 25);
@@ -177,7 +171,7 @@ TEST(BatchSolve, ChainsAlreadyThereDoNotMove) {
   for (std::size_t c = 0; c < chains.size(); ++c) {
     targets.push_back(c % 2 ? chains[c].effector() : chains[c].root() + glm::vec3(0, 2, 0));
   }
-  ASSERT_TRUE(SolveFabrikBatch(b, targets, Settings(1e-3f, 50)).ok);
+  ASSERT_TRUE(SolveFabrikBatch(b, targets, testing::SettingsOf(1e-3f, 50)).ok);
   std::vector<glm::vec3> pose(b.joint_count());
   for (std::size_t c = 1; c < chains.size(); c += 2) {
     b.CopyPose(c, pose);
@@ -231,7 +225,7 @@ TEST(BatchPose, CopiesAgreeWithJointAccess) {
   }
   // A copy is independent of the original.
   std::vector<glm::vec3> targets(chains.size(), glm::vec3(0, 1, 0));
-  ASSERT_TRUE(SolveFabrikBatch(copy, targets, Settings(1e-3f, 10)).ok);
+  ASSERT_TRUE(SolveFabrikBatch(copy, targets, testing::SettingsOf(1e-3f, 10)).ok);
   EXPECT_TRUE(BitwiseEqual(AllPoses(b), all));
   EXPECT_FALSE(BitwiseEqual(AllPoses(copy), all));
   copy = b;  // same shape: storage reused

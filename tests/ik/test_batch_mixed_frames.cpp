@@ -41,7 +41,7 @@ void ExpectMixedFramesBitwiseEqual(unsigned seed) {
       SCOPED_TRACE(std::to_string(joints) + " joints, frame " + std::to_string(frame) +
                    (accelerate ? " (accelerated)" : " (textbook)"));
       for (glm::vec3& t : targets) t += RandomUnit(rng) * 0.2f;
-      const SolveSettings settings = testing::BatchSettings(1e-3f, 8, accelerate);
+      const SolveSettings settings = testing::SettingsOf(1e-3f, 8, accelerate);
       const BatchSolveResult r = SolveFabrikBatch(batch, targets, settings);
       ASSERT_TRUE(r.ok) << r.error;
       const Comparison c = ExpectMatchesScalar(batch, chains, targets, settings);
@@ -56,7 +56,7 @@ void ExpectMixedFramesBitwiseEqual(unsigned seed) {
 }
 
 TEST(BatchMixedFrames, AcceleratedAndTextbookFramesStayBitwiseEqualOnEveryTarget) {
-  const std::vector<std::int64_t> available = hwy::SupportedAndGeneratedTargets();
+  const std::vector<std::int64_t> available = batch::CompiledSimdTargets();
   ASSERT_FALSE(available.empty());
   for (std::int64_t target : available) {
     hwy::SetSupportedTargetsForTest(target);

@@ -77,7 +77,7 @@ TEST(BatchPacked, EqualsFromPosesSolveAndCopyBack) {
           SCOPED_TRACE(std::to_string(joints) + " joints, " + std::to_string(count) +
                        " chains, accelerate " + std::to_string(accelerate));
           ExpectSameAsBatch(Packed(chains), joints, targets,
-                            testing::BatchSettings(1e-3f, 30, accelerate), threads);
+                            testing::SettingsOf(1e-3f, 30, accelerate), threads);
         }
       }
     }
@@ -93,11 +93,11 @@ TEST(BatchPacked, DegenerateChainsAsTheBatchSolvesThem) {
   const std::vector<glm::vec3> poses = Packed(chains);
   const std::size_t joints = chains[0].joint_count();
   for (const bool accelerate : {false, true}) {
-    ExpectSameAsBatch(poses, joints, targets, testing::BatchSettings(1e-3f, 20, accelerate),
+    ExpectSameAsBatch(poses, joints, targets, testing::SettingsOf(1e-3f, 20, accelerate),
                       BatchThreads::kAll);
   }
   std::vector<glm::vec3> got = poses;
-  const SolveSettings settings = testing::BatchSettings(1e-3f, 20, false);
+  const SolveSettings settings = testing::SettingsOf(1e-3f, 20, false);
   std::vector<std::int32_t> iterations(chains.size());
   ASSERT_TRUE(SolveFabrikPacked(got, joints, targets, settings, {iterations}).ok());
   for (std::size_t c = 0; c < chains.size(); ++c) {
@@ -120,7 +120,7 @@ TEST(BatchPacked, RefusesBeforeWritingAnything) {
   std::vector<glm::vec3> targets;
   RandomBatch(rng, 400, 5, chains, targets);
   const std::vector<glm::vec3> good = Packed(chains);
-  const SolveSettings settings = testing::BatchSettings(1e-3f, 30, true);
+  const SolveSettings settings = testing::SettingsOf(1e-3f, 30, true);
   const auto expect_refused = [&](std::vector<glm::vec3> poses, std::size_t joints,
                                   const std::vector<glm::vec3>& goals, const SolveSettings& s,
                                   const std::string& message, std::size_t outcome_count) {
@@ -156,7 +156,7 @@ TEST(BatchPacked, RefusesBeforeWritingAnything) {
   expect_refused(good, 5, goals, settings, "targets[250] is not finite (NaN or inf)", 400);
   goals.pop_back();
   expect_refused(good, 5, goals, settings, "targets must hold exactly one point per chain", 400);
-  expect_refused(good, 5, targets, testing::BatchSettings(0.0f, 30, false),
+  expect_refused(good, 5, targets, testing::SettingsOf(0.0f, 30, false),
                  "tolerance must be finite and > 0", 400);
   expect_refused(good, 5, targets, settings,
                  "each outcome span must be empty or hold one entry per chain (400)", 399);

@@ -25,7 +25,6 @@
 namespace fabrik {
 namespace {
 
-constexpr float kPi = std::numbers::pi_v<float>;
 // Slack for "no joint violates its limit" after a solve, radians.
 constexpr float kLimitSlack = 1e-3f;
 
@@ -64,11 +63,11 @@ float RandomConeAngle(std::mt19937& rng) {
     case 0:
       return 0.0f;
     case 1:
-      return kPi;
+      return std::numbers::pi_v<float>;
     case 2:
-      return kPi / 2.0f;
+      return std::numbers::pi_v<float> / 2.0f;
     default:
-      return Uniform(rng, 0.0f, kPi);
+      return Uniform(rng, 0.0f, std::numbers::pi_v<float>);
   }
 }
 
@@ -86,7 +85,9 @@ TEST(ConeConstraint, InsideDirectionIsUnchanged) {
                           Uniform(rng, 0.2f, 3.0f), Uniform(rng, 0.2f, 3.0f)};
     // Inside every quadrant ellipse: less than the smallest angle from the axis.
     const float smallest = std::min({cone.up, cone.down, cone.left, cone.right});
-    const glm::vec3 d = Spherical(f, Uniform(rng, 0.0f, 0.9f * smallest), Uniform(rng, -kPi, kPi));
+    const glm::vec3 d =
+        Spherical(f, Uniform(rng, 0.0f, 0.9f * smallest),
+                  Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>));
     const glm::vec3 r = ConstrainToCone(d, f, cone);
     EXPECT_LT(Angle(d, r), 1e-6f);
     EXPECT_EQ(ViolationAngle(JointConstraint{ConstraintType::kBall, cone, {}}, f, d), 0.0f);
@@ -98,8 +99,8 @@ TEST(ConeConstraint, CircularConeKeepsAzimuthAndStopsAtTheRim) {
   for (int i = 0; i < 500; ++i) {
     const Frame f = RandomFrame(rng);
     const float half = Uniform(rng, 0.05f, 2.9f);
-    const float phi = Uniform(rng, -kPi, kPi);
-    const float theta = Uniform(rng, half + 0.01f, kPi - 0.01f);
+    const float phi = Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>);
+    const float theta = Uniform(rng, half + 0.01f, std::numbers::pi_v<float> - 0.01f);
     const glm::vec3 r =
         ConstrainToCone(Spherical(f, theta, phi), f, JointConstraint::Cone(half).cone);
     EXPECT_NEAR(Angle(r, f.forward), half, 2e-4f) << "half " << half << " theta " << theta;
@@ -122,7 +123,9 @@ TEST(ConeConstraint, MoreThan90DegreesFromANarrowAxis) {
   const JointConstraint ball{ConstraintType::kBall, ell, {}};
   std::mt19937 rng(13);
   for (int i = 0; i < 200; ++i) {
-    const glm::vec3 d = Spherical(f, Uniform(rng, 1.6f, 3.1f), Uniform(rng, -kPi, kPi));
+    const glm::vec3 d =
+        Spherical(f, Uniform(rng, 1.6f, 3.1f),
+                  Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>));
     const glm::vec3 r = ConstrainToCone(d, f, ell);
     EXPECT_LT(ViolationAngle(ball, f, r), 1e-5f);
     EXPECT_TRUE(IsAtLimit(ball, f, r));
@@ -135,17 +138,17 @@ TEST(ConeConstraint, DirectlyOppositeGoesToTheWidestAxis) {
   const glm::vec3 back = -f.forward;
   // Widest is "down" (0.5): the result is 0.5 rad from the axis towards -up.
   glm::vec3 r = ConstrainToCone(back, f, {0.3f, 0.5f, 0.2f, 0.4f});
-  EXPECT_LT(Angle(r, Spherical(f, 0.5f, -kPi / 2.0f)), 1e-5f);
+  EXPECT_LT(Angle(r, Spherical(f, 0.5f, -std::numbers::pi_v<float> / 2.0f)), 1e-5f);
   // Wide angular-regime cone: widest is "left" (2.5).
   r = ConstrainToCone(back, f, {1.0f, 2.0f, 2.5f, 0.1f});
-  EXPECT_LT(Angle(r, Spherical(f, 2.5f, kPi)), 1e-5f);
+  EXPECT_LT(Angle(r, Spherical(f, 2.5f, std::numbers::pi_v<float>)), 1e-5f);
   // One angle of pi allows the opposite direction.
-  r = ConstrainToCone(back, f, {kPi, 0.5f, 0.5f, 0.5f});
+  r = ConstrainToCone(back, f, {std::numbers::pi_v<float>, 0.5f, 0.5f, 0.5f});
   EXPECT_LT(Angle(r, back), 1e-6f);
   // A hair's breadth from the antipode the azimuth is rounding noise: landing in the narrow
   // "down" quadrant must not throw the direction 1.5 rad away when the antipode itself is
   // allowed through "up" (found by the fuzzer).
-  const ConeLimits fan{kPi, 1.6f, 0.0f, 0.0f};
+  const ConeLimits fan{std::numbers::pi_v<float>, 1.6f, 0.0f, 0.0f};
   const JointConstraint fan_ball{ConstraintType::kBall, fan, {}};
   for (const glm::vec3& noise :
        {glm::vec3(0, -1e-6f, 0), glm::vec3(1e-7f, -3e-7f, 0), glm::vec3(-2e-5f, 1e-6f, 0)}) {
@@ -178,7 +181,8 @@ TEST(ConeConstraint, ZeroAnglesSnapToTheAxis) {
 
 TEST(ConeConstraint, HalfTurnAnglesAreNoLimit) {
   std::mt19937 rng(15);
-  const ConeLimits free{kPi, kPi, kPi, kPi};
+  const ConeLimits free{std::numbers::pi_v<float>, std::numbers::pi_v<float>,
+                        std::numbers::pi_v<float>, std::numbers::pi_v<float>};
   const JointConstraint ball{ConstraintType::kBall, free, {}};
   for (int i = 0; i < 300; ++i) {
     const Frame f = RandomFrame(rng);
@@ -194,7 +198,10 @@ TEST(ConeConstraint, EachQuadrantUsesItsOwnSemiAxes) {
   const struct {
     float phi;
     float limit;
-  } axes[] = {{kPi / 2.0f, 0.6f}, {-kPi / 2.0f, 0.2f}, {kPi, 0.3f}, {0.0f, 0.9f}};
+  } axes[] = {{std::numbers::pi_v<float> / 2.0f, 0.6f},
+              {-std::numbers::pi_v<float> / 2.0f, 0.2f},
+              {std::numbers::pi_v<float>, 0.3f},
+              {0.0f, 0.9f}};
   for (const auto& a : axes) {
     for (float theta : {1.2f, 2.0f, 3.0f}) {
       const glm::vec3 r = ConstrainToCone(Spherical(f, theta, a.phi), f, cone);
@@ -215,7 +222,7 @@ TEST(ConeConstraint, TangentRegimeGivesTheNearestEllipsePoint) {
     const ConeLimits cone{Uniform(rng, 0.05f, 1.4f), Uniform(rng, 0.05f, 1.4f),
                           Uniform(rng, 0.05f, 1.4f), Uniform(rng, 0.05f, 1.4f)};
     const float theta = Uniform(rng, 0.1f, 1.5f);
-    const float phi = Uniform(rng, -kPi, kPi);
+    const float phi = Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>);
     const glm::vec3 d = Spherical(f, theta, phi);
     auto plane = [&](const glm::vec3& v) {
       const double z = glm::dot(v, f.forward);
@@ -245,12 +252,12 @@ TEST(ConeConstraint, WideAnglesUseAngularTerms) {
   const Frame f;
   const ConeLimits cone{2.0f, 0.3f, 1.8f, 1.8f};
   // 150 degrees towards up: clamped to 2.0 rad towards up.
-  EXPECT_LT(Angle(ConstrainToCone(Spherical(f, 2.6f, kPi / 2.0f), f, cone),
-                  Spherical(f, 2.0f, kPi / 2.0f)),
+  EXPECT_LT(Angle(ConstrainToCone(Spherical(f, 2.6f, std::numbers::pi_v<float> / 2.0f), f, cone),
+                  Spherical(f, 2.0f, std::numbers::pi_v<float> / 2.0f)),
             1e-4f);
   // 100 degrees towards down: clamped to 0.3 towards down.
-  EXPECT_LT(Angle(ConstrainToCone(Spherical(f, 1.75f, -kPi / 2.0f), f, cone),
-                  Spherical(f, 0.3f, -kPi / 2.0f)),
+  EXPECT_LT(Angle(ConstrainToCone(Spherical(f, 1.75f, -std::numbers::pi_v<float> / 2.0f), f, cone),
+                  Spherical(f, 0.3f, -std::numbers::pi_v<float> / 2.0f)),
             1e-4f);
   // 1.7 rad towards right is inside the 1.8 rad limit: untouched.
   const glm::vec3 in = Spherical(f, 1.7f, 0.0f);
@@ -259,7 +266,8 @@ TEST(ConeConstraint, WideAnglesUseAngularTerms) {
   std::mt19937 rng(17);
   for (int i = 0; i < 500; ++i) {
     const float theta = Uniform(rng, 0.0f, 3.1f);
-    const float phi = Uniform(rng, 0.0f, kPi / 2.0f);  // first quadrant: right and up
+    const float phi =
+        Uniform(rng, 0.0f, std::numbers::pi_v<float> / 2.0f);  // first quadrant: right and up
     const double u = theta * std::cos(phi) / 1.8;
     const double v = theta * std::sin(phi) / 2.0;
     const glm::vec3 d = Spherical(f, theta, phi);
@@ -308,7 +316,9 @@ TEST(ConeConstraint, ProjectionIsContinuousAwayFromTheAntipode) {
   for (int i = 0; i < 2000; ++i) {
     const Frame f = RandomFrame(rng);
     const ConeLimits cone = RandomCone(rng);
-    const glm::vec3 d = Spherical(f, Uniform(rng, 0.0f, 2.5f), Uniform(rng, -kPi, kPi));
+    const glm::vec3 d =
+        Spherical(f, Uniform(rng, 0.0f, 2.5f),
+                  Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>));
     const glm::vec3 e = glm::normalize(d + RandomUnit(rng) * 1e-4f);
     EXPECT_LT(Angle(ConstrainToCone(d, f, cone), ConstrainToCone(e, f, cone)), 2e-2f)
         << "case " << i;
@@ -326,14 +336,16 @@ TEST(ConeConstraint, FramesStayContinuousThroughWorldUp) {
   Frame prev = TransportFrame(start, {1.0f, 0.0f, 0.0f});
   const int steps = 2000;
   for (int k = 1; k <= steps; ++k) {
-    const float t = kPi * static_cast<float>(k) / steps;  // sweeps through +Y at t = pi / 2
+    const float t = std::numbers::pi_v<float> * static_cast<float>(k) /
+                    steps;  // sweeps through +Y at t = pi / 2
     const glm::vec3 d(std::cos(t), std::sin(t), 0.0f);
     const Frame fr = TransportFrame(start, d);
     ExpectOrthonormal(fr);
     EXPECT_LT(Angle(fr.forward, d), 1e-5f);
     // A step of pi / steps in direction moves the frame by about as much, never a flip.
-    EXPECT_LT(glm::length(fr.up - prev.up), 4.0f * kPi / steps) << "t " << t;
-    EXPECT_LT(glm::length(fr.right - prev.right), 4.0f * kPi / steps) << "t " << t;
+    EXPECT_LT(glm::length(fr.up - prev.up), 4.0f * std::numbers::pi_v<float> / steps) << "t " << t;
+    EXPECT_LT(glm::length(fr.right - prev.right), 4.0f * std::numbers::pi_v<float> / steps)
+        << "t " << t;
     prev = fr;
   }
   // A cone around a segment pointing along world +Y behaves like any other.
@@ -355,9 +367,10 @@ TEST(HingeConstraint, ClampsToTheNearerLimitAroundTheCircle) {
   const struct {
     float in;
     float out;
-  } cases[] = {{0.3f, 0.3f},   {-0.4f, -0.4f}, {2.0f, 1.0f},
-               {-1.0f, -0.5f}, {3.0f, 1.0f},  // 2.0 past max, 2.78 before min (around the back)
-               {-2.5f, -0.5f}, {kPi, 1.0f}};
+  } cases[] = {{0.3f, 0.3f},   {-0.4f, -0.4f},
+               {2.0f, 1.0f},   {-1.0f, -0.5f},
+               {3.0f, 1.0f},  // 2.0 past max, 2.78 before min (around the back)
+               {-2.5f, -0.5f}, {std::numbers::pi_v<float>, 1.0f}};
   for (const auto& c : cases) {
     EXPECT_LT(Angle(ConstrainToHinge(HingeDir(c.in), f, h), HingeDir(c.out)), 1e-5f) << c.in;
   }
@@ -365,10 +378,14 @@ TEST(HingeConstraint, ClampsToTheNearerLimitAroundTheCircle) {
 
 TEST(HingeConstraint, ProjectsOntoThePlaneFirst) {
   const Frame f;
-  const HingeLimits h{{0.0f, 0.0f, 1.0f}, {1.0f, 0.0f, 0.0f}, -kPi, kPi, HingeSpace::kWorld};
+  const HingeLimits h{{0.0f, 0.0f, 1.0f},
+                      {1.0f, 0.0f, 0.0f},
+                      -std::numbers::pi_v<float>,
+                      std::numbers::pi_v<float>,
+                      HingeSpace::kWorld};
   std::mt19937 rng(21);
   for (int i = 0; i < 300; ++i) {
-    const float a = Uniform(rng, -kPi, kPi);
+    const float a = Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>);
     const glm::vec3 d(std::cos(a), std::sin(a), Uniform(rng, -5.0f, 5.0f));
     const glm::vec3 r = ConstrainToHinge(d, f, h);
     EXPECT_LT(Angle(r, HingeDir(a)), 1e-5f);
@@ -425,7 +442,8 @@ TEST(HingeConstraint, AtLimitNearEitherEnd) {
   EXPECT_TRUE(IsAtLimit(c, f, HingeDir(-0.5f)));
   EXPECT_FALSE(IsAtLimit(c, f, HingeDir(0.2f)));
   EXPECT_TRUE(IsAtLimit(c, f, {std::cos(0.2f), std::sin(0.2f), 0.1f}));  // off the plane
-  const JointConstraint full = JointConstraint::Hinge({0, 0, 1}, -kPi, kPi, HingeSpace::kWorld);
+  const JointConstraint full = JointConstraint::Hinge(
+      {0, 0, 1}, -std::numbers::pi_v<float>, std::numbers::pi_v<float>, HingeSpace::kWorld);
   EXPECT_FALSE(IsAtLimit(full, f, HingeDir(3.1f)));
 }
 
@@ -458,7 +476,7 @@ TEST(ConstraintMirror, ParentInsideMirroredLimitIffChildInsideLimit) {
 
 TEST(ConstraintValidation, RejectsBadParameters) {
   EXPECT_EQ(ValidateJointConstraint(JointConstraint::Cone(0.0f)), nullptr);
-  EXPECT_EQ(ValidateJointConstraint(JointConstraint::Cone(kPi)), nullptr);
+  EXPECT_EQ(ValidateJointConstraint(JointConstraint::Cone(std::numbers::pi_v<float>)), nullptr);
   EXPECT_EQ(ValidateJointConstraint(JointConstraint::Cone(3.1416f)), nullptr);  // slack
   EXPECT_NE(ValidateJointConstraint(JointConstraint::Cone(-0.1f)), nullptr);
   EXPECT_NE(ValidateJointConstraint(JointConstraint::Cone(3.3f)), nullptr);
@@ -556,8 +574,8 @@ JointConstraint RandomConstraint(std::mt19937& rng) {
       return c;
     }
     default: {
-      float lo = Uniform(rng, -kPi, kPi);
-      float hi = Uniform(rng, -kPi, kPi);
+      float lo = Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>);
+      float hi = Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>);
       if (lo > hi) std::swap(lo, hi);
       const HingeSpace space = rng() % 2 ? HingeSpace::kParent : HingeSpace::kWorld;
       return JointConstraint::Hinge(RandomUnit(rng), lo, hi, space, RandomUnit(rng));
@@ -718,7 +736,9 @@ TEST(ConstrainedSolve, LockedChainFlagsReachableButLimited) {
 TEST(ConstrainedSolve, WorldHingeChainCannotLeaveItsPlane) {
   Chain chain = Chain::Straight(glm::vec3(0), {1, 0, 0}, std::vector<float>{1, 1, 1}).value();
   ChainConstraints cs;
-  cs.joints.assign(3, JointConstraint::Hinge({0, 0, 1}, -kPi, kPi, HingeSpace::kWorld, {1, 0, 0}));
+  cs.joints.assign(
+      3, JointConstraint::Hinge({0, 0, 1}, -std::numbers::pi_v<float>, std::numbers::pi_v<float>,
+                                HingeSpace::kWorld, {1, 0, 0}));
   SolveSettings settings;
   settings.max_iterations = 50;
   const ConstrainedSolveResult r = SolveFabrikConstrained(chain, cs, {1.0f, 1.0f, 1.0f}, settings);
@@ -812,7 +832,7 @@ TEST(ConstrainedSolve, StartPoseOutsideItsLimitsIsRepaired) {
   // The effector is already on the target, but joint 1 bends 90 degrees against a 0.3 limit.
   Chain chain = Chain::FromJoints({{0, 0, 0}, {0, 1, 0}, {1, 1, 0}}).value();
   ChainConstraints cs;
-  cs.joints = {JointConstraint::Cone(kPi), JointConstraint::Cone(0.3f)};
+  cs.joints = {JointConstraint::Cone(std::numbers::pi_v<float>), JointConstraint::Cone(0.3f)};
   SolveSettings settings;
   settings.max_iterations = 50;
   const ConstrainedSolveResult r = SolveFabrikConstrained(chain, cs, {1.0f, 1.0f, 0.0f}, settings);

@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <glm/geometric.hpp>
 #include <map>
+#include <numbers>
 #include <random>
 #include <string>
 #include <vector>
@@ -40,8 +41,6 @@
 
 namespace fabrik {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 // The curve described above, for a chain of total length `reach` rooted at the origin.
 glm::dvec3 Curve(double t, double reach) {
@@ -57,7 +56,7 @@ std::vector<glm::vec3> CurveTargets(double reach, double step) {
   const double dt = 1e-5;
   glm::dvec3 previous = Curve(0.0, reach);
   double travelled = 0.0;
-  for (double t = dt; t <= 2.0 * kPi; t += dt) {
+  for (double t = dt; t <= 2.0 * std::numbers::pi; t += dt) {
     const glm::dvec3 p = Curve(t, reach);
     travelled += glm::length(p - previous);
     previous = p;

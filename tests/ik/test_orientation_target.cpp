@@ -20,8 +20,7 @@
 namespace fabrik {
 namespace {
 
-constexpr float kPi = std::numbers::pi_v<float>;
-constexpr float kTwoDegrees = 2.0f * kPi / 180.0f;
+constexpr float kTwoDegrees = 2.0f * std::numbers::pi_v<float> / 180.0f;
 const glm::vec3 kY(0.0f, 1.0f, 0.0f);
 
 using testing::RandomUnit;
@@ -30,8 +29,9 @@ using testing::Uniform;
 TEST(Euler, MatchesGlmsYXZComposition) {
   std::mt19937 rng(1);
   for (int i = 0; i < 500; ++i) {
-    const float y = Uniform(rng, -kPi, kPi), p = Uniform(rng, -kPi, kPi),
-                r = Uniform(rng, -kPi, kPi);
+    const float y = Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>),
+                p = Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>),
+                r = Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>);
     const glm::quat ours = EulerToQuat(y, p, r);
     const glm::quat reference = glm::quat_cast(glm::mat3(glm::eulerAngleYXZ(y, p, r)));
     EXPECT_LT(RotationAngle(ours, reference), 1e-5f) << y << " " << p << " " << r;
@@ -62,12 +62,14 @@ TEST(Euler, EachAngleTurnsAboutItsAxis) {
 TEST(Euler, QuatToEulerInvertsEulerToQuat) {
   std::mt19937 rng(2);
   for (int i = 0; i < 500; ++i) {
-    const glm::vec3 e(Uniform(rng, -kPi, kPi), Uniform(rng, -1.5f, 1.5f), Uniform(rng, -kPi, kPi));
+    const glm::vec3 e(Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>),
+                      Uniform(rng, -1.5f, 1.5f),
+                      Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>));
     const glm::vec3 back = QuatToEuler(EulerToQuat(e.x, e.y, e.z));
     EXPECT_LT(glm::length(back - e), 1e-3f) << e.x << " " << e.y << " " << e.z;
   }
   // Gimbal lock: the rotation still comes back.
-  const glm::quat locked = EulerToQuat(0.3f, kPi / 2, 0.5f);
+  const glm::quat locked = EulerToQuat(0.3f, std::numbers::pi_v<float> / 2, 0.5f);
   const glm::vec3 e = QuatToEuler(locked);
   EXPECT_LT(RotationAngle(EulerToQuat(e.x, e.y, e.z), locked), 1e-3f);
 }
@@ -77,7 +79,8 @@ TEST(Euler, QuatToEulerInvertsEulerToQuat) {
 OrientedTarget ReachableRequest(std::mt19937& rng, const Chain& pose) {
   const auto j = pose.joints();
   const glm::vec3 d = glm::normalize(j.back() - j[j.size() - 2]);
-  const glm::quat roll = glm::angleAxis(Uniform(rng, -kPi, kPi), kY);
+  const glm::quat roll =
+      glm::angleAxis(Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>), kY);
   return {j.back(), EffectorTwist(glm::angleAxis(Uniform(rng, -3, 3), RandomUnit(rng)) * roll, d)};
 }
 

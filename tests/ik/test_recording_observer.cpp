@@ -1,9 +1,9 @@
 // RecordingObserver: the recorded half-passes, and the replay of a solve one reach at a time.
+#include <gtest/gtest.h>
+
 #include <random>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "fabrik_test_util.h"
 #include "ik/fabrik.h"
@@ -17,13 +17,6 @@ using testing::DistanceD;
 using testing::RandomChain;
 using testing::RandomUnit;
 using testing::StraightChain;
-
-SolveSettings Settings(float tolerance, int max_iterations) {
-  SolveSettings s;
-  s.tolerance = tolerance;
-  s.max_iterations = max_iterations;
-  return s;
-}
 
 // Replays every reach of `rec` and checks, step by step, that:
 //   * each reach changes no joint other than the one it names (bitwise);
@@ -71,7 +64,7 @@ TEST(RecordingObserver, RecordsStartAndEveryHalfPass) {
   const std::vector<glm::vec3> start(chain.joints().begin(), chain.joints().end());
   RecordingObserver rec(5, 20);
   const glm::vec3 target(2.0f, 1.5f, 0.5f);
-  const SolveResult r = SolveFabrik(chain, target, Settings(1e-4f, 20), &rec);
+  const SolveResult r = SolveFabrik(chain, target, testing::SettingsOf(1e-4f, 20), &rec);
   ASSERT_TRUE(r.ok);
   ASSERT_TRUE(rec.recorded());
   EXPECT_FALSE(rec.truncated());
@@ -108,7 +101,8 @@ TEST(RecordingObserver, ReplayEndsAtTheSolvedPoseOnRandomSolves) {
     Chain chain = RandomChain(rng, glm::vec3(u(rng), u(rng), u(rng)), lengths);
     const float reach = chain.total_length() * 1.3f * u(rng);
     const glm::vec3 target = chain.root() + RandomUnit(rng) * reach;
-    const SolveResult r = SolveFabrik(chain, target, Settings(1e-3f, 1 + trial % 40), &rec);
+    const SolveResult r =
+        SolveFabrik(chain, target, testing::SettingsOf(1e-3f, 1 + trial % 40), &rec);
     SCOPED_TRACE("trial " + std::to_string(trial));
     ASSERT_TRUE(rec.recorded());
     ASSERT_FALSE(rec.truncated());
@@ -130,7 +124,8 @@ TEST(RecordingObserver, ReplayEndsAtTheSolvedPoseOnRandomSolves) {
 TEST(RecordingObserver, ReplayOfTheTrapEscape) {
   Chain chain = StraightChain(8, 1.0f);
   RecordingObserver rec(8, 50);
-  const SolveResult r = SolveFabrik(chain, glm::vec3(3, 0, 0), Settings(1e-3f, 50), &rec);
+  const SolveResult r =
+      SolveFabrik(chain, glm::vec3(3, 0, 0), testing::SettingsOf(1e-3f, 50), &rec);
   ASSERT_TRUE(r.reached);
   CheckReplay(rec, chain);
 }
@@ -138,7 +133,8 @@ TEST(RecordingObserver, ReplayOfTheTrapEscape) {
 TEST(RecordingObserver, AlreadyReachedRecordsOnlyTheStart) {
   Chain chain = StraightChain(3, 1.0f);
   RecordingObserver rec(3, 10);
-  const SolveResult r = SolveFabrik(chain, glm::vec3(2, 0, 0), Settings(1e-3f, 10), &rec);
+  const SolveResult r =
+      SolveFabrik(chain, glm::vec3(2, 0, 0), testing::SettingsOf(1e-3f, 10), &rec);
   ASSERT_EQ(r.iterations, 0);
   EXPECT_TRUE(rec.recorded());
   EXPECT_EQ(rec.half_pass_count(), 0u);
@@ -151,7 +147,7 @@ TEST(RecordingObserver, AlreadyReachedRecordsOnlyTheStart) {
 TEST(RecordingObserver, RejectsBadQueries) {
   Chain chain = StraightChain(4, 1.0f);
   RecordingObserver rec(4, 10);
-  (void)SolveFabrik(chain, glm::vec3(1, 1, 0), Settings(1e-3f, 10), &rec);
+  (void)SolveFabrik(chain, glm::vec3(1, 1, 0), testing::SettingsOf(1e-3f, 10), &rec);
   ASSERT_GT(rec.reach_count(), 0u);
   std::vector<glm::vec3> wrong_size(3);
   EXPECT_FALSE(rec.PoseAfterReach(0, wrong_size));
@@ -165,7 +161,7 @@ TEST(RecordingObserver, RejectsBadQueries) {
 TEST(RecordingObserver, TooManyJointsRecordsNothing) {
   Chain chain = StraightChain(6, 1.0f);
   RecordingObserver rec(5, 10);
-  (void)SolveFabrik(chain, glm::vec3(1, 2, 0), Settings(1e-3f, 10), &rec);
+  (void)SolveFabrik(chain, glm::vec3(1, 2, 0), testing::SettingsOf(1e-3f, 10), &rec);
   EXPECT_FALSE(rec.recorded());
   EXPECT_TRUE(rec.truncated());
   EXPECT_EQ(rec.joint_count(), 0u);
@@ -173,7 +169,7 @@ TEST(RecordingObserver, TooManyJointsRecordsNothing) {
   EXPECT_TRUE(rec.start_pose().empty());
 
   RecordingObserver empty;  // nothing reserved
-  (void)SolveFabrik(chain, glm::vec3(1, 1, 0), Settings(1e-3f, 10), &empty);
+  (void)SolveFabrik(chain, glm::vec3(1, 1, 0), testing::SettingsOf(1e-3f, 10), &empty);
   EXPECT_FALSE(empty.recorded());
   EXPECT_TRUE(empty.truncated());
 }
@@ -182,7 +178,8 @@ TEST(RecordingObserver, TooManyHalfPassesKeepsTheFirst) {
   // Unattainable target (inside the hole): the solve runs all 10 iterations.
   Chain chain = std::move(Chain::FromJoints({{0, 0, 0}, {1, 0, 0}, {1, 3, 0}})).value();
   RecordingObserver rec(3, 2);  // room for 4 half-passes
-  const SolveResult r = SolveFabrik(chain, glm::vec3(0, 0.5f, 0), Settings(1e-3f, 10), &rec);
+  const SolveResult r =
+      SolveFabrik(chain, glm::vec3(0, 0.5f, 0), testing::SettingsOf(1e-3f, 10), &rec);
   ASSERT_EQ(r.iterations, 10);
   EXPECT_TRUE(rec.recorded());
   EXPECT_TRUE(rec.truncated());
@@ -192,7 +189,7 @@ TEST(RecordingObserver, TooManyHalfPassesKeepsTheFirst) {
   // Reserving more makes the same solve fit; the next solve starts a fresh recording.
   rec.Reserve(3, 10);
   ASSERT_TRUE(chain.SetPose(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {1, 3, 0}}).ok());
-  (void)SolveFabrik(chain, glm::vec3(0, 0.5f, 0), Settings(1e-3f, 10), &rec);
+  (void)SolveFabrik(chain, glm::vec3(0, 0.5f, 0), testing::SettingsOf(1e-3f, 10), &rec);
   EXPECT_FALSE(rec.truncated());
   EXPECT_EQ(rec.half_pass_count(), 20u);
   CheckReplay(rec, chain);
@@ -201,7 +198,7 @@ TEST(RecordingObserver, TooManyHalfPassesKeepsTheFirst) {
 TEST(RecordingObserver, ClearForgetsTheRecording) {
   Chain chain = StraightChain(4, 1.0f);
   RecordingObserver rec(4, 10);
-  (void)SolveFabrik(chain, glm::vec3(1, 1, 0), Settings(1e-3f, 10), &rec);
+  (void)SolveFabrik(chain, glm::vec3(1, 1, 0), testing::SettingsOf(1e-3f, 10), &rec);
   ASSERT_TRUE(rec.recorded());
   rec.Clear();
   EXPECT_FALSE(rec.recorded());

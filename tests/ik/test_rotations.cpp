@@ -20,7 +20,6 @@
 namespace fabrik {
 namespace {
 
-constexpr float kPi = std::numbers::pi_v<float>;
 const glm::vec3 kY(0.0f, 1.0f, 0.0f);
 
 using testing::RandomUnit;
@@ -161,7 +160,7 @@ TEST(Rotations, TwistIsContinuousOverLongSmoothPathsThroughMinusYAndFoldBack) {
       dirs[0] = glm::normalize(
           glm::vec3(std::sin(0.7f * t), std::cos(0.7f * t), 0.2f * std::sin(1.3f * t)));
       // One joint whose bend passes slowly through a half turn, exactly at some step.
-      const float bend = kPi + 0.3f * std::sin(0.25f * t);
+      const float bend = std::numbers::pi_v<float> + 0.3f * std::sin(0.25f * t);
       const glm::vec3 perp = glm::normalize(glm::cross(dirs[fold - 1], fold_axis));
       dirs[fold] = std::cos(bend) * dirs[fold - 1] + std::sin(bend) * perp;
       const auto joints = JointsFromDirections(dirs, lengths);

@@ -23,7 +23,6 @@
 namespace fabrik {
 namespace {
 
-constexpr float kPi = std::numbers::pi_v<float>;
 constexpr float kLimitSlack = 1e-3f;
 
 using testing::Finite;
@@ -317,7 +316,7 @@ TEST(TreeSolve, ObserverSeesBackwardThenForward) {
 TEST(TreeSolve, ManySiblingBranchesDoNotLoosenConvergence) {
   std::vector<TreeNodeSpec> specs = {{-1, {0, 0, 0}, {}}};
   for (int i = 0; i < 50'000; ++i) {
-    const float a = 2.0f * kPi * static_cast<float>(i) / 50'000.0f;
+    const float a = 2.0f * std::numbers::pi_v<float> * static_cast<float>(i) / 50'000.0f;
     specs.push_back({0, {std::cos(a), 0.0f, std::sin(a)}, {}});
   }
   const int arm = static_cast<int>(specs.size());
@@ -420,15 +419,17 @@ Tree RandomTree(std::mt19937& rng, bool constrained) {
         case 0:
           break;
         case 1:
-          s.constraint = JointConstraint::Ball(Uniform(rng, 0.0f, kPi), Uniform(rng, 0.0f, kPi),
-                                               Uniform(rng, 0.0f, kPi), Uniform(rng, 0.0f, kPi));
+          s.constraint = JointConstraint::Ball(Uniform(rng, 0.0f, std::numbers::pi_v<float>),
+                                               Uniform(rng, 0.0f, std::numbers::pi_v<float>),
+                                               Uniform(rng, 0.0f, std::numbers::pi_v<float>),
+                                               Uniform(rng, 0.0f, std::numbers::pi_v<float>));
           break;
         case 2:
-          s.constraint = JointConstraint::Cone(rng() % 2 ? 0.0f : kPi);
+          s.constraint = JointConstraint::Cone(rng() % 2 ? 0.0f : std::numbers::pi_v<float>);
           break;
         default: {
-          float lo = Uniform(rng, -kPi, kPi);
-          float hi = Uniform(rng, -kPi, kPi);
+          float lo = Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>);
+          float hi = Uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>);
           if (lo > hi) std::swap(lo, hi);
           s.constraint = JointConstraint::Hinge(
               RandomUnit(rng), lo, hi, rng() % 2 ? HingeSpace::kParent : HingeSpace::kWorld,

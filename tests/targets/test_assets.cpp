@@ -5,14 +5,14 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <glm/geometric.hpp>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <glm/geometric.hpp>
-
-#include "targets/script_player.h"
 #include "lang/spline_file.h"
+#include "project_context.h"
+#include "targets/script_player.h"
 
 namespace fabrik {
 namespace {
@@ -26,12 +26,6 @@ std::vector<fs::path> TextFiles(const std::string& folder) {
   }
   std::sort(out.begin(), out.end());
   return out;
-}
-
-CommandContext ProjectContext() {
-  CommandContext c;
-  c.search_roots = {FABRIK_SOURCE_DIR};
-  return c;
 }
 
 TEST(Assets, ExpectedFilesAreShipped) {

@@ -11,15 +11,10 @@
 
 #include "lang/command.h"
 #include "lang/script.h"
+#include "project_context.h"
 
 namespace fabrik {
 namespace {
-
-CommandContext ProjectContext() {
-  CommandContext c;
-  c.search_roots = {FABRIK_SOURCE_DIR};
-  return c;
-}
 
 // What a test gets back when parsing failed (the failure is already reported).
 template <class T>

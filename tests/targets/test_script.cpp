@@ -7,16 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "project_context.h"
 #include "targets/script_player.h"
 
 namespace fabrik {
 namespace {
-
-CommandContext ProjectContext() {
-  CommandContext c;
-  c.search_roots = {FABRIK_SOURCE_DIR};
-  return c;
-}
 
 std::shared_ptr<const Script> MustParse(const std::string& text,
                                         const CommandContext& context = {}) {
@@ -321,8 +316,9 @@ TEST(ScriptPlayer, GlideStartsWhereTheTargetIsAndArrivesAtTPlusD) {
 
 TEST(ScriptPlayer, TargetAnglesComeOutOnceWhenTheLineFires) {
   ScriptPlayer player;
-  player.SetScript(MustParse("at 0.5 target 1 2 3 30 -40 20 over 1\nat 1 target 2 2 2\n"
-                             "at 1.5 target 0 1 0 -90 0 0\n"));
+  player.SetScript(
+      MustParse("at 0.5 target 1 2 3 30 -40 20 over 1\nat 1 target 2 2 2\n"
+                "at 1.5 target 0 1 0 -90 0 0\n"));
   player.Start();
   std::vector<int> fired_on;
   std::vector<glm::vec3> angles;

@@ -8,7 +8,7 @@
 namespace fabrik {
 namespace {
 
-Heightmap Ramp() {
+Heightmap SlopeAlongX() {
   // 16 x 16 pixels, height rising with the column: a slope along +X.
   std::vector<float> s(16 * 16);
   for (int j = 0; j < 16; ++j) {
@@ -18,7 +18,7 @@ Heightmap Ramp() {
 }
 
 TEST(TerrainRay, StraightDownHitsTheGroundUnderTheOrigin) {
-  const Heightmap map = Ramp();
+  const Heightmap map = SlopeAlongX();
   for (float x : {-5.3f, 0.0f, 2.7f, 6.9f}) {
     const auto hit = IntersectTerrain(map, {x, 50.0f, 1.25f}, {0.0f, -1.0f, 0.0f});
     ASSERT_TRUE(hit.has_value()) << x;
@@ -29,7 +29,7 @@ TEST(TerrainRay, StraightDownHitsTheGroundUnderTheOrigin) {
 }
 
 TEST(TerrainRay, SlantedRayHitsTheFirstCrossingOnTheSurface) {
-  const Heightmap map = Ramp();
+  const Heightmap map = SlopeAlongX();
   // From high on the low side looking down towards +X: the hit lies on the ray and on the
   // ground, and no earlier point of the ray is under the ground.
   const glm::vec3 o{-10.0f, 6.0f, 0.5f};
@@ -47,7 +47,7 @@ TEST(TerrainRay, SlantedRayHitsTheFirstCrossingOnTheSurface) {
 }
 
 TEST(TerrainRay, MissesWhenThereIsNoGroundOnTheRay) {
-  const Heightmap map = Ramp();
+  const Heightmap map = SlopeAlongX();
   EXPECT_FALSE(IntersectTerrain(map, {0, 10, 0}, {0, 1, 0}).has_value());    // looks up
   EXPECT_FALSE(IntersectTerrain(map, {0, 10, 0}, {1, 0, 0}).has_value());    // flies over
   EXPECT_FALSE(IntersectTerrain(map, {30, 10, 0}, {0, -1, 0}).has_value());  // beside it

@@ -30,7 +30,11 @@ const AppCommandEntry kCaptureEntries[] = {
       kScreenshotDetails,
       ParseScreenshot,
       {}},
-     ApplyScreenshot},
+     ApplyScreenshot,
+     nullptr,
+     nullptr,
+     nullptr,
+     EveryLineAWholeFrame},
 };
 
 }  // namespace

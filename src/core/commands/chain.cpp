@@ -2,7 +2,7 @@
 // moe and iterations are carried out (each struct's apply, registered by its place in Command)
 // and how the settings file keeps them (SavedSetting). Their language half (help, parser,
 // Format, Validate, CommandSpec) is in lang/commands/chain.cpp; the group's list at the end is
-// what core/builtin_table.cpp's kGroups reads.
+// what core/builtin_table.cpp's kBuiltinGroups reads.
 #include <algorithm>
 #include <cstdio>
 
@@ -16,7 +16,7 @@ namespace fabrik {
 namespace {
 
 // What the applies print.
-std::string Vec(const glm::vec3& v) {
+std::string VecText(const glm::vec3& v) {
   char buf[128];
   std::snprintf(buf, sizeof(buf), "%.4g %.4g %.4g", v.x, v.y, v.z);
   return buf;
@@ -46,8 +46,8 @@ static bool Apply(AppState& state, const cmd::Target& c, CommandOutput& out) {
     // Glide to the typed target rather than teleporting the chain's goal.
     state.targeting.BeginGlide();
   }
-  out.Print("target " + Vec(c.position) +
-            (c.angles_deg ? " yaw pitch roll " + Vec(*c.angles_deg) : std::string()));
+  out.Print("target " + VecText(c.position) +
+            (c.angles_deg ? " yaw pitch roll " + VecText(*c.angles_deg) : std::string()));
   return true;
 }
 
@@ -196,7 +196,7 @@ constexpr BuiltinApply kIterationsApplies[] = {ApplyOf<cmd::Iterations, Apply>()
 }  // namespace
 
 namespace {
-const BuiltinEntry kEntries[] = {
+const BuiltinEntry kChainEntries[] = {
     {.name = cmd::Target::kName, .applies = kTargetApplies},
     {.name = cmd::Mode::kName, .applies = kModeApplies, .saved = &kModeSaved},
     {.name = cmd::Joints::kName, .applies = kJointsApplies},
@@ -206,6 +206,6 @@ const BuiltinEntry kEntries[] = {
     {.name = cmd::Iterations::kName, .applies = kIterationsApplies, .saved = &kIterationsSaved}};
 }  // namespace
 
-std::span<const BuiltinEntry> ChainBuiltins() { return kEntries; }
+std::span<const BuiltinEntry> ChainBuiltins() { return kChainEntries; }
 
 }  // namespace fabrik

@@ -81,7 +81,7 @@ constexpr std::string_view kOrientDetails[] = {
     "  In drag mode Shift+wheel turns the yaw, Ctrl+wheel the pitch, Alt+wheel the roll."};
 constexpr std::string_view kOrientKeywords[] = {"off"};
 
-const FlagEntry kFlags[] = {
+const FlagEntry kOrientFlags[] = {
     {.name = "skin",
      .usage = "skin on|off",
      .summary = "the chain scene as a skinned tentacle",
@@ -96,7 +96,7 @@ const FlagEntry kFlags[] = {
      .note = AxesNote},
 };
 
-const AppCommandEntry kEntries[] = {
+const AppCommandEntry kOrientEntries[] = {
     {{"orient", "orient off | orient YAW PITCH ROLL", "the end effector's target rotation",
       kOrientDetails, ParseOrient, kOrientKeywords},
      ApplyOrient},
@@ -104,7 +104,7 @@ const AppCommandEntry kEntries[] = {
 
 }  // namespace
 
-std::span<const AppCommandEntry> OrientCommandEntries() { return kEntries; }
-std::span<const FlagEntry> OrientFlagEntries() { return kFlags; }
+std::span<const AppCommandEntry> OrientCommandEntries() { return kOrientEntries; }
+std::span<const FlagEntry> OrientFlagEntries() { return kOrientFlags; }
 
 }  // namespace fabrik

@@ -2,7 +2,7 @@
 // struct `spline ...` and `script ...` parse to is carried out (its apply, registered by its
 // place in Command) and how the settings file keeps the loaded files (SavedSetting). Their
 // language half is in lang/commands/playback.cpp; the group's list at the end is what
-// core/builtin_table.cpp's kGroups reads.
+// core/builtin_table.cpp's kBuiltinGroups reads.
 #include <cstdio>
 #include <memory>
 
@@ -150,11 +150,11 @@ constexpr BuiltinApply kSplineLoadApplies[] = {
 constexpr BuiltinApply kScriptRunApplies[] = {ApplyOf<cmd::ScriptRun, Apply>(),
                                               ApplyOf<cmd::ScriptPlayback, Apply>()};
 
-const BuiltinEntry kEntries[] = {
+const BuiltinEntry kPlaybackEntries[] = {
     {.name = cmd::SplineLoad::kName, .applies = kSplineLoadApplies, .saved = &kSplineSaved},
     {.name = cmd::ScriptRun::kName, .applies = kScriptRunApplies, .saved = &kScriptSaved}};
 }  // namespace
 
-std::span<const BuiltinEntry> PlaybackBuiltins() { return kEntries; }
+std::span<const BuiltinEntry> PlaybackBuiltins() { return kPlaybackEntries; }
 
 }  // namespace fabrik

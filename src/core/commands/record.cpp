@@ -109,7 +109,7 @@ constexpr std::string_view kViewDetails[] = {
     "  3d: the perspective orbit camera."};
 constexpr std::string_view kViewKeywords[] = {"2d", "3d"};
 
-const std::array<AppCommandEntry, 3> kEntries = {{
+const std::array<AppCommandEntry, 3> kRecordEntries = {{
     {{"record", "record start PATH | record stop", "record the target's path as a script",
       kRecordDetails, ParseRecord, kRecordKeywords},
      ApplyRecord},
@@ -123,6 +123,6 @@ const std::array<AppCommandEntry, 3> kEntries = {{
 
 }  // namespace
 
-std::span<const AppCommandEntry> RecordViewEntries() { return kEntries; }
+std::span<const AppCommandEntry> RecordViewEntries() { return kRecordEntries; }
 
 }  // namespace fabrik

@@ -2,7 +2,7 @@
 // scene are carried out (each struct's apply, registered by its place in Command) and how the
 // settings file keeps the solver and the scene (SavedSetting). Their language half is in
 // lang/commands/session.cpp; the group's list at the end is what core/builtin_table.cpp's
-// kGroups reads.
+// kBuiltinGroups reads.
 #include "core/builtin_table.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
@@ -91,7 +91,7 @@ constexpr BuiltinApply kSceneApplies[] = {ApplyOf<cmd::Scene, Apply>()};
 }  // namespace
 
 namespace {
-const BuiltinEntry kEntries[] = {
+const BuiltinEntry kSessionEntries[] = {
     {.name = cmd::CameraReset::kName, .applies = kCameraApplies},
     {.name = cmd::State::kName, .applies = kStateApplies},
     {.name = cmd::Help::kName, .applies = kHelpApplies},
@@ -99,6 +99,6 @@ const BuiltinEntry kEntries[] = {
     {.name = cmd::Scene::kName, .applies = kSceneApplies, .saved = &kSceneSaved}};
 }  // namespace
 
-std::span<const BuiltinEntry> SessionBuiltins() { return kEntries; }
+std::span<const BuiltinEntry> SessionBuiltins() { return kSessionEntries; }
 
 }  // namespace fabrik

@@ -12,7 +12,7 @@ constexpr std::string_view kAccelerateDetails[] = {
 
 bool& Accelerate(AppState& state) { return state.settings.accelerate; }
 
-const FlagEntry kFlags[] = {
+const FlagEntry kSolveFlags[] = {
     {.name = "accelerate",
      .usage = "accelerate on|off",
      .summary = "accelerated FABRIK (bend-scale steps) or the textbook",
@@ -26,6 +26,6 @@ const FlagEntry kFlags[] = {
 
 }  // namespace
 
-std::span<const FlagEntry> SolveFlagEntries() { return kFlags; }
+std::span<const FlagEntry> SolveFlagEntries() { return kSolveFlags; }
 
 }  // namespace fabrik

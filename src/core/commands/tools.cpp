@@ -365,7 +365,7 @@ constexpr std::string_view kAimDetails[] = {
 constexpr std::string_view kPoleDetails[] = {
     "  The point the two_bone solver's elbow bends towards (world units)."};
 
-const AppCommandEntry kEntries[] = {
+const AppCommandEntry kToolsEntries[] = {
     {{"soften", kSoftenUsage, "ease the effector in near full reach", kSoftenDetails, ParseSoften,
       kOff},
      AndRestep<ApplySoftenNow>,
@@ -405,7 +405,7 @@ constexpr std::string_view kSplineIkDetails[] = {
     "  The chain lies along the loaded spline behind the spline target, every joint on the",
     "  curve and every length kept: a snake following the path. Chain scene."};
 
-const FlagEntry kFlags[] = {
+const FlagEntry kToolsFlags[] = {
     {.name = "spline ik",
      .usage = "spline ik on|off",
      .summary = "lay the chain along the spline (a snake)",
@@ -446,7 +446,7 @@ bool SelectTwoBone(AppState& state, CommandOutput& out) {
   return true;
 }
 
-std::span<const AppCommandEntry> ToolCommandEntries() { return kEntries; }
-std::span<const FlagEntry> ToolFlagEntries() { return kFlags; }
+std::span<const AppCommandEntry> ToolCommandEntries() { return kToolsEntries; }
+std::span<const FlagEntry> ToolFlagEntries() { return kToolsFlags; }
 
 }  // namespace fabrik

@@ -1,7 +1,7 @@
 // The built-in commands about the view and the demo itself, the app's half: how clear, step,
 // race and quit are carried out (each struct's apply, registered by its place in Command).
 // Their language half is in lang/commands/view.cpp; the group's list at the end is what
-// core/builtin_table.cpp's kGroups reads.
+// core/builtin_table.cpp's kBuiltinGroups reads.
 #include "core/builtin_table.h"
 #include "core/step_view.h"
 
@@ -72,12 +72,12 @@ constexpr BuiltinApply kQuitApplies[] = {ApplyOf<cmd::Quit, Apply>()};
 }  // namespace
 
 namespace {
-const BuiltinEntry kEntries[] = {{.name = cmd::Clear::kName, .applies = kClearApplies},
-                                 {.name = cmd::Step::kName, .applies = kStepApplies},
-                                 {.name = cmd::Race::kName, .applies = kRaceApplies},
-                                 {.name = cmd::Quit::kName, .applies = kQuitApplies}};
+const BuiltinEntry kViewEntries[] = {{.name = cmd::Clear::kName, .applies = kClearApplies},
+                                     {.name = cmd::Step::kName, .applies = kStepApplies},
+                                     {.name = cmd::Race::kName, .applies = kRaceApplies},
+                                     {.name = cmd::Quit::kName, .applies = kQuitApplies}};
 }  // namespace
 
-std::span<const BuiltinEntry> ViewBuiltins() { return kEntries; }
+std::span<const BuiltinEntry> ViewBuiltins() { return kViewEntries; }
 
 }  // namespace fabrik

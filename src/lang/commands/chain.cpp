@@ -18,8 +18,6 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kModeNames = {"drag", "spline", "console", "script"};
 
-Status Fail(std::string message) { return MakeError(std::move(message)); }
-
 bool IsSegmentLength(float v) {
   return std::isfinite(v) && v >= kMinSegmentLength && v <= kMaxSegmentLength;
 }
@@ -325,10 +323,10 @@ const CommandSpec kIterationsSpec = {.name = cmd::Iterations::kName,
 
 // ---- the group, in the order `help` lists them ----
 namespace {
-const CommandSpec kSpecs[] = {kTargetSpec,  kModeSpec, kJointsSpec,    kLengthSpec,
-                              kLengthsSpec, kMoeSpec,  kIterationsSpec};
+const CommandSpec kChainSpecs[] = {kTargetSpec,  kModeSpec, kJointsSpec,    kLengthSpec,
+                                   kLengthsSpec, kMoeSpec,  kIterationsSpec};
 }  // namespace
 
-std::span<const CommandSpec> command_parse::ChainCommands() { return kSpecs; }
+std::span<const CommandSpec> command_parse::ChainCommands() { return kChainSpecs; }
 
 }  // namespace fabrik

@@ -26,8 +26,6 @@ constexpr std::array<std::string_view, 5> kScriptSubcommands = {"run", "play", "
                                                                 "stop"};
 constexpr std::string_view kScriptTakingWords[] = {"run"};
 
-Status Fail(std::string message) { return MakeError(std::move(message)); }
-
 std::string_view PlaybackName(cmd::Playback p) {
   switch (p) {
     case cmd::Playback::kPlay:
@@ -231,9 +229,9 @@ const CommandSpec kScriptRunSpec = {.name = cmd::ScriptRun::kName,
 
 // ---- the group, in the order `help` lists them ----
 namespace {
-const CommandSpec kSpecs[] = {kSplineLoadSpec, kScriptRunSpec};
+const CommandSpec kPlaybackSpecs[] = {kSplineLoadSpec, kScriptRunSpec};
 }  // namespace
 
-std::span<const CommandSpec> command_parse::PlaybackCommands() { return kSpecs; }
+std::span<const CommandSpec> command_parse::PlaybackCommands() { return kPlaybackSpecs; }
 
 }  // namespace fabrik

@@ -15,12 +15,6 @@ namespace fabrik {
 
 using namespace command_parse;
 
-namespace {
-
-Status Fail(std::string message) { return MakeError(std::move(message)); }
-
-}  // namespace
-
 // ---- camera reset ----
 namespace {
 
@@ -217,9 +211,9 @@ const CommandSpec kSceneSpec = {.name = cmd::Scene::kName,
 
 // ---- the group, in the order `help` lists them ----
 namespace {
-const CommandSpec kSpecs[] = {kCameraSpec, kStateSpec, kHelpSpec, kSolverSpec, kSceneSpec};
+const CommandSpec kSessionSpecs[] = {kCameraSpec, kStateSpec, kHelpSpec, kSolverSpec, kSceneSpec};
 }  // namespace
 
-std::span<const CommandSpec> command_parse::SessionCommands() { return kSpecs; }
+std::span<const CommandSpec> command_parse::SessionCommands() { return kSessionSpecs; }
 
 }  // namespace fabrik

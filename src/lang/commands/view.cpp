@@ -12,12 +12,6 @@ namespace fabrik {
 
 using namespace command_parse;
 
-namespace {
-
-Status Fail(std::string message) { return MakeError(std::move(message)); }
-
-}  // namespace
-
 // ---- clear ----
 FABRIK_COMMAND_WITHOUT_ARGUMENTS(cmd::Clear)
 
@@ -127,9 +121,9 @@ const CommandSpec kQuitSpec = {.name = cmd::Quit::kName,
 
 // ---- the group, in the order `help` lists them ----
 namespace {
-const CommandSpec kSpecs[] = {kClearSpec, kStepSpec, kRaceSpec, kQuitSpec};
+const CommandSpec kViewSpecs[] = {kClearSpec, kStepSpec, kRaceSpec, kQuitSpec};
 }  // namespace
 
-std::span<const CommandSpec> command_parse::ViewCommands() { return kSpecs; }
+std::span<const CommandSpec> command_parse::ViewCommands() { return kViewSpecs; }
 
 }  // namespace fabrik

@@ -118,12 +118,12 @@ bool ArmScene::MoveHandle(const Grab& grab, const glm::vec3& position) {
 }
 
 void ArmScene::WriteState(nlohmann::json& j) const {
-  j["pole"] = json::Vec(pole);
+  j["pole"] = state_json::Vec(pole);
   j["use_pole"] = use_pole;
   j["limited"] = last.limited;
   j["joints_at_limit"] = last.joints_at_limit;
   j["at_limit"] = at_limit;
-  j["max_violation"] = json::Num(last.max_violation);
+  j["max_violation"] = state_json::Num(last.max_violation);
 }
 
 // Its registry line (scenes/registry.h).

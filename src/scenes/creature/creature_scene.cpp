@@ -120,9 +120,9 @@ void CreatureScene::WriteState(nlohmann::json& j) const {
   for (std::size_t k = 0; k < targets.size(); ++k) {
     const auto node = static_cast<std::size_t>(targets[k].node);
     effectors.push_back({{"node", targets[k].node},
-                         {"position", json::Vec(tree->positions()[node])},
-                         {"target", json::Vec(targets[k].position)},
-                         {"distance", json::Num(distances[k])},
+                         {"position", state_json::Vec(tree->positions()[node])},
+                         {"target", state_json::Vec(targets[k].position)},
+                         {"distance", state_json::Num(distances[k])},
                          {"primary", static_cast<int>(k) == primary}});
   }
   j["effectors"] = std::move(effectors);
@@ -131,7 +131,7 @@ void CreatureScene::WriteState(nlohmann::json& j) const {
   j["parents"] = std::move(parents);
   j["limited"] = last.limited;
   j["joints_at_limit"] = last.joints_at_limit;
-  j["max_violation"] = json::Num(last.max_violation);
+  j["max_violation"] = state_json::Num(last.max_violation);
 }
 
 // Its registry line (scenes/registry.h).

@@ -42,18 +42,22 @@ constexpr std::string_view kCharactersDetails[] = {
     "  The crowd scene's size, 1 to 5000 (default 100): characters at random places and",
     "  headings on the terrain, their legs solved together by the batched solver."};
 
-const AppCommandEntry kEntries[] = {
+const AppCommandEntry kCrowdEntries[] = {
     {{"characters",
       "characters N",
       "the crowd scene's number of characters",
       kCharactersDetails,
       ParseCharacters,
       {}},
-     ApplyCharacters},
+     ApplyCharacters,
+     nullptr,
+     nullptr,
+     nullptr,
+     EveryLineAWholeFrame},
 };
 
 }  // namespace
 
-std::span<const AppCommandEntry> CrowdCommandEntries() { return kEntries; }
+std::span<const AppCommandEntry> CrowdCommandEntries() { return kCrowdEntries; }
 
 }  // namespace fabrik

@@ -17,7 +17,7 @@
 namespace fabrik {
 namespace {
 
-using json::Num;
+using state_json::Num;
 
 constexpr unsigned kPlacementSeed = 21;
 constexpr float kSpacing = 3.0f;  // metres per square root of a character

@@ -68,18 +68,22 @@ constexpr std::string_view kChainsDetails[] = {
     "  The field scene's chain count (1 to 100000) and joints per chain (default 10);",
     "  chains x joints at most 2000000. In the field it is rebuilt at once."};
 
-const AppCommandEntry kEntries[] = {
+const AppCommandEntry kFieldEntries[] = {
     {{"chains",
       "chains N [JOINTS]",
       "the field scene's chain count and joints per chain",
       kChainsDetails,
       ParseChains,
       {}},
-     ApplyChains},
+     ApplyChains,
+     nullptr,
+     nullptr,
+     nullptr,
+     EveryLineAWholeFrame},
 };
 
 }  // namespace
 
-std::span<const AppCommandEntry> FieldCommandEntries() { return kEntries; }
+std::span<const AppCommandEntry> FieldCommandEntries() { return kFieldEntries; }
 
 }  // namespace fabrik

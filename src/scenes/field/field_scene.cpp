@@ -183,16 +183,16 @@ double FieldScene::reached_share() const {
 void FieldScene::WriteState(nlohmann::json& j) const {
   j["chains"] = chain_count();
   j["field_joints"] = joint_count();
-  j["reached_share"] = json::Num(reached_share());
+  j["reached_share"] = state_json::Num(reached_share());
   j["lead_chain"] = lead_;
-  j["lane_utilisation"] = json::Num(last_.lane_utilisation);
-  j["batch_us"] = json::Num(last_.seconds * 1e6);
+  j["lane_utilisation"] = state_json::Num(last_.lane_utilisation);
+  j["batch_us"] = state_json::Num(last_.seconds * 1e6);
   nlohmann::json samples = nlohmann::json::array();
   const std::size_t jc = joint_count();
   for (int k = 0; k < 2 && batch_; ++k) {
     const std::size_t c = sample(k);
     nlohmann::json joints = nlohmann::json::array();
-    for (std::size_t i = 0; i < jc; ++i) joints.push_back(json::Vec(poses_[c * jc + i]));
+    for (std::size_t i = 0; i < jc; ++i) joints.push_back(state_json::Vec(poses_[c * jc + i]));
     samples.push_back({{"chain", c}, {"joints", std::move(joints)}});
   }
   j["samples"] = std::move(samples);

@@ -335,13 +335,20 @@ const SavedSetting kClipSaved = {
     .restore = RestoreClip,
     .overridden_by = kClipOverriddenBy};
 
-const AppCommandEntry kEntries[] = {
+// `mocap load` reads a clip and `mocap scale` re-measures it: a whole frame of a script's
+// budget (AppCommandEntry::whole_frame).
+bool MocapLineRereads(std::span<const std::string> args) {
+  return !args.empty() && (args[0] == "load" || args[0] == "scale");
+}
+
+const AppCommandEntry kMocapEntries[] = {
     {{"mocap", kMocapUsage, "the motion-capture clip: load, play, pause, speed, frame, loop",
       kMocapDetails, ParseMocap, kMocapKeywords},
      ApplyMocap,
      nullptr,
      nullptr,
-     &kClipSaved},
+     &kClipSaved,
+     MocapLineRereads},
     {{"reach", kReachUsage, "a hand of the mocap character reaches for a point", kReachDetails,
       ParseReach, kReachKeywords},
      ApplyReach},
@@ -361,6 +368,6 @@ const AppCommandEntry kEntries[] = {
 
 }  // namespace
 
-std::span<const AppCommandEntry> MocapCommandEntries() { return kEntries; }
+std::span<const AppCommandEntry> MocapCommandEntries() { return kMocapEntries; }
 
 }  // namespace fabrik

@@ -9,8 +9,7 @@
 namespace fabrik {
 namespace {
 
-constexpr int kTerrainSlot = 0;
-constexpr int kTerrainResolution = 257;  // vertices per side of the drawn terrain
+constexpr int kGroundSlot = 0;
 
 // Body parts, each with its colour: clothes on the torso and legs, skin on the arms and head.
 enum BodyPart : int { kTorso, kLeg, kArm, kHead, kPartCount };
@@ -66,9 +65,9 @@ bool MocapLook::DrawGround(const AppState& state, const std::shared_ptr<const He
   }
   if (!surfaces_ || !ground) return false;
   if (meshed_ != ground) {
-    auto mesh = BuildTerrainMesh(*ground, TerrainDrawResolution(*ground, kTerrainResolution));
+    auto mesh = BuildTerrainMesh(*ground, TerrainDrawResolution(*ground, kSceneTerrainResolution));
     if (mesh) {
-      surfaces_->Upload(kTerrainSlot, mesh.value().positions, mesh.value().normals,
+      surfaces_->Upload(kGroundSlot, mesh.value().positions, mesh.value().normals,
                         mesh.value().indices);
     }
     meshed_ = ground;
@@ -79,7 +78,7 @@ bool MocapLook::DrawGround(const AppState& state, const std::shared_ptr<const He
   style.ramp_height = std::max(ground->height_scale(), 1e-3f);
   style.grid_step = 1.0f;
   style.grid_color = {0.90f, 0.95f, 1.0f, 0.22f};
-  surfaces_->Draw(kTerrainSlot, glm::mat4(1.0f), state.view.projection * state.view.view,
+  surfaces_->Draw(kGroundSlot, glm::mat4(1.0f), state.view.projection * state.view.view,
                   state.view.camera.eye(), style);
   return true;
 }

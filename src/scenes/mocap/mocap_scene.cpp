@@ -15,8 +15,8 @@
 namespace fabrik {
 namespace {
 
-using json::Num;
-using json::Vec;
+using state_json::Num;
+using state_json::Vec;
 
 // The hands' readout: reached within the library's tolerance plus float slack.
 constexpr float kReachedDistance = 0.0015f;

@@ -11,8 +11,8 @@
 #include "core/command_table.h"
 #include "core/scene_registry.h"
 #include "core/terrain_load.h"
-#include "scenes/walker/walker_scene.h"
 #include "lang/text.h"
+#include "scenes/walker/walker_scene.h"
 #include "terrain/heightmap.h"
 
 namespace fabrik {
@@ -50,8 +50,7 @@ Result<std::vector<std::string>> ParseTerrain(Args args) {
       const Bound& b = bounds[k];
       const text::Number n = text::ParseReal(word);
       const auto f = static_cast<float>(n.value);
-      const bool in_range =
-          n.error == text::NumberError::kNone && f >= b.lo && f <= b.hi;
+      const bool in_range = n.error == text::NumberError::kNone && f >= b.lo && f <= b.hi;
       if (!in_range) {
         return MakeError(std::string(b.what) + ": expected " + b.description + ", got " +
                          text::Quote(word));
@@ -143,10 +142,14 @@ constexpr std::string_view kWalkerDetails[] = {
     "  walker leg N|none     record leg N's solves and draw them half-pass by half-pass"};
 constexpr std::string_view kWalkerKeywords[] = {"debug", "leg"};
 
-const AppCommandEntry kEntries[] = {
+const AppCommandEntry kWalkerEntries[] = {
     {{"terrain", "terrain load PATH [S H]", "the walker's ground from a gray PNG", kTerrainDetails,
       ParseTerrain, kTerrainKeywords},
-     ApplyTerrain},
+     ApplyTerrain,
+     nullptr,
+     nullptr,
+     nullptr,
+     EveryLineAWholeFrame},
     {{"walker", "walker debug on|off | walker leg N|none", "the walker scene's debug views",
       kWalkerDetails, ParseWalker, kWalkerKeywords},
      ApplyWalker},
@@ -154,6 +157,6 @@ const AppCommandEntry kEntries[] = {
 
 }  // namespace
 
-std::span<const AppCommandEntry> WalkerCommandEntries() { return kEntries; }
+std::span<const AppCommandEntry> WalkerCommandEntries() { return kWalkerEntries; }
 
 }  // namespace fabrik

@@ -14,8 +14,6 @@ namespace {
 
 constexpr int kTerrainSlot = 0;
 constexpr int kBodySlot = 1;
-// Vertices per side of the drawn terrain grid (docs/walker.md: The walker scene).
-constexpr int kTerrainResolution = 257;
 
 void AddRing(std::vector<LineVertex>& out, const Heightmap& ground, glm::vec3 c, float r,
              const glm::vec4& color, int segments = 32) {
@@ -92,7 +90,7 @@ void WalkerDrawer::Draw(const AppState& state, const WalkerScene& scene, Rendere
     if (meshed_ != w.terrain_ptr()) {
       // Once per terrain load: a 257 x 257 grid (about 130k triangles) uploads in a blink;
       // flat ground is its four corners.
-      auto mesh = BuildTerrainMesh(ground, TerrainDrawResolution(ground, kTerrainResolution));
+      auto mesh = BuildTerrainMesh(ground, TerrainDrawResolution(ground, kSceneTerrainResolution));
       if (mesh) {
         surfaces_->Upload(kTerrainSlot, mesh.value().positions, mesh.value().normals,
                           mesh.value().indices);

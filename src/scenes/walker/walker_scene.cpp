@@ -15,8 +15,8 @@
 namespace fabrik {
 namespace {
 
-using json::Num;
-using json::Vec;
+using state_json::Num;
+using state_json::Vec;
 
 nlohmann::json Quat(const glm::quat& q) { return {Num(q.w), Num(q.x), Num(q.y), Num(q.z)}; }
 
