@@ -4,7 +4,7 @@
 //       problem", Graphical Models 73(5), 2011: FABRIK against CCD, Jacobian transpose and
 //       damped least squares on one unconstrained 10-joint chain, random reachable and
 //       unreachable targets.
-//   (b) Seed 000 (T. Gartside, "CSC 473 - Implementing Inverse Kinematics using FABRIK"),
+//   (b) T. Gartside, "CSC 473 - Implementing Inverse Kinematics using FABRIK" (a report),
 //       Table 1 and section 4.2.2: FABRIK following the word spline (assets/splines/word.txt)
 //       with 5, 10, 15 and 20 equal segments and with lengths 1, 2, 3, 1; iterations per frame
 //       at margins 0.01 and 0.001; the same run for the other solvers.
@@ -311,7 +311,7 @@ void PartA(const Options& options) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// (b) Spline following, seed 000.
+// (b) Spline following, Gartside's report.
 
 // How one solver did while following the spline, one solve per frame.
 struct FollowStats {
@@ -416,7 +416,7 @@ struct ChainCase {
 };
 
 void PartB(const Options& options) {
-  std::printf("(b) Seed 000, Table 1 and section 4.2.2: FABRIK following the word spline\n");
+  std::printf("(b) Gartside's report, Table 1 and section 4.2.2: FABRIK following the word spline\n");
   PrintRule(100);
   Result<Spline> loaded = LoadSplineFile(options.spline);
   if (!loaded.ok()) {
@@ -466,10 +466,10 @@ void PartB(const Options& options) {
     }
   }
   std::printf(
-      "0 iterations: the moved target was still within the margin, so no pass ran (seed "
-      "000's recursion always runs\none pass before it checks, so its 1 covers our 0 "
+      "0 iterations: the moved target was still within the margin, so no pass ran (the "
+      "report's recursion always runs\none pass before it checks, so its 1 covers our 0 "
       "and 1)\n");
-  std::printf("\nSeed 000's figures (its own spline, C++/OpenGL on a Ryzen 7 5800X):\n");
+  std::printf("\nThe report's figures (its own spline, C++/OpenGL on a Ryzen 7 5800X):\n");
   std::printf("  margin 0.01, 5-20 equal joints: every move <= 3 iterations, most commonly 1\n");
   std::printf("  margin 0.001, 20 joints:        every move <= 4 iterations, most commonly 2\n");
   std::printf("  lengths 1,2,3,1 (5 joints):      max 18 iterations, min 1\n");

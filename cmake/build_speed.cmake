@@ -27,6 +27,9 @@ function(fabrik_unity target)
   if(FABRIK_UNITY)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON
                                                UNITY_BUILD_BATCH_SIZE ${FABRIK_UNITY_BATCH})
+    # GCC takes a file included into a batch for a header, and warns when a class it defines
+    # (a pimpl's Impl) holds a type from that file's anonymous namespace; it is still local.
+    target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-subobject-linkage>)
   endif()
 endfunction()
 

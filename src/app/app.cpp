@@ -23,6 +23,7 @@
 #include "app/data_dir.h"
 #include "app/imgui_ini.h"
 #include "app/key_deferral.h"
+#include "app/panel_font.h"
 #include "app/systems.h"
 #include "app/ui_state.h"
 #include "core/app_core.h"
@@ -80,29 +81,6 @@ int Fail(int code, const std::string& message) {
   return code;
 }
 
-// Reads a TrueType font into the atlas. Read here, not by ImGui's AddFontFromFileTTF, which
-// ends the program (an assertion) when it cannot load the file, e.g. when memory is short
-// under a tight limit; false then, and the caller uses the built-in font.
-bool AddFontFile(ImFontAtlas& atlas, const char* path, float size) {
-  std::FILE* f = std::fopen(path, "rb");
-  if (f == nullptr) return false;
-  long bytes = -1;
-  if (std::fseek(f, 0, SEEK_END) == 0) bytes = std::ftell(f);
-  constexpr long kMaxFontBytes = 64L << 20;
-  void* data = (bytes > 0 && bytes <= kMaxFontBytes && std::fseek(f, 0, SEEK_SET) == 0)
-                   ? ImGui::MemAlloc(static_cast<std::size_t>(bytes))
-                   : nullptr;
-  const bool read = data != nullptr && std::fread(data, 1, static_cast<std::size_t>(bytes), f) ==
-                                           static_cast<std::size_t>(bytes);
-  std::fclose(f);
-  if (!read) {
-    ImGui::MemFree(data);
-    return false;
-  }
-  // The atlas owns `data` from here and frees it with ImGui::MemFree.
-  return atlas.AddFontFromMemoryTTF(data, static_cast<int>(bytes), size) != nullptr;
-}
-
 // `ini`: the settings folder's imgui.ini, or null (--no-settings): ImGui's layout is never read
 // from or written to the working folder. *save_ini is set false when the file there must be
 // left alone (not a regular file).
@@ -123,13 +101,8 @@ void SetUpImGui(GLFWwindow* window, float content_scale, const std::string* ini,
   style.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 1.0f);
   style.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.16f, 0.29f, 0.48f, 1.0f);
   style.ScaleAllSizes(content_scale);
-  // A proportional font reads better than the built-in bitmap one; fall back if missing or
-  // unreadable.
-  const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-  if (std::filesystem::exists(font) && !AddFontFile(*io.Fonts, font, 15.0f * content_scale)) {
-    std::fprintf(stderr, "font: cannot read %s; using Dear ImGui's built-in font\n", font);
-  }
-  if (io.Fonts->Fonts.empty()) io.Fonts->AddFontDefault();
+  // A proportional font reads better than the built-in bitmap one (app/panel_font.h).
+  AddPanelFont(*io.Fonts, kPanelFontPath, 15.0f * content_scale);
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }
