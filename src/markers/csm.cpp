@@ -133,7 +133,7 @@ Status ReadPointLine(const std::vector<std::string_view>& words, const std::stri
                          " markers");
       if (!PlainNumber(words[w], value) || std::fabs(value) * 0.001 > kMaxMetres) {
         return MakeError(where + ": marker " + g.names[m] + ": \"" +
-                         std::string(words[w].substr(0, 30)) +
+                         Printable(words[w].substr(0, 30)) +
                          "\" is not a plain number within 1000 m");
       }
       out += ' ';

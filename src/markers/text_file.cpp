@@ -30,4 +30,10 @@ Result<std::string> ReadMarkerFile(const std::string& path) {
   return bytes;
 }
 
+std::string Printable(std::string_view word) {
+  std::string out;
+  for (char c : word.substr(0, 40)) out += (c >= ' ' && c < 0x7f) ? c : '?';
+  return out;
+}
+
 }  // namespace fabrik::markers

@@ -57,12 +57,6 @@ bool ParseNumber(std::string_view s, double& value) {
   return ec == std::errc() && end == s.data() + s.size() && std::isfinite(value);
 }
 
-std::string Printable(std::string_view s) {
-  std::string out;
-  for (char c : s.substr(0, 40)) out += (c >= ' ' && c < 0x7f) ? c : '?';
-  return out;
-}
-
 struct TrcHeader {
   double rate = 0, frames = 0, markers = 0;
   std::string unit;
