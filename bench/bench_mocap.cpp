@@ -12,6 +12,10 @@
 //     crowd_one_thread/N: the same on the calling thread only, with counter frame_cpu_ms, the
 //     thread's CPU time for the whole Update (not inflated by other processes, as wall time
 //     is on a busy machine).
+//   * bake/step32: the export's work in one demo frame (docs/mocap.md: Exporting from the
+//     demo): Baker::Step(32) on CMU 01_03 on the hills with a reach and a look target.
+//   * bake/format: the export's last frame: the whole baked 01_01 (2,752 frames) formatted
+//     as BVH text (Baker::Format; Write adds the file's write and rename).
 // Run: build/bin/bench_mocap --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
@@ -21,6 +25,7 @@
 #include <random>
 #include <string>
 
+#include "mocap/bake.h"
 #include "mocap/crowd.h"
 #include "terrain/heightmap_png.h"
 
@@ -83,6 +88,43 @@ void BM_CharacterFrame(benchmark::State& state) {
   state.counters["ik_us"] = benchmark::Counter(1e6 * ik / frame);
 }
 BENCHMARK(BM_CharacterFrame)->Name("character/frame");
+
+Baker MakeBaker(const std::shared_ptr<const Rig>& rig, const fabrik::Heightmap* ground) {
+  BakeOptions options;
+  options.terrain = ground;
+  options.placement = Placement{12.0f, -12.0f, 0.7f};
+  options.events = {{0.0f, BakeEvent::Kind::kReach, kRight, {12.3f, 1.5f, -11.5f}},
+                    {0.0f, BakeEvent::Kind::kLook, kRight, {13.0f, 1.7f, -10.0f}}};
+  auto made = Baker::Create(rig, options);
+  if (!made) {
+    std::fprintf(stderr, "bench_mocap: %s\n", made.error().c_str());
+    std::exit(1);
+  }
+  return std::move(made.value());
+}
+
+void BM_BakeStep32(benchmark::State& state) {
+  Baker baker = MakeBaker(Rig0103(), &Hills());
+  for (auto _ : state) {
+    if (baker.done()) {
+      state.PauseTiming();
+      baker = MakeBaker(Rig0103(), &Hills());
+      state.ResumeTiming();
+    }
+    benchmark::DoNotOptimize(baker.Step(32));
+  }
+}
+BENCHMARK(BM_BakeStep32)->Name("bake/step32")->Unit(benchmark::kMillisecond);
+
+void BM_BakeFormat(benchmark::State& state) {
+  Baker baker = MakeBaker(Rig0101(), nullptr);
+  baker.Step(baker.frame_count());
+  for (auto _ : state) {
+    auto text = baker.Format();
+    benchmark::DoNotOptimize(text.value().data());
+  }
+}
+BENCHMARK(BM_BakeFormat)->Name("bake/format")->Unit(benchmark::kMillisecond);
 
 void RunCrowd(benchmark::State& state, fabrik::BatchThreads threads) {
   const int n = static_cast<int>(state.range(0));

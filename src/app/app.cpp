@@ -224,6 +224,13 @@ int RunApp(const Options& options) {
   if (!started) return Fail(2, started.error());
   // The shell reads the state; it changes it only through `core` (frames and commands).
   AppCore core(std::move(started).value());
+  if (!options.export_path.empty()) {
+    // Headless (docs/mocap.md: Exporting from the demo): no window, GLFW or GL.
+    const Result<std::string> exported = core.Export(options.export_path);
+    if (!exported) return Fail(2, exported.error());
+    std::printf("fabrik-demo: %s\n", exported.value().c_str());
+    return 0;
+  }
   const AppState& state = core.state();
   CommandQueue queue;
   UiState ui;

@@ -227,7 +227,8 @@ OptError OutputOverwritesInput(const Options& o) {
                           {"--terrain", &o.terrain_path},
                           {"--bvh", &o.bvh_path}};
   const Named outputs[] = {{"--state-out", &o.state_out_path},
-                           {"--screenshot", &o.screenshot_path}};
+                           {"--screenshot", &o.screenshot_path},
+                           {"--export", &o.export_path}};
   auto regular_id = [](const std::string& path) -> std::optional<std::pair<dev_t, ino_t>> {
     struct stat st {};
     if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
@@ -303,6 +304,8 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_vi
   app.add_option("--solver", solver, "solver at start: " + SolverList("|"));
   app.add_option("--exec", o.exec, "run a console command at start (repeatable)")
       ->allow_extra_args(false);
+  app.add_option("--export", o.export_path,
+                 "bake the mocap scene's clip to this BVH file and exit (no window)");
   app.add_flag("--hidden", o.hidden, "do not show the window (headless rendering)");
   app.add_option("--msaa", msaa, "multisample anti-aliasing samples: 0, 2, 4 or 8");
   app.add_flag("--no-settings", o.no_settings,
@@ -428,14 +431,18 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_vi
   }
   for (const auto& [name, path] :
        {std::pair<const char*, const std::string*>{"--screenshot", &o.screenshot_path},
-        {"--state-out", &o.state_out_path}}) {
+        {"--state-out", &o.state_out_path},
+        {"--export", &o.export_path}}) {
     if (app.count(name)) {
       if (auto e = NoControl(name, *path)) return fail(*e);
-      const bool device_ok = path == &o.state_out_path;  // a stream; a PNG is renamed in place
+      // A stream may be a device; a PNG or a BVH file is renamed in place.
+      const bool device_ok = path == &o.state_out_path;
       if (auto e = CheckWritable(name, *path, device_ok)) return fail(*e);
     }
   }
   if (auto e = OutputOverwritesInput(o)) return fail(*e);
+  // A headless export depends on the command line alone: no saved settings read or written.
+  if (app.count("--export")) o.no_settings = true;
   if (app.count("--screenshot-dir")) {
     if (auto e = NoControl("--screenshot-dir", o.screenshot_dir)) return fail(*e);
     if (auto e = CheckFolder("--screenshot-dir", o.screenshot_dir)) return fail(*e);

@@ -53,8 +53,11 @@ struct Options {
   int characters = 100;         // --characters: the crowd scene's size
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
-  bool hidden = false;            // no visible window (still renders offscreen-sized)
-  int msaa = 4;                   // multisample count; 0 disables
+  // --export OUT: write the scene's export (the mocap scene's baked clip) and exit, without
+  // a window (docs/mocap.md: Exporting from the demo); "" = run the demo.
+  std::string export_path;
+  bool hidden = false;  // no visible window (still renders offscreen-sized)
+  int msaa = 4;         // multisample count; 0 disables
 
   // Saved settings and screenshots (docs/settings.md).
   bool no_settings = false;          // --no-settings: neither read nor write them

@@ -1,6 +1,6 @@
 // ui_state.h - what the shell keeps between frames that is not app state: the console's
-// input line and history, the panel's file pickers, joint selector and record path, and the
-// renderer's draw count. The core never sees it (the state line gets ShellReport,
+// input line and history, the panel's file pickers, joint selector, record and export paths, and
+// the renderer's draw count. The core never sees it (the state line gets ShellReport,
 // core/state_writer.h).
 #pragma once
 
@@ -38,6 +38,7 @@ struct UiState {
   PickerUi script;
   int arm_joint = 2;                        // the joint the arm's constraint editor shows
   char record_path[512] = "recording.txt";  // the panel's record path field, as typed
+  char export_path[512] = "corrected.bvh";  // the mocap panel's export path field, as typed
   ShellReport report;
 };
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/frame.h"
+#include "core/scene_registry.h"
 
 namespace fabrik {
 
@@ -28,6 +29,9 @@ class AppCore {
   bool Apply(const AppCommand& command, CommandSource source) {
     return ApplyCommand(*state_, command, source);
   }
+  // The current scene's export to `path`, headless (--export; ExportScene in
+  // core/scene_registry.h): the line to print, or one error line.
+  Result<std::string> Export(const std::string& path) { return ExportScene(*state_, path); }
 
  private:
   std::unique_ptr<AppState> state_;

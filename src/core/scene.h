@@ -123,6 +123,9 @@ class Scene {
   // moves onto it, or refuses with the reason (then nothing changes and the old map stays).
   // Default: nothing to do.
   virtual Status UseTerrain(AppState&, const std::shared_ptr<const Heightmap>&) { return Ok{}; }
+  // The scene is being left: another scene has entered and replaces it (EnterScene). Work
+  // it runs over frames stops here, saying so (the mocap scene's export). Default: nothing.
+  virtual void Leave(AppState&) {}
 };
 
 // What scenes keep in the app state while another scene is on (the field's shape, the mocap

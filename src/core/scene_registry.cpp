@@ -63,6 +63,16 @@ bool Scene::MoveHandle(const Grab&, const glm::vec3&) { return false; }
 
 void Scene::WriteState(nlohmann::json&) const {}
 
+Result<std::string> ExportScene(AppState& state, const std::string& path) {
+  for (const SceneEntry& e : RegisteredScenes()) {
+    if (e.name != state.scene.name()) continue;
+    if (e.export_file == nullptr) break;
+    return e.export_file(state, path);
+  }
+  return MakeError("the " + std::string(state.scene.name()) +
+                   " scene has nothing to export (--scene mocap or --bvh PATH bakes a clip)");
+}
+
 bool SetScene(AppState& state, std::string_view name) {
   std::unique_ptr<Scene> next = MakeScene(name);
   if (!next) {
@@ -84,6 +94,7 @@ bool EnterScene(AppState& state, std::unique_ptr<Scene> next) {
   // Enter may fail before changing anything (the creature's tree not building): then the
   // previous scene stays.
   if (!next->Enter(state)) return false;
+  if (scene.current) scene.current->Leave(state);
   scene.current = std::move(next);
   state.view.camera.SetHome(scene.current->CameraHome(state));
   state.view.camera.Reset();

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/scene.h"
+#include "ik/result.h"
 
 namespace fabrik {
 
@@ -27,6 +28,10 @@ struct SceneEntry {
   // Takes the scene's configuration from the command line at start (before the saved
   // settings and --scene), into state.scene.configs (core/scene.h), or null.
   void (*start)(AppState& state, const StartOptions& options) = nullptr;
+  // Writes what the scene exports to `path`, headless and to completion (--export OUT), or
+  // null when the scene exports nothing. Returns the line to print when written, or one
+  // error line (nothing written).
+  Result<std::string> (*export_file)(AppState& state, const std::string& path) = nullptr;
 };
 
 // A new T, for SceneEntry::make.
@@ -42,6 +47,10 @@ std::span<const SceneEntry> RegisteredScenes();
 std::span<const std::string_view> RegisteredSceneNames();
 // A new scene by name, or null for a name not registered.
 std::unique_ptr<Scene> MakeScene(std::string_view name);
+
+// The current scene's export_file (--export OUT): its line when written, or one error line,
+// also for a scene without one.
+Result<std::string> ExportScene(AppState& state, const std::string& path);
 
 // Switches to the scene `name` (the `scene` command; --scene). Exactly this, in order:
 //   1. unknown name: an error in the message, nothing changed, returns false;

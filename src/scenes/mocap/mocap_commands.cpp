@@ -1,5 +1,5 @@
 // The mocap scene's console commands (docs/mocap.md: The mocap scene), entries of the app's
-// command table: `mocap` (load, play, pause, speed, frame, loop, scale), `reach`, `look`,
+// command table: `mocap` (load, play, pause, speed, frame, loop, scale, export), `reach`, `look`,
 // `ik weight`, `ghost` and `follow`. Each parser writes its numbers back with 9 significant
 // digits, so the apply step reads the same floats a script replays.
 #include <cmath>
@@ -65,11 +65,12 @@ bool NeedMocap(const std::string& what, CommandOutput& out) {
   return out.Fail(what + ": the mocap scene is not on (type 'scene mocap')");
 }
 
-// --- mocap load PATH | play | pause | speed X | frame N | loop on|off | scale S|auto ---
+// --- mocap load PATH | play | pause | speed X | frame N | loop on|off | scale S|auto |
+//     export PATH ---
 
 constexpr const char* kMocapUsage =
     "mocap load PATH | mocap play|pause | mocap speed X | mocap frame N | mocap loop on|off | "
-    "mocap scale S|auto";
+    "mocap scale S|auto | mocap export PATH";
 
 Result<std::vector<std::string>> ParseMocap(Args args) {
   const std::string sub = args.empty() ? "" : text::Lower(args[0]);
@@ -81,12 +82,13 @@ Result<std::vector<std::string>> ParseMocap(Args args) {
     return std::vector<std::string>{sub};
   }
   if (args.size() != 2) {
-    return usage_error(args.empty() ? "expected load, play, pause, speed, frame, loop or scale"
-                                    : "expected " + text::Quote(args[0]) + " and one argument");
+    return usage_error(args.empty()
+                           ? "expected load, play, pause, speed, frame, loop, scale or export"
+                           : "expected " + text::Quote(args[0]) + " and one argument");
   }
-  if (sub == "load") {
-    if (args[1].empty()) return MakeError("mocap load: the path is empty");
-    return std::vector<std::string>{"load", args[1]};
+  if (sub == "load" || sub == "export") {
+    if (args[1].empty()) return MakeError("mocap " + sub + ": the path is empty");
+    return std::vector<std::string>{sub, args[1]};
   }
   if (sub == "speed") {
     auto v = Real("mocap speed", args[1], kMinPlaybackSpeed, kMaxPlaybackSpeed, kMocapUsage);
@@ -155,6 +157,14 @@ bool ApplyMocap(AppState& state, Args args, CommandOutput& out) {
   }
   MocapScene* scene = Mocap(state);
   if (scene == nullptr) return NeedMocap("mocap " + sub, out);
+  if (sub == "export") {
+    if (Status started = scene->StartExport(state, args[1]); !started) {
+      return out.Fail("mocap export: " + started.error());
+    }
+    const int frames = scene->clip_export()->frame_count();
+    out.Print("mocap export " + args[1] + ": baking " + std::to_string(frames) + " frames");
+    return true;
+  }
   Playback& p = scene->playback;
   if (sub == "play") {
     if (!p.loop && p.time >= scene->character().rig().clip.duration()) p.time = 0.0f;
@@ -177,9 +187,11 @@ constexpr std::string_view kMocapDetails[] = {
     "    a file that cannot be used gives one error and changes nothing.",
     "  play, pause; speed X (0.05..4 times real time); frame N (jump, clamped to the clip);",
     "  loop on|off; scale S|auto: metres per file unit, auto from the skeleton's height.",
+    "  export PATH: the clip with the IK baked in, as BVH (the ground, weight and targets",
+    "    now), 32 clip frames a frame; 'mocap export: wrote PATH' when complete.",
     "  The packaged clips are in /usr/share/assimp/models/BVH (package assimp-testmodels)."};
 constexpr std::string_view kMocapKeywords[] = {"load",  "play", "pause", "speed",
-                                               "frame", "loop", "scale"};
+                                               "frame", "loop", "scale", "export"};
 
 // --- reach left|right X Y Z | reach left|right off | reach right target ---
 
@@ -342,8 +354,9 @@ bool MocapLineRereads(std::span<const std::string> args) {
 }
 
 const AppCommandEntry kMocapEntries[] = {
-    {{"mocap", kMocapUsage, "the motion-capture clip: load, play, pause, speed, frame, loop",
-      kMocapDetails, ParseMocap, kMocapKeywords},
+    {{"mocap", kMocapUsage,
+      "the motion-capture clip: load, play, pause, speed, frame, loop, export", kMocapDetails,
+      ParseMocap, kMocapKeywords},
      ApplyMocap,
      nullptr,
      nullptr,

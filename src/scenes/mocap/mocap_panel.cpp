@@ -1,5 +1,5 @@
-// The mocap scene's panel section: the clip picker, playback, the IK weight, the view toggles
-// and readouts. Every change is sent as the console command that does the same
+// The mocap scene's panel section: the clip picker, playback, the IK weight, the view toggles,
+// readouts and the export. Every change is sent as the console command that does the same
 // (docs/mocap.md: The mocap scene).
 #include <imgui.h>
 
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/panel_widgets.h"
+#include "app/ui_state.h"
 #include "scenes/mocap/mocap_config.h"
 #include "scenes/mocap/mocap_scene.h"
 
@@ -103,14 +104,41 @@ void IkControls(const MocapScene& scene, CommandQueue& queue) {
   ImGui::Text("IK %.1f us a frame (legs, pelvis, arms, gaze)", scene.ik_us());
 }
 
+// "Export BVH..." and its path field, or the running export's progress bar; then how the
+// last export ended. Sent as the typed line `mocap export PATH` (echoed, errors shown).
+void ExportControls(const MocapScene& scene, UiState& ui, CommandQueue& queue) {
+  const std::optional<ClipExport>& last = scene.clip_export();
+  if (last && last->running()) {
+    char label[64];
+    std::snprintf(label, sizeof label, "%d / %d frames", last->frames_done(), last->frame_count());
+    ImGui::ProgressBar(last->progress(), ImVec2(-1.0f, 0.0f), label);
+    ImGui::TextColored(kDim, "baking into %s", last->path().c_str());
+    return;
+  }
+  if (ImGui::Button("Export BVH...")) {
+    queue.Push(Command(cmd::Extension{"mocap", {"export", ui.export_path}}),
+               CommandSource::kConsole);
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-1.0f);
+  ImGui::InputText("##export_path", ui.export_path, sizeof(ui.export_path));
+  if (!last) return;
+  if (last->state() == ClipExport::State::kDone) {
+    ImGui::TextColored(kGood, "wrote %s (%d frames)", last->path().c_str(), last->frame_count());
+  } else {
+    ImGui::TextColored(kBad, "%s", last->error().c_str());
+  }
+}
+
 }  // namespace
 
-void MocapPanel(const AppState& state, UiState&, CommandQueue& queue) {
+void MocapPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
   const MocapScene* scene = state.scene.As<MocapScene>();
   if (scene == nullptr) return;
   ClipPicker(*scene, queue);
   PlaybackControls(*scene, queue);
   IkControls(*scene, queue);
+  ExportControls(*scene, ui, queue);
   ImGui::TextColored(kDim, "Drag the orange ball: the right hand reaches for it.");
   ImGui::TextColored(kDim, "Console: reach, look, ik weight, mocap (help mocap).");
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/app_state.h"
+#include "core/execute.h"
 #include "core/frame.h"
 #include "core/json_util.h"
 #include "core/scene_registry.h"
@@ -113,6 +114,7 @@ void MocapScene::PlaceCamera(AppState& state) {
 
 void MocapScene::Solve(AppState& state) {
   if (!character_) return;
+  AdvanceExport(state, kExportFramesPerFrame);
   SyncGround(state);
   const float dt = std::isfinite(state.timing.dt) ? std::max(state.timing.dt, 0.0f) : 0.0f;
   playback.Advance(dt, rig_->clip.duration());
@@ -238,6 +240,50 @@ void MocapScene::SetFrame(int frame) {
   playback.Clamp(clip.duration());
 }
 
+Status MocapScene::StartExport(AppState& state, const std::string& path) {
+  if (!character_) return MakeError("no clip is loaded");
+  if (export_ && export_->running()) {
+    return MakeError("an export to " + export_->path() + " is running (" +
+                     std::to_string(static_cast<int>(export_->progress() * 100.0f)) +
+                     "%); wait for it to finish");
+  }
+  SyncGround(state);
+  mocap::BakeOptions options;
+  options.placement = character_->placement();
+  options.ik_weight = character_->ik_weight();
+  using Kind = mocap::BakeEvent::Kind;
+  for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
+    if (const auto at = character_->reach_target(side)) {
+      options.events.push_back({0.0f, Kind::kReach, side, *at});
+    }
+  }
+  if (const auto look = character_->look_target()) {
+    options.events.push_back({0.0f, Kind::kLook, mocap::kRight, *look});
+  }
+  auto started = ClipExport::Start(path, rig_->clip.source(), rig_, ground_, std::move(options));
+  if (!started) return MakeError(started.error());
+  export_ = std::move(started).value();
+  return Ok{};
+}
+
+void MocapScene::AdvanceExport(AppState& state, int frames) {
+  if (!export_ || !export_->running() || !export_->Advance(frames)) return;
+  if (export_->state() == ClipExport::State::kDone) {
+    ConsolePrint(state, "mocap export: wrote " + export_->path() + " (" +
+                            std::to_string(export_->frame_count()) + " frames)");
+  } else {
+    ConsolePrint(state, "mocap export: " + export_->error(), ConsoleLine::Kind::kError);
+    SetMessage(state, "mocap export: " + export_->error(), true);
+  }
+}
+
+void MocapScene::Leave(AppState& state) {
+  if (!export_ || !export_->running()) return;
+  export_->Cancel("cancelled: the scene was left before " + export_->path() +
+                  " was complete; nothing written");
+  ConsolePrint(state, "mocap export: " + export_->error(), ConsoleLine::Kind::kError);
+}
+
 int MocapScene::frame() const {
   if (!character_) return 0;
   return FrameAt(playback.time, rig_->clip.frame_time(), rig_->clip.frame_count());
@@ -284,6 +330,7 @@ void MocapScene::WriteState(nlohmann::json& j) const {
                    {"loop", playback.loop},
                    {"right_follows_target", right_follows_}};
   j["mocap_view"] = {{"ghost", ghost}, {"follow", follow}};
+  if (export_) j["mocap"] = {{"export", export_->Json()}};
 }
 
 // Its registry line (scenes/registry.h).
@@ -295,10 +342,24 @@ void StartMocap(AppState& state, const StartOptions& options) {
   config.scale = options.bvh_scale;
   config.characters = options.characters;
 }
+
+// --export OUT: the clip baked at once (the same export `mocap export` runs over frames).
+Result<std::string> ExportMocap(AppState& state, const std::string& path) {
+  MocapScene* scene = state.scene.As<MocapScene>();
+  if (scene == nullptr) return MakeError("the mocap scene is not on");
+  if (Status started = scene->StartExport(state, path); !started) return MakeError(started.error());
+  scene->AdvanceExport(state, mocap::kMaxFrames);
+  const ClipExport& done = *scene->clip_export();
+  if (done.state() != ClipExport::State::kDone) return MakeError(done.error());
+  return "wrote " + path + " (" + std::to_string(done.frame_count()) + " frames)";
+}
 }  // namespace
 
 SceneEntry MocapSceneEntry() {
-  return {.make = MakeSceneOf<MocapScene>, .commands = MocapCommandEntries, .start = StartMocap};
+  return {.make = MakeSceneOf<MocapScene>,
+          .commands = MocapCommandEntries,
+          .start = StartMocap,
+          .export_file = ExportMocap};
 }
 
 }  // namespace fabrik

@@ -17,6 +17,12 @@
 // Targets ease in and out over the library's 0.3 s blend; `ik weight W` blends the whole IK
 // with the clip (0: the clip itself).
 //
+// Export (`mocap export PATH`, mocap_export.h): the clip baked with what the scene holds when
+// the export starts (ground, placement, IK weight, the reach and look targets set), 32 clip
+// frames per Solve, the file written when all are baked. It keeps its own clip and ground:
+// `mocap load` and `terrain load` meanwhile change the scene, not the export; leaving the
+// scene cancels it (nothing written, one error line).
+//
 // Playback (mocap_playback.h) advances by the frame's dt, so `--fixed-dt` plays the clip
 // deterministically. The camera, when following, moves its pivot with the character's root.
 #pragma once
@@ -31,6 +37,7 @@
 #include "core/target_sources.h"
 #include "mocap/character.h"
 #include "scenes/mocap/mocap_config.h"
+#include "scenes/mocap/mocap_export.h"
 #include "scenes/mocap/mocap_playback.h"
 #include "terrain/heightmap.h"
 
@@ -56,8 +63,11 @@ class MocapScene final : public Scene {
   // The right hand's target (the app's target), the left hand's and the look point when set.
   void Handles(const AppState& state, std::vector<Handle>& out) const override;
   bool MoveHandle(const Grab& grab, const glm::vec3& position) override;
-  // "skeleton", "clip", "ik_weight", "ik_us", "playback", "mocap_view" (docs/state.md).
+  // "skeleton", "clip", "ik_weight", "ik_us", "playback", "mocap_view", and "mocap" with the
+  // last export's "export" once one was started (docs/state.md).
   void WriteState(nlohmann::json& line) const override;
+  // Cancels a running export with one error line (the header comment).
+  void Leave(AppState& state) override;
 
   // Swaps the clip for the one at `resolved_path` (`path` as the user wrote it), keeping the
   // weight, targets and playback settings; time restarts at 0. On failure: false with the
@@ -72,6 +82,15 @@ class MocapScene final : public Scene {
   Status FollowTarget();
   Status SetLook(const std::optional<glm::vec3>& point);
   Status SetIkWeight(float weight);
+  // Starts exporting the clip to `path` (the header comment). Refused with one line, nothing
+  // started: no clip, an export already running, a path CheckExportPath refuses, a target
+  // the bake refuses.
+  Status StartExport(AppState& state, const std::string& path);
+  // Bakes up to `frames` more clip frames of a running export; when it finishes prints one
+  // console line ("mocap export: wrote PATH (N frames)", or the error, also as the message).
+  void AdvanceExport(AppState& state, int frames);
+  // The running or last export, if any.
+  const std::optional<ClipExport>& clip_export() const { return export_; }
   // Jumps to frame `frame` (clamped into the clip).
   void SetFrame(int frame);
 
@@ -102,6 +121,7 @@ class MocapScene final : public Scene {
   std::optional<glm::vec3> left_reach_;  // what `reach left` asked for (before blending)
   glm::vec3 followed_{0.0f};             // the root position the camera last followed
   double ik_us_ = 0.0;
+  std::optional<ClipExport> export_;
 };
 
 struct AppCommandEntry;  // core/command_table.h
