@@ -1,10 +1,14 @@
 #include "render/window.h"
 
-#include <glad/gl.h>
 #include <GLFW/glfw3.h>
+#include <glad/gl.h>
+#include <sys/resource.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <string>
 
 namespace fabrik {
 namespace {
@@ -23,6 +27,29 @@ GLFWwindow* TryCreate(const WindowDesc& desc, int samples) {
   glfwWindowHint(GLFW_VISIBLE, desc.visible ? GLFW_TRUE : GLFW_FALSE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
   return glfwCreateWindow(desc.width, desc.height, desc.title.c_str(), nullptr, nullptr);
+}
+
+// Mesa's software renderers (llvmpipe, softpipe) end the program, a segmentation fault while
+// they compile shaders, instead of failing when the address space runs out: measured here,
+// every scene crashed under `ulimit -v` 600000 and ran from 700000. Under a limit below
+// kSoftwareGlAddressSpace the demo stops before its first shader, with one line.
+constexpr std::uint64_t kSoftwareGlAddressSpace = 768ull << 20;
+
+Status CheckAddressSpaceForSoftwareGl() {
+  const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  if (renderer == nullptr || (std::strstr(renderer, "llvmpipe") == nullptr &&
+                              std::strstr(renderer, "softpipe") == nullptr)) {
+    return Ok{};
+  }
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+      limit.rlim_cur >= kSoftwareGlAddressSpace) {
+    return Ok{};
+  }
+  return MakeError("the address-space limit (ulimit -v " + std::to_string(limit.rlim_cur >> 10) +
+                   ") is below the " + std::to_string(kSoftwareGlAddressSpace >> 10) +
+                   " KiB software OpenGL needs (renderer: " + std::string(renderer).substr(0, 40) +
+                   "): raise it");
 }
 
 }  // namespace
@@ -46,6 +73,7 @@ Result<std::unique_ptr<Window>> Window::Create(const WindowDesc& desc) {
   if (version == 0 || GLAD_VERSION_MAJOR(version) * 10 + GLAD_VERSION_MINOR(version) < 33) {
     return MakeError("OpenGL 3.3 core is not available (glad could not load it)");
   }
+  if (Status room = CheckAddressSpaceForSoftwareGl(); !room.ok()) return MakeError(room.error());
   glfwSwapInterval(desc.vsync ? 1 : 0);
   if (window->samples_ > 0) glEnable(GL_MULTISAMPLE);
   glfwFocusWindow(window->window_);

@@ -40,6 +40,29 @@ class Fifos(unittest.TestCase):
                     self.assertIn("not a regular file", err)
 
 
+class AddressSpace(unittest.TestCase):
+    def test_a_limit_too_tight_for_software_opengl_is_one_line_not_a_crash(self):
+        # Mesa's software renderer crashes (SIGSEGV) compiling shaders when `ulimit -v` leaves
+        # it too little room (docs/limits.md); the demo refuses before its first shader.
+        def tight(limit):
+            return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, resource.RLIM_INFINITY))
+
+        for kib in (400000, 600000):
+            with self.subTest(kib=kib):
+                proc = subprocess.run([DEMO, "--frames", "3", "--no-settings"],
+                                      capture_output=True, text=True, timeout=TIMEOUT,
+                                      env=demo_env(), preexec_fn=tight(kib * 1024))
+                self.assertEqual(proc.returncode, 1, proc.stderr)  # not -11 (SIGSEGV)
+                self.assertIn("ulimit -v %d" % kib, proc.stderr)
+                self.assertIn("software OpenGL", proc.stderr)
+                self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+        # From the documented minimum the demo runs.
+        proc = subprocess.run([DEMO, "--frames", "3", "--no-settings"], capture_output=True,
+                              text=True, timeout=TIMEOUT, env=demo_env(),
+                              preexec_fn=tight(786432 * 1024))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+
 class FullDisk(unittest.TestCase):
     def test_a_screenshot_that_does_not_fit_is_reported_and_leaves_no_file(self):
         with tempfile.TemporaryDirectory() as d:
