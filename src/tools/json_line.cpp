@@ -168,18 +168,6 @@ std::string SafeDump(const json& value) {
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string Excerpt(std::string_view text, std::size_t max_bytes) {
-  const bool cut = text.size() > max_bytes;
-  std::string s(text.substr(0, max_bytes));
-  // Round-trip through the replacing dump so the excerpt is valid UTF-8 (a cut may split a
-  // multi-byte character), then drop the quotes.
-  std::string dumped = SafeDump(json(s));
-  json back = json::parse(dumped, nullptr, false);
-  std::string out = back.is_string() ? back.get<std::string>() : std::string();
-  if (cut) out += "...";
-  return out;
-}
-
 Result<JsonLine> ParseJsonLine(std::string_view line, std::optional<json>* id) {
   JsonLine out;
   LineSax sax(out.value);

@@ -56,8 +56,4 @@ Result<JsonLine> ParseJsonLine(std::string_view line,
 // json.dump() that never throws: bytes that are not UTF-8 come out as U+FFFD.
 std::string SafeDump(const nlohmann::ordered_json& value);
 
-// A short quotation of any bytes for an error message: at most `max_bytes`, with "..." when
-// cut, invalid UTF-8 replaced (the message is JSON-escaped when written).
-std::string Excerpt(std::string_view text, std::size_t max_bytes = 40);
-
 }  // namespace fabrik::tools
