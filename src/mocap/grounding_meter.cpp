@@ -57,7 +57,7 @@ void GroundingMeter::Frame(int frame, const Pose& reference, const Pose& measure
   fig_.penetration_worst = std::max(fig_.penetration_worst, below);
   if (below > 0.01) ++penetrating_;
   if (restarted) ++fig_.restarts;
-  if (frame == last_frame_ + 1 && !restarted) {
+  if (last_frame_ >= 0 && frame >= last_frame_ && !restarted) {
     for (std::size_t j = 0; j < last_reference_.size(); ++j) {
       const glm::vec3 moved = measured.positions[j] - last_measured_[j];
       const glm::vec3 clip_moved = reference.positions[j] - last_reference_[j];

@@ -12,9 +12,10 @@
 //   * penetration: how far the ankle, the ball or the toe tip is below the ground, worst over
 //     the clip, and the share of frames with more than 1 cm;
 //   * pop: in a frame, how far a joint moves beyond what the reference moves it:
-//     |(p_f - p_f-1) - (r_f - r_f-1)|, worst over joints and frames; a frame whose index does
-//     not follow the last one (e.g. a loop), or in which the character restarted, is not
-//     compared.
+//     |(p_f - p_f-1) - (r_f - r_f-1)| between this frame and the one fed before it, worst over
+//     joints and frames; the first frame, a frame whose index is before the last one (a
+//     loop), and one in which the character restarted are not compared. Frames may be fed
+//     at the clip's rate (every index) or as a scene plays them (indices that skip or repeat).
 #pragma once
 
 #include <array>
@@ -42,6 +43,7 @@ class GroundingMeter {
   GroundingMeter(const Rig& rig, const Heightmap* ground);
   // `restarted`: the character started afresh this frame (Character::restarted: a time jump
   // or a clip that jumps by itself); its pop is not counted, and restarts are.
+  // `frame`: the clip frame the poses are of (its contacts are the clip's, contacts.h).
   void Frame(int frame, const Pose& reference, const Pose& measured, bool restarted = false);
   // The figures so far (contacts still open count with their drift so far).
   GroundingFigures Figures() const;

@@ -249,6 +249,33 @@ TEST(MocapScene, FeetStayOnTheHills) {
   }
 }
 
+// The live grounding figures (docs/state.md, "grounding"): every frame played is counted for
+// the clip and the IK alike; the IK's planted feet slide far less than the clip's; the clip
+// measured against itself never pops; new ground starts the figures afresh.
+TEST(MocapScene, GroundingFiguresCompareTheClipWithTheIk) {
+  StartOptions options = FixedStep();
+  options.terrain_path = "assets/terrain/hills.png";
+  Core core(options);
+  core.Run("scene mocap");
+  core.Frames(240);
+  const nlohmann::json g = core.Json()["grounding"];
+  const nlohmann::json clip = g["clip"], ik = g["ik"];
+  EXPECT_GE(clip["frames"].get<int>(), 200);
+  EXPECT_EQ(ik["frames"], clip["frames"]);
+  EXPECT_GT(clip["skate_worst"].get<double>(), 0.01);  // the clip's feet slide on the hills
+  EXPECT_LT(ik["skate_worst"].get<double>(), 0.25 * clip["skate_worst"].get<double>());
+  EXPECT_LT(ik["penetration_worst"].get<double>(), 0.01);
+  EXPECT_EQ(clip["pop_worst"].get<double>(), 0.0);  // the clip against itself
+  EXPECT_GT(ik["pop_worst"].get<double>(), 0.0);    // frames are compared
+  EXPECT_LT(ik["pop_worst"].get<double>(), 0.05);
+  for (const char* key : {"skate_mean", "skate_worst", "penetration_worst", "pop_worst"}) {
+    EXPECT_TRUE(ik[key].is_number() && ik[key].get<double>() >= 0.0) << key;
+  }
+  core.Run("terrain load assets/terrain/hills.png");
+  core.Frames(1);
+  EXPECT_LE(core.Json()["grounding"]["ik"]["frames"].get<int>(), 2);
+}
+
 TEST(MocapScene, DraggingTheLookPointMovesIt) {
   Core core;
   core.Run("scene mocap");

@@ -104,6 +104,31 @@ void IkControls(const MocapScene& scene, CommandQueue& queue) {
   ImGui::Text("IK %.1f us a frame (legs, pelvis, arms, gaze)", scene.ik_us());
 }
 
+// The live grounding figures, the clip's own against the IK's (mocap/grounding_meter.h), in
+// centimetres: how far a planted foot slides, how deep a foot goes below the ground, and the
+// largest jump of a joint beyond what the clip moves it.
+void GroundingTable(const MocapScene& scene) {
+  const mocap::GroundingFigures clip = scene.ClipGrounding(), ik = scene.IkGrounding();
+  if (!ImGui::BeginTable("grounding", 3, ImGuiTableFlags_SizingStretchProp)) return;
+  ImGui::TableSetupColumn("over the frames played");
+  ImGui::TableSetupColumn("clip");
+  ImGui::TableSetupColumn("with IK");
+  ImGui::TableHeadersRow();
+  const auto row = [](const char* what, double a, double b) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(what);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2f cm", 100.0 * a);
+    ImGui::TableNextColumn();
+    ImGui::TextColored(b <= a ? kGood : kWarn, "%.2f cm", 100.0 * b);
+  };
+  row("foot skate, worst", clip.skate_worst, ik.skate_worst);
+  row("below ground, worst", clip.penetration_worst, ik.penetration_worst);
+  row("pop, worst", clip.pop_worst, ik.pop_worst);
+  ImGui::EndTable();
+}
+
 // "Export BVH..." and its path field, or the running export's progress bar; then how the
 // last export ended. Sent as the typed line `mocap export PATH` (echoed, errors shown).
 void ExportControls(const MocapScene& scene, UiState& ui, CommandQueue& queue) {
@@ -138,6 +163,7 @@ void MocapPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
   ClipPicker(*scene, queue);
   PlaybackControls(*scene, queue);
   IkControls(*scene, queue);
+  GroundingTable(*scene);
   ExportControls(*scene, ui, queue);
   ImGui::TextColored(kDim, "Drag the orange ball: the right hand reaches for it.");
   ImGui::TextColored(kDim, "Console: reach, look, ik weight, mocap (help mocap).");

@@ -93,7 +93,19 @@ void MocapScene::SyncGround(AppState& state) {
     ground_ = std::make_shared<const Heightmap>(std::move(flat).value());
   }
   ground_revision_ = state.terrain.revision;
-  if (character_) character_->SetTerrain(ground_.get());
+  if (character_) {
+    character_->SetTerrain(ground_.get());
+    clip_meter_.emplace(*rig_, ground_.get());
+    ik_meter_.emplace(*rig_, ground_.get());
+  }
+}
+
+mocap::GroundingFigures MocapScene::ClipGrounding() const {
+  return clip_meter_ ? clip_meter_->Figures() : mocap::GroundingFigures{};
+}
+
+mocap::GroundingFigures MocapScene::IkGrounding() const {
+  return ik_meter_ ? ik_meter_->Figures() : mocap::GroundingFigures{};
 }
 
 OrbitCamera::Home MocapScene::CameraHome(const AppState& state) const {
@@ -136,6 +148,11 @@ void MocapScene::Solve(AppState& state) {
   character_->Update(playback.time, dt);
   RecordSolveTime(state, start);
   ik_us_ = character_->last_ik_seconds() * 1e6;
+  if (clip_meter_ && ik_meter_) {
+    const mocap::Pose& clip_pose = character_->animated();
+    clip_meter_->Frame(frame(), clip_pose, clip_pose, character_->restarted());
+    ik_meter_->Frame(frame(), clip_pose, character_->pose(), character_->restarted());
+  }
 
   const mocap::Limbs& limbs = rig_->limbs;
   state.last = {};
@@ -289,6 +306,20 @@ int MocapScene::frame() const {
   return FrameAt(playback.time, rig_->clip.frame_time(), rig_->clip.frame_count());
 }
 
+namespace {
+
+// The state line's "grounding" figures (docs/state.md), metres.
+nlohmann::json GroundingJson(const mocap::GroundingFigures& f) {
+  return {{"frames", f.frames},
+          {"contact_share", {Num(f.contact_share[0]), Num(f.contact_share[1])}},
+          {"skate_mean", Num(f.skate_mean)},
+          {"skate_worst", Num(f.skate_worst)},
+          {"penetration_worst", Num(f.penetration_worst)},
+          {"pop_worst", Num(f.pop_worst)}};
+}
+
+}  // namespace
+
 void MocapScene::WriteState(nlohmann::json& j) const {
   if (!character_) return;
   const mocap::Character& c = *character_;
@@ -330,6 +361,7 @@ void MocapScene::WriteState(nlohmann::json& j) const {
                    {"loop", playback.loop},
                    {"right_follows_target", right_follows_}};
   j["mocap_view"] = {{"ghost", ghost}, {"follow", follow}};
+  j["grounding"] = {{"clip", GroundingJson(ClipGrounding())}, {"ik", GroundingJson(IkGrounding())}};
   if (export_) j["mocap"] = {{"export", export_->Json()}};
 }
 

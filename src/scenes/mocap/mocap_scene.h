@@ -36,6 +36,7 @@
 #include "core/scene.h"
 #include "core/target_sources.h"
 #include "mocap/character.h"
+#include "mocap/grounding_meter.h"
 #include "scenes/mocap/mocap_config.h"
 #include "scenes/mocap/mocap_export.h"
 #include "scenes/mocap/mocap_playback.h"
@@ -63,8 +64,9 @@ class MocapScene final : public Scene {
   // The right hand's target (the app's target), the left hand's and the look point when set.
   void Handles(const AppState& state, std::vector<Handle>& out) const override;
   bool MoveHandle(const Grab& grab, const glm::vec3& position) override;
-  // "skeleton", "clip", "ik_weight", "ik_us", "playback", "mocap_view", and "mocap" with the
-  // last export's "export" once one was started (docs/state.md).
+  // "skeleton", "clip", "ik_weight", "ik_us", "playback", "mocap_view", "grounding" (the
+  // live figures below), and "mocap" with the last export's "export" once one was started
+  // (docs/state.md).
   void WriteState(nlohmann::json& line) const override;
   // Cancels a running export with one error line (the header comment).
   void Leave(AppState& state) override;
@@ -94,6 +96,13 @@ class MocapScene final : public Scene {
   // Jumps to frame `frame` (clamped into the clip).
   void SetFrame(int frame);
 
+  // How well the feet stay on the ground since the clip or the ground last changed
+  // (mocap/grounding_meter.h): the clip's own pose, and the pose with the IK, each against
+  // the clip's, over the frames the scene has solved (a frame's pop is its move since the
+  // frame before, as shown; a restart of the clip is not counted as one).
+  mocap::GroundingFigures ClipGrounding() const;
+  mocap::GroundingFigures IkGrounding() const;
+
   const mocap::Character& character() const { return *character_; }
   const std::shared_ptr<const Heightmap>& ground() const { return ground_; }
   const std::string& clip_path() const { return path_; }
@@ -122,6 +131,8 @@ class MocapScene final : public Scene {
   glm::vec3 followed_{0.0f};             // the root position the camera last followed
   double ik_us_ = 0.0;
   std::optional<ClipExport> export_;
+  // The live grounding figures (ClipGrounding, IkGrounding), restarted with the ground.
+  std::optional<mocap::GroundingMeter> clip_meter_, ik_meter_;
 };
 
 struct AppCommandEntry;  // core/command_table.h
