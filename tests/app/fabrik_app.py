@@ -130,6 +130,20 @@ def xdotool(*args):
                           timeout=30).stdout.strip()
 
 
+def xdotool_shell(*args):
+    """Runs an xdotool query with --shell and returns its KEY=value lines as a dict; raises
+    RuntimeError naming xdotool's own message when it printed none (a query about a window
+    that has just closed fails inside xdotool with an X error)."""
+    run = subprocess.run(["xdotool"] + [str(a) for a in args] + ["--shell"],
+                         capture_output=True, text=True, timeout=30)
+    vals = dict(line.split("=", 1) for line in run.stdout.splitlines() if "=" in line)
+    if not vals:
+        raise RuntimeError("xdotool %s failed (exit %d): %s"
+                           % (" ".join(str(a) for a in args), run.returncode,
+                              run.stderr.strip() or "no output"))
+    return vals
+
+
 class LiveDemo:
     """Starts the demo in the background with a state stream; use as a context manager."""
 
@@ -243,8 +257,18 @@ class LiveDemo:
         xdotool("mousemove", "--sync", sx, sy)
         # The pointer lands on whole pixels and stays on the screen: return where it really
         # is, in window coordinates.
-        out = xdotool("getmouselocation", "--shell")
-        vals = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+        try:
+            vals = xdotool_shell("getmouselocation")
+        except RuntimeError as failure:
+            # The demo may have just quit on its own (--frames), taking its window away
+            # while xdotool looked for the window under the pointer: say that, not xdotool.
+            # Its window goes before its process does, so wait for the process to end.
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                raise failure from None  # the demo still runs: xdotool's own failure
+            raise RuntimeError("demo exited (%d) while the pointer moved: %s"
+                               % (self.proc.returncode, self.stderr()))
         wx, wy = int(vals["X"]) - self.origin[0], int(vals["Y"]) - self.origin[1]
         state = self.wait_until(lambda s: s.get("cursor") is not None
                                 and abs(s["cursor"][0] - wx) < 0.5
