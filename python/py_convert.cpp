@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "tools/solve_request.h"
+#include "solve_cli/solve_request.h"
 
 namespace fabrik::py {
 

@@ -7,8 +7,8 @@
 #include "ik/solver.h"
 #include "py_api.h"
 #include "py_convert.h"
-#include "tools/line_reader.h"
-#include "tools/solve_request.h"
+#include "solve_cli/line_reader.h"
+#include "solve_cli/solve_request.h"
 
 namespace fabrik::py {
 

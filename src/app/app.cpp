@@ -198,6 +198,41 @@ class WindowShell : public FrameShell {
   SceneDrawer scene_;
 };
 
+// The window, sized and placed as the saved settings say (else as the options), resizable
+// within the same bounds as --size (docs/limits.md).
+Result<std::unique_ptr<Window>> OpenWindow(const Options& options,
+                                           const SettingsSession& settings) {
+  WindowDesc desc;
+  desc.width = settings.window_size ? settings.window_size->x : options.width;
+  desc.height = settings.window_size ? settings.window_size->y : options.height;
+  desc.vsync = options.vsync;
+  desc.visible = !options.hidden;
+  desc.samples = options.msaa;
+  auto window = Window::Create(desc);
+  if (!window) return window;
+  GLFWwindow* handle = window.value()->handle();
+  if (settings.window_position) {
+    const glm::ivec2 place = OnAMonitor(*settings.window_position);
+    glfwSetWindowPos(handle, place.x, place.y);
+  }
+  glfwSetWindowSizeLimits(handle, kMinWindowSize.x, kMinWindowSize.y, kMaxWindowSize.x,
+                          kMaxWindowSize.y);
+  return window;
+}
+
+// At the end of the run: the settings and, when `ini` is set, the panel layout; a file that
+// cannot be written is reported on stderr.
+void SaveOnExit(const SettingsSession& settings, const AppState& state, Window& window,
+                const std::string* ini) {
+  const auto [size, position] = WindowPlacement(window);
+  const std::string unsaved = SaveSettings(settings, state, size, position);
+  if (!unsaved.empty()) std::fprintf(stderr, "fabrik-demo: %s\n", unsaved.c_str());
+  if (ini) {
+    const std::string layout = SaveImGuiIni(*ini);
+    if (!layout.empty()) std::fprintf(stderr, "fabrik-demo: %s\n", layout.c_str());
+  }
+}
+
 }  // namespace
 
 int RunApp(const Options& options) {
@@ -242,22 +277,9 @@ int RunApp(const Options& options) {
     writer = std::move(opened).value();
   }
 
-  WindowDesc desc;
-  desc.width = settings.window_size ? settings.window_size->x : options.width;
-  desc.height = settings.window_size ? settings.window_size->y : options.height;
-  desc.vsync = options.vsync;
-  desc.visible = !options.hidden;
-  desc.samples = options.msaa;
-  auto window_result = Window::Create(desc);
+  auto window_result = OpenWindow(options, settings);
   if (!window_result) return Fail(1, window_result.error());
   std::unique_ptr<Window> window = std::move(window_result).value();
-  if (settings.window_position) {
-    const glm::ivec2 place = OnAMonitor(*settings.window_position);
-    glfwSetWindowPos(window->handle(), place.x, place.y);
-  }
-  // Resizing at run time stops at the same bounds as --size (docs/limits.md).
-  glfwSetWindowSizeLimits(window->handle(), kMinWindowSize.x, kMinWindowSize.y, kMaxWindowSize.x,
-                          kMaxWindowSize.y);
   auto renderer_result = Renderer::Create(state.data_dir + "/shaders");
   if (!renderer_result) return Fail(1, renderer_result.error());
   std::unique_ptr<Renderer> renderer = std::move(renderer_result).value();
@@ -305,13 +327,7 @@ int RunApp(const Options& options) {
     }
   }
 
-  const auto [size, position] = WindowPlacement(*window);
-  const std::string unsaved = SaveSettings(settings, state, size, position);
-  if (!unsaved.empty()) std::fprintf(stderr, "fabrik-demo: %s\n", unsaved.c_str());
-  if (save_ini) {
-    const std::string layout = SaveImGuiIni(ini);
-    if (!layout.empty()) std::fprintf(stderr, "fabrik-demo: %s\n", layout.c_str());
-  }
+  SaveOnExit(settings, state, *window, save_ini ? &ini : nullptr);
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

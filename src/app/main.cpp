@@ -2,11 +2,11 @@
 // docs/options.md for the options.
 #include "app/app.h"
 #include "app/options.h"
-#include "core/scene_registry.h"
+#include "app/scene_shell.h"
 
 int main(int argc, char** argv) {
   const fabrik::ParsedOptions parsed =
-      fabrik::ParseOptions(argc, argv, fabrik::RegisteredSceneNames());
+      fabrik::ParseOptions(argc, argv, fabrik::OptionScenes());
   if (parsed.exit_code) return *parsed.exit_code;
   return fabrik::RunApp(parsed.options);
 }

@@ -11,9 +11,11 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "core/window_limits.h"
 #include "ik/solver.h"
@@ -264,55 +266,236 @@ OptError NoControl(const std::string& name, const std::string& text) {
 
 }  // namespace
 
-ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_view> scenes) {
+namespace {
+
+// What is done with an option's value once CLI11 has split the command line.
+enum class Use {
+  kFlag,    // a bool set by its presence
+  kRead,    // text read strictly by the row's `read` (numbers, the size, the mode, ...)
+  kInput,   // a file read at start: no control character, not empty
+  kOutput,  // a file written (renamed into place): writable now
+  kStream,  // the state stream: writable now, a character device too
+  kFolder,  // an existing writable folder
+  kLines,   // --exec: console lines, no control character
+};
+
+// One option of the demo's command line, in the order --help lists them.
+struct OptionRow {
+  const char* name;
+  std::string help;
+  Use use;
+  // kRead: checks `text` and stores it in `o`, or says why not (naming the option).
+  OptError (*read)(const std::string& text, Options& o) = nullptr;
+  std::string Options::*path = nullptr;  // kInput, kOutput, kStream, kFolder
+  bool Options::*flag = nullptr;         // kFlag: set to `flag_value` when given
+  bool flag_value = true;
+};
+
+// "2..10000": a whole-number range for the help text.
+std::string Dots(const NumberRange& range) { return Num(range.lowest) + ".." + Num(range.highest); }
+
+template <class T>
+OptError ReadIn(const char* name, const std::string& text, const NumberRange& range, T& out) {
+  return ReadNumber(name, text, static_cast<T>(range.lowest), static_cast<T>(range.highest), out);
+}
+
+// The option table (docs/options.md).
+std::vector<OptionRow> OptionRows(const std::string& scene_list) {
+  using O = Options;
+  return {
+      {"--mode", "target mode at start: drag|spline|console|script", Use::kRead,
+       [](const std::string& t, O& o) -> OptError {
+         if (const auto m = ParseMode(t)) {
+           o.mode = *m;
+           o.mode_given = true;
+           return std::nullopt;
+         }
+         return "--mode: " + Quote(t) + " is not one of drag, spline, console, script";
+       }},
+      {"--spline", "load this spline file at start", Use::kInput, nullptr, &O::spline_path},
+      {"--script", "load this script file at start", Use::kInput, nullptr, &O::script_path},
+      {"--joints", "joint count, root included (" + Dots(kJointsRange) + ")", Use::kRead,
+       [](const std::string& t, O& o) { return ReadIn("--joints", t, kJointsRange, o.joints); }},
+      {"--length", "every segment has this length (0.0001 <= L <= 1000)", Use::kRead,
+       [](const std::string& t, O& o) {
+         return ReadIn("--length", t, kSegmentLengthRange, o.length);
+       }},
+      {"--lengths", "per-segment lengths A,B,C,... (each 0.0001 to 1000)", Use::kRead,
+       [](const std::string& t, O& o) { return ParseLengths(t, o.lengths); }},
+      {"--moe", "margin of error, world units (" + RangeAround(kMoeRange, "E") + ")", Use::kRead,
+       [](const std::string& t, O& o) { return ReadInRange("--moe", t, kMoeRange, o.moe); }},
+      {"--max-iterations", "iteration cap per solve (" + Dots(kIterationsRange) + ")", Use::kRead,
+       [](const std::string& t, O& o) {
+         return ReadIn("--max-iterations", t, kIterationsRange, o.max_iterations);
+       }},
+      {"--size", "window size WxH in screen coordinates", Use::kRead,
+       [](const std::string& t, O& o) { return ParseSize(t, o.width, o.height); }},
+      {"--no-vsync", "render as fast as possible", Use::kFlag, nullptr, nullptr, &O::vsync, false},
+      {"--fixed-dt", "advance simulated time by S seconds a frame (1e-6..1)", Use::kRead,
+       [](const std::string& t, O& o) {
+         return ReadNumber("--fixed-dt", t, 1e-6, 1.0, o.fixed_dt);
+       }},
+      {"--frames", "quit after N frames (1..1000000000)", Use::kRead,
+       [](const std::string& t, O& o) {
+         return ReadNumber("--frames", t, 1L, 1000000000L, o.frames);
+       }},
+      {"--screenshot", "write the last frame as PNG", Use::kOutput, nullptr, &O::screenshot_path},
+      {"--state-out", "write one JSON line per frame", Use::kStream, nullptr, &O::state_out_path},
+      {"--scene", "scene at start: " + scene_list, Use::kRead,
+       [](const std::string& t, O& o) -> OptError {
+         o.scene = t;  // checked against the registry's names below
+         return std::nullopt;
+       }},
+      {"--chains", "chains in the field scene (1..100000, default 10000)", Use::kRead,
+       [](const std::string& t, O& o) { return ReadNumber("--chains", t, 1, 100000, o.chains); }},
+      {"--terrain", "the walker's ground: an 8/16-bit gray PNG", Use::kInput, nullptr,
+       &O::terrain_path},
+      {"--terrain-size", "side S of the terrain square (0.001 <= S <= 1e5)", Use::kRead,
+       [](const std::string& t, O& o) {
+         return ReadNumber("--terrain-size", t, 1e-3f, 1e5f, o.terrain_size);
+       }},
+      {"--terrain-height", "height H of white (0 <= H <= 1e4)", Use::kRead,
+       [](const std::string& t, O& o) {
+         return ReadNumber("--terrain-height", t, 0.0f, 1e4f, o.terrain_height);
+       }},
+      {"--bvh", "the mocap scene's clip: a BVH file (implies --scene mocap)", Use::kInput, nullptr,
+       &O::bvh_path},
+      {"--bvh-scale", "metres per BVH file unit (1e-6..1000; default: auto)", Use::kRead,
+       [](const std::string& t, O& o) {
+         return ReadNumber("--bvh-scale", t, 1e-6f, 1e3f, o.bvh_scale);
+       }},
+      {"--characters", "characters in the crowd scene (1..5000, default 100)", Use::kRead,
+       [](const std::string& t, O& o) {
+         return ReadNumber("--characters", t, 1, 5000, o.characters);
+       }},
+      {"--solver", "solver at start: " + SolverList("|"), Use::kRead,
+       [](const std::string& t, O& o) -> OptError {
+         if (!ParseSolverKind(t)) {
+           return "--solver: unknown solver " + Quote(t) + " (" + SolverList(", ") + ")";
+         }
+         o.solver = t;
+         return std::nullopt;
+       }},
+      {"--exec", "run a console command at start (repeatable)", Use::kLines},
+      {"--export", "bake the mocap scene's clip to this BVH file and exit (no window)",
+       Use::kOutput, nullptr, &O::export_path},
+      {"--hidden", "do not show the window (headless rendering)", Use::kFlag, nullptr, nullptr,
+       &O::hidden},
+      {"--msaa", "multisample anti-aliasing samples: 0, 2, 4 or 8", Use::kRead,
+       [](const std::string& t, O& o) -> OptError {
+         if (ParseWhole(t, o.msaa) != Parse::kOk ||
+             (o.msaa != 0 && o.msaa != 2 && o.msaa != 4 && o.msaa != 8)) {
+           return "--msaa: " + Quote(t) + " is not one of 0, 2, 4, 8";
+         }
+         return std::nullopt;
+       }},
+      {"--no-settings", "neither read nor write the saved settings (~/.config/fabrik-demo)",
+       Use::kFlag, nullptr, nullptr, &O::no_settings},
+      {"--screenshot-dir", "folder for F12 screenshots (default: the working directory)",
+       Use::kFolder, nullptr, &O::screenshot_dir},
+  };
+}
+
+// Checks one option given on the command line, in the table's order; `text` holds what
+// CLI11 read for a kRead row.
+OptError CheckRow(const OptionRow& row, const std::string& text, Options& o) {
+  switch (row.use) {
+    case Use::kFlag:
+      o.*row.flag = row.flag_value;
+      return std::nullopt;
+    case Use::kRead:
+      return row.read(text, o);
+    case Use::kLines:
+      for (const std::string& line : o.exec) {
+        if (auto e = NoControl(row.name, line)) return e;
+      }
+      return std::nullopt;
+    case Use::kInput:
+      if ((o.*row.path).empty()) return std::string(row.name) + ": empty path";
+      return NoControl(row.name, o.*row.path);
+    case Use::kOutput:
+    case Use::kStream:
+      if (auto e = NoControl(row.name, o.*row.path)) return e;
+      // A stream may be a device; a PNG or a BVH file is renamed in place.
+      return CheckWritable(row.name, o.*row.path, row.use == Use::kStream);
+    case Use::kFolder:
+      if (auto e = NoControl(row.name, o.*row.path)) return e;
+      return CheckFolder(row.name, o.*row.path);
+  }
+  return std::nullopt;
+}
+
+// What the options say together, once each has been read: --lengths against --joints, the
+// scene (given, or implied by an option such as --bvh) and its own check, the outputs
+// against the inputs, and the mode a file implies.
+OptError CheckTogether(const CLI::App& app, std::span<const OptionScene> scenes, Options& o) {
+  if (app.count("--lengths")) {
+    if (app.count("--joints") && o.joints != static_cast<int>(o.lengths.size()) + 1) {
+      return "--joints " + std::to_string(o.joints) + " disagrees with --lengths (" +
+             std::to_string(o.lengths.size()) + " segments)";
+    }
+    o.joints = static_cast<int>(o.lengths.size()) + 1;
+  }
+  // The field's chains take --joints (or --lengths' count) when given, else 10 joints each.
+  if (app.count("--joints") || !o.lengths.empty()) o.field_joints = o.joints;
+  if (app.count("--scene")) {
+    auto known = [&](const OptionScene& s) { return s.name == o.scene; };
+    if (std::none_of(scenes.begin(), scenes.end(), known)) {
+      std::string names;
+      for (const OptionScene& s : scenes)
+        names += (names.empty() ? "" : ", ") + std::string(s.name);
+      return "--scene: unknown scene " + Quote(o.scene) + " (" + names + ")";
+    }
+  } else {
+    for (const OptionScene& s : scenes) {
+      if (!s.implied_by.empty() && app.count(std::string(s.implied_by))) o.scene = s.name;
+    }
+  }
+  for (const OptionScene& s : scenes) {
+    if (s.name != o.scene || s.check == nullptr) continue;
+    const std::string problem = s.check(o);
+    if (!problem.empty()) return problem;
+  }
+  if (auto e = OutputOverwritesInput(o)) return e;
+  // A headless export depends on the command line alone: no saved settings read or written.
+  if (app.count("--export")) o.no_settings = true;
+  if (!o.mode_given) {
+    if (!o.script_path.empty()) {
+      o.mode = TargetMode::kScript;
+    } else if (!o.spline_path.empty()) {
+      o.mode = TargetMode::kSpline;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+ParsedOptions ParseOptions(int argc, char** argv, std::span<const OptionScene> scenes) {
   ParsedOptions parsed;
   Options& o = parsed.options;
   CLI::App app{"fabrik-demo: interactive FABRIK inverse kinematics"};
   app.get_formatter()->column_width(34);
-  // Numbers are taken as text and read strictly here (ReadNumber): plain decimal only, and
-  // range errors that print the limits as docs/options.md states them.
-  std::string mode, size, lengths, solver, scene, joints, length, moe, iterations, fixed_dt, frames,
-      msaa, chains, terrain_size, terrain_height, bvh_scale, characters;
-  app.add_option("--mode", mode, "target mode at start: drag|spline|console|script");
-  app.add_option("--spline", o.spline_path, "load this spline file at start");
-  app.add_option("--script", o.script_path, "load this script file at start");
-  app.add_option("--joints", joints, "joint count, root included (2..10000)");
-  app.add_option("--length", length, "every segment has this length (0.0001 <= L <= 1000)");
-  app.add_option("--lengths", lengths, "per-segment lengths A,B,C,... (each 0.0001 to 1000)");
-  app.add_option("--moe", moe,
-                 "margin of error, world units (" + RangeAround(kMoeRange, "E") + ")");
-  app.add_option("--max-iterations", iterations, "iteration cap per solve (1..100000)");
-  app.add_option("--size", size, "window size WxH in screen coordinates");
-  bool no_vsync = false;
-  app.add_flag("--no-vsync", no_vsync, "render as fast as possible");
-  app.add_option("--fixed-dt", fixed_dt, "advance simulated time by S seconds a frame (1e-6..1)");
-  app.add_option("--frames", frames, "quit after N frames (1..1000000000)");
-  app.add_option("--screenshot", o.screenshot_path, "write the last frame as PNG");
-  app.add_option("--state-out", o.state_out_path, "write one JSON line per frame");
   std::string scene_list;
-  for (std::string_view n : scenes) scene_list += (scene_list.empty() ? "" : "|") + std::string(n);
-  app.add_option("--scene", scene, "scene at start: " + scene_list);
-  app.add_option("--chains", chains, "chains in the field scene (1..100000, default 10000)");
-  app.add_option("--terrain", o.terrain_path, "the walker's ground: an 8/16-bit gray PNG");
-  app.add_option("--terrain-size", terrain_size,
-                 "side S of the terrain square (0.001 <= S <= 1e5)");
-  app.add_option("--terrain-height", terrain_height, "height H of white (0 <= H <= 1e4)");
-  app.add_option("--bvh", o.bvh_path, "the mocap scene's clip: a BVH file (implies --scene mocap)");
-  app.add_option("--bvh-scale", bvh_scale, "metres per BVH file unit (1e-6..1000; default: auto)");
-  app.add_option("--characters", characters,
-                 "characters in the crowd scene (1..5000, default 100)");
-  app.add_option("--solver", solver, "solver at start: " + SolverList("|"));
-  app.add_option("--exec", o.exec, "run a console command at start (repeatable)")
-      ->allow_extra_args(false);
-  app.add_option("--export", o.export_path,
-                 "bake the mocap scene's clip to this BVH file and exit (no window)");
-  app.add_flag("--hidden", o.hidden, "do not show the window (headless rendering)");
-  app.add_option("--msaa", msaa, "multisample anti-aliasing samples: 0, 2, 4 or 8");
-  app.add_flag("--no-settings", o.no_settings,
-               "neither read nor write the saved settings (~/.config/fabrik-demo)");
-  app.add_option("--screenshot-dir", o.screenshot_dir,
-                 "folder for F12 screenshots (default: the working directory)");
-
+  for (const OptionScene& s : scenes)
+    scene_list += (scene_list.empty() ? "" : "|") + std::string(s.name);
+  const std::vector<OptionRow> rows = OptionRows(scene_list);
+  // kRead values are taken as text and read strictly after parsing (ReadNumber): plain decimal
+  // only, and range errors that print the limits as docs/options.md states them.
+  std::vector<std::string> texts(rows.size());
+  auto given = std::make_unique<bool[]>(rows.size());  // a flag's presence (CheckRow sets it)
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const OptionRow& row = rows[i];
+    if (row.use == Use::kFlag) {
+      app.add_flag(row.name, given[i], row.help);
+    } else if (row.use == Use::kRead) {
+      app.add_option(row.name, texts[i], row.help);
+    } else if (row.use == Use::kLines) {
+      app.add_option(row.name, o.exec, row.help)->allow_extra_args(false);
+    } else {
+      app.add_option(row.name, o.*row.path, row.help);
+    }
+  }
   auto fail = [&](const std::string& message) {
     // One line whatever the user typed: control characters are shown escaped.
     std::string line = EscapeControl(message);
@@ -333,136 +516,12 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_vi
     while (!what.empty() && what.back() == '\n') what.pop_back();
     return fail(what);
   }
-
-  if (!mode.empty() && !ParseMode(mode)) {
-    return fail("--mode: " + Quote(mode) + " is not one of drag, spline, console, script");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (app.count(rows[i].name) == 0) continue;
+    if (auto e = CheckRow(rows[i], texts[i], o)) return fail(*e);
+    o.given.push_back(rows[i].name);
   }
-  if (!joints.empty()) {
-    if (auto e = ReadNumber("--joints", joints, 2, 10000, o.joints)) return fail(*e);
-  }
-  // Strictly, like every number: "0x10", "+5", "nan" and "inf" are refused.
-  if (app.count("--chains")) {
-    if (auto e = ReadNumber("--chains", chains, 1, 100000, o.chains)) return fail(*e);
-  }
-  if (app.count("--terrain-size")) {
-    if (auto e = ReadNumber("--terrain-size", terrain_size, 1e-3f, 1e5f, o.terrain_size)) {
-      return fail(*e);
-    }
-  }
-  if (app.count("--terrain-height")) {
-    if (auto e = ReadNumber("--terrain-height", terrain_height, 0.0f, 1e4f, o.terrain_height)) {
-      return fail(*e);
-    }
-  }
-  if (app.count("--bvh-scale")) {
-    if (auto e = ReadNumber("--bvh-scale", bvh_scale, 1e-6f, 1e3f, o.bvh_scale)) return fail(*e);
-  }
-  if (app.count("--characters")) {
-    if (auto e = ReadNumber("--characters", characters, 1, 5000, o.characters)) return fail(*e);
-  }
-  if (app.count("--bvh")) {
-    if (o.bvh_path.empty()) return fail("--bvh: empty path");
-    if (auto e = NoControl("--bvh", o.bvh_path)) return fail(*e);
-    if (!app.count("--scene")) o.scene = "mocap";  // a clip is for the mocap scene
-  }
-  if (app.count("--length")) {
-    if (auto e = ReadNumber("--length", length, kMinLength, kMaxLength, o.length)) return fail(*e);
-  }
-  if (app.count("--moe")) {
-    if (auto e = ReadInRange("--moe", moe, kMoeRange, o.moe)) return fail(*e);
-  }
-  if (app.count("--max-iterations")) {
-    if (auto e = ReadNumber("--max-iterations", iterations, 1, 100000, o.max_iterations)) {
-      return fail(*e);
-    }
-  }
-  if (app.count("--fixed-dt")) {
-    if (auto e = ReadNumber("--fixed-dt", fixed_dt, 1e-6, 1.0, o.fixed_dt)) return fail(*e);
-  }
-  if (app.count("--frames")) {
-    if (auto e = ReadNumber("--frames", frames, 1L, 1000000000L, o.frames)) return fail(*e);
-  }
-  if (app.count("--msaa")) {
-    if (ParseWhole(msaa, o.msaa) != Parse::kOk ||
-        (o.msaa != 0 && o.msaa != 2 && o.msaa != 4 && o.msaa != 8)) {
-      return fail("--msaa: " + Quote(msaa) + " is not one of 0, 2, 4, 8");
-    }
-  }
-  o.vsync = !no_vsync;
-  if (app.count("--lengths")) {
-    if (auto error = ParseLengths(lengths, o.lengths)) return fail(*error);
-    if (app.count("--joints") && o.joints != static_cast<int>(o.lengths.size()) + 1) {
-      return fail("--joints " + std::to_string(o.joints) + " disagrees with --lengths (" +
-                  std::to_string(o.lengths.size()) + " segments)");
-    }
-    o.joints = static_cast<int>(o.lengths.size()) + 1;
-  }
-  // The field's chains take --joints (or --lengths' count) when given, else 10 joints each.
-  if (app.count("--joints") || !o.lengths.empty()) o.field_joints = o.joints;
-  // Checked when the field starts; `scene field` later refuses a too-large shape by itself.
-  if (scene == "field" && static_cast<long>(o.chains) * o.field_joints > 2000000L) {
-    return fail("--chains " + std::to_string(o.chains) + " x " + std::to_string(o.field_joints) +
-                " joints is more than the field's 2000000 joints");
-  }
-  if (app.count("--size")) {
-    if (auto error = ParseSize(size, o.width, o.height)) return fail(*error);
-  }
-  if (app.count("--scene")) {
-    if (std::find(scenes.begin(), scenes.end(), scene) == scenes.end()) {
-      std::string known;
-      for (std::string_view n : scenes) known += (known.empty() ? "" : ", ") + std::string(n);
-      return fail("--scene: unknown scene " + Quote(scene) + " (" + known + ")");
-    }
-    o.scene = scene;
-  }
-  if (app.count("--solver")) {
-    if (!ParseSolverKind(solver)) {
-      return fail("--solver: unknown solver " + Quote(solver) + " (" + SolverList(", ") + ")");
-    }
-    o.solver = solver;
-  }
-  for (const auto& [name, path] :
-       {std::pair<const char*, const std::string*>{"--spline", &o.spline_path},
-        {"--script", &o.script_path}}) {
-    if (app.count(name)) {
-      if (path->empty()) return fail(std::string(name) + ": empty path");
-      if (auto e = NoControl(name, *path)) return fail(*e);
-    }
-  }
-  for (const auto& [name, path] :
-       {std::pair<const char*, const std::string*>{"--screenshot", &o.screenshot_path},
-        {"--state-out", &o.state_out_path},
-        {"--export", &o.export_path}}) {
-    if (app.count(name)) {
-      if (auto e = NoControl(name, *path)) return fail(*e);
-      // A stream may be a device; a PNG or a BVH file is renamed in place.
-      const bool device_ok = path == &o.state_out_path;
-      if (auto e = CheckWritable(name, *path, device_ok)) return fail(*e);
-    }
-  }
-  if (auto e = OutputOverwritesInput(o)) return fail(*e);
-  // A headless export depends on the command line alone: no saved settings read or written.
-  if (app.count("--export")) o.no_settings = true;
-  if (app.count("--screenshot-dir")) {
-    if (auto e = NoControl("--screenshot-dir", o.screenshot_dir)) return fail(*e);
-    if (auto e = CheckFolder("--screenshot-dir", o.screenshot_dir)) return fail(*e);
-  }
-  for (const CLI::Option* option : app.get_options()) {
-    if (option->count() > 0 && !option->get_lnames().empty()) {
-      o.given.push_back("--" + option->get_lnames().front());
-    }
-  }
-  for (std::size_t i = 0; i < o.exec.size(); ++i) {
-    if (auto e = NoControl("--exec", o.exec[i])) return fail(*e);
-  }
-  if (!mode.empty()) {
-    o.mode = *ParseMode(mode);
-    o.mode_given = true;
-  } else if (!o.script_path.empty()) {
-    o.mode = TargetMode::kScript;
-  } else if (!o.spline_path.empty()) {
-    o.mode = TargetMode::kSpline;
-  }
+  if (auto e = CheckTogether(app, scenes, o)) return fail(*e);
   return parsed;
 }
 

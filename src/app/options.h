@@ -65,15 +65,26 @@ struct Options {
   std::vector<std::string> given;    // the options given ("--scene"), which saved ones yield to
 };
 
+// A scene as the command line sees it. The app passes one per registered scene
+// (OptionScenes, app/scene_shell.h); the scene's shell entry says the last two.
+struct OptionScene {
+  std::string_view name;
+  // The option that, given without --scene, starts this scene ("--bvh"), or "".
+  std::string_view implied_by{};
+  // The options this scene cannot start with, as one line naming them, or "" when it can;
+  // asked only when the scene is the one starting. Null: any options do.
+  std::string (*check)(const Options& options) = nullptr;
+};
+
 // Parses argv. On --help prints usage and returns exit code 0 in `exit_code`; on a bad option
 // prints one line naming the problem and sets exit code 2. Otherwise exit_code is empty.
-// `scenes` are the names --scene accepts, in the order its help and error list them (the
-// app's scene registry, RegisteredSceneNames in core/scene_registry.h).
+// `scenes` are the scenes --scene accepts, in the order its help and error list them (the
+// app's scene registry, scenes/registry.h).
 struct ParsedOptions {
   Options options;
   std::optional<int> exit_code;
   std::string error;  // for exit code 2: the line printed (without "fabrik-demo: " and newline)
 };
-ParsedOptions ParseOptions(int argc, char** argv, std::span<const std::string_view> scenes);
+ParsedOptions ParseOptions(int argc, char** argv, std::span<const OptionScene> scenes);
 
 }  // namespace fabrik

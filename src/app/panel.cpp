@@ -205,7 +205,7 @@ void ChainEditor(const AppState& state, CommandQueue& queue) {
 
 void SolverEditor(const AppState& state, CommandQueue& queue) {
   SectionHeader("SOLVER");
-  const char* current = state.tools.two_bone ? "two_bone" : SolverName(state.solver);
+  const char* current = state.tools.two_bone ? kTwoBoneSolverName.data() : SolverName(state.solver);
   const SceneControls controls = state.scene.controls();
   if (!controls.solver_choice) {
     // The scene's own solver, in its shell entry's words.
@@ -221,9 +221,10 @@ void SolverEditor(const AppState& state, CommandQueue& queue) {
     }
     // The analytic two-bone solver: offered for 3-joint chains (docs/tools.md).
     const bool three = state.chain.joint_count() == 3;
-    if (ImGui::Selectable(three ? "two_bone" : "two_bone (3 joints only)", state.tools.two_bone,
+    const std::string label = std::string(kTwoBoneSolverName) + (three ? "" : " (3 joints only)");
+    if (ImGui::Selectable(label.c_str(), state.tools.two_bone,
                           three ? 0 : ImGuiSelectableFlags_Disabled)) {
-      queue.Push(Command(cmd::Solver{"two_bone"}));
+      queue.Push(Command(cmd::Solver{std::string(kTwoBoneSolverName)}));
     }
     ImGui::EndCombo();
   }

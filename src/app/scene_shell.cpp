@@ -37,4 +37,16 @@ const SceneShell* FindSceneShell(std::string_view name) {
   return nullptr;
 }
 
+std::span<const OptionScene> OptionScenes() {
+  static const auto scenes = [] {
+    std::array<OptionScene, std::size(kShells)> all{};
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const SceneShell* shell = FindSceneShell(kShells[i].name);
+      all[i] = {kShells[i].name, shell->implied_by, shell->check_options};
+    }
+    return all;
+  }();
+  return scenes;
+}
+
 }  // namespace fabrik

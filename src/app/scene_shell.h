@@ -6,8 +6,10 @@
 // chain through the scene's pose.
 #pragma once
 
+#include <span>
 #include <string_view>
 
+#include "app/options.h"
 #include "app/systems.h"
 #include "app/ui_state.h"
 #include "core/app_command.h"
@@ -23,10 +25,18 @@ struct SceneShell {
   void (*panel)(const AppState& state, UiState& ui, CommandQueue& queue) = nullptr;
   // Draws the scene (SceneDrawer's pieces); null: as a chain through its pose.
   void (*draw)(SceneDrawer& drawer, const AppState& state, Renderer& renderer) = nullptr;
+  // The command line (app/options.h, OptionScene): the option that starts this scene when
+  // --scene is not given ("--bvh"), and the options it cannot start with.
+  std::string_view implied_by{};
+  std::string (*check_options)(const Options& options) = nullptr;
 };
 
 // The entry of the registered scene named `name` (scenes/registry.h), or null for a name not
 // registered.
 const SceneShell* FindSceneShell(std::string_view name);
+
+// Every registered scene as the command line sees it, in the registry's order (main passes
+// them to ParseOptions).
+std::span<const OptionScene> OptionScenes();
 
 }  // namespace fabrik

@@ -22,7 +22,7 @@
 #include "core/orient.h"
 #include "core/scene.h"
 #include "core/target_recording.h"
-#include "core/target_sources.h"
+#include "targets/target_sources.h"
 #include "core/tool_passes.h"
 #include "core/tool_state.h"
 #include "ik/chain.h"
@@ -149,7 +149,7 @@ struct SolvePart {
   ToolState tools;  // the chain scene's everyday IK tools (core/tool_state.h)
 };
 
-// The target and where it comes from (core/target_sources.h): the mode, the mixer that is
+// The target and where it comes from (targets/target_sources.h): the mode, the mixer that is
 // the target's one writer, and the four sources.
 struct TargetPart {
   TargetMode mode = TargetMode::kDrag;

@@ -51,7 +51,7 @@ void MoveDrag(AppState& state, const app::DragMove& c) {
   hit = ConfineTarget(state, *hit);
   // The pole, another effector's target: the scene's own handles.
   if (scene.current && scene.current->MoveHandle(scene.grab, *hit)) return;
-  state.drag.hit = *hit;  // the target step takes it (core/target_sources.h)
+  state.drag.hit = *hit;  // the target step takes it (targets/target_sources.h)
 }
 
 }  // namespace

@@ -42,6 +42,25 @@ const Registry& TheRegistry() {
 std::span<const SceneEntry> RegisteredScenes() { return TheRegistry().scenes; }
 std::span<const std::string_view> RegisteredSceneNames() { return TheRegistry().names; }
 
+bool SceneOnTerrain(std::string_view name) {
+  for (const SceneEntry& e : RegisteredScenes()) {
+    if (e.name == name) return e.on_terrain;
+  }
+  return false;
+}
+
+std::string ScenesOnTerrainText() {
+  std::vector<std::string_view> on;
+  for (const SceneEntry& e : RegisteredScenes()) {
+    if (e.on_terrain) on.push_back(e.name);
+  }
+  std::string text;
+  for (std::size_t i = 0; i < on.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == on.size() ? " and " : ", ") + std::string(on[i]);
+  }
+  return text;
+}
+
 std::unique_ptr<Scene> MakeScene(std::string_view name) {
   for (const SceneEntry& e : RegisteredScenes()) {
     if (e.name == name) return e.make();

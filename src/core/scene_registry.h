@@ -32,6 +32,8 @@ struct SceneEntry {
   // null when the scene exports nothing. Returns the line to print when written, or one
   // error line (nothing written).
   Result<std::string> (*export_file)(AppState& state, const std::string& path) = nullptr;
+  // The scene stands on the terrain (`terrain load` shows there; Scene::UseTerrain).
+  bool on_terrain = false;
 };
 
 // A new T, for SceneEntry::make.
@@ -45,6 +47,10 @@ std::unique_ptr<Scene> MakeSceneOf() {
 std::span<const SceneEntry> RegisteredScenes();
 // Their names, same order (for CommandContext::scene_names and error texts).
 std::span<const std::string_view> RegisteredSceneNames();
+// Whether the registered scene `name` stands on the terrain (SceneEntry::on_terrain).
+bool SceneOnTerrain(std::string_view name);
+// The scenes that stand on the terrain, in the registry's order: "walker, mocap and crowd".
+std::string ScenesOnTerrainText();
 // A new scene by name, or null for a name not registered.
 std::unique_ptr<Scene> MakeScene(std::string_view name);
 

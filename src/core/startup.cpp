@@ -44,46 +44,8 @@ std::vector<std::string> ListTextFiles(const std::string& data_dir, const std::s
   return files;
 }
 
-}  // namespace
-
-Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
-                                           const std::string& data_dir) {
-  // A build whose command struct has no apply (or two) is a programming error: refuse to
-  // start rather than meet it when the command comes.
-  if (const Status applies = CheckBuiltinApplies(BuiltinTable()); !applies) {
-    return MakeError(applies.error());
-  }
-  const auto solver = ParseSolverKind(options.solver);
-  if (!solver) return MakeError("--solver: unknown or unavailable solver '" + options.solver + "'");
-  const std::vector<float> lengths = options.lengths.empty()
-                                         ? UniformLengths(options.joints - 1, options.length)
-                                         : options.lengths;
-  glm::vec3 start_target(0.0f);
-  auto chain = InitialChain(lengths, start_target);
-  if (!chain) return MakeError(chain.error());
-
-  auto owned = std::make_unique<AppState>(std::move(chain).value());
-  AppState& state = *owned;
-  state.data_dir = data_dir;
-  state.fixed_dt = options.fixed_dt;
-  state.lengths = lengths;
-  state.uniform_length = options.length;
-  state.settings.tolerance = options.moe;
-  state.settings.max_iterations = options.max_iterations;
-  SetInitialFlags(state);  // accelerate on, ... (core/command_table.h: FlagEntry::initial)
-  state.solver = *solver;
-  state.mode = options.mode;
-  state.targeting.Jump(start_target);
-  state.view.camera.SetHome(HomeFor(state.chain));
-  state.view.camera.Reset();
-  state.command_context.search_roots = {data_dir};
-  state.command_context.extensions = AppCommandLanguage();
-  const std::span<const std::string_view> scenes = RegisteredSceneNames();
-  state.command_context.scene_names.assign(scenes.begin(), scenes.end());
-  state.spline_files = ListTextFiles(data_dir, "assets/splines");
-  state.script_files = ListTextFiles(data_dir, "assets/scripts");
-
-  // Start-up files: a file that cannot be read or parsed is a bad option (exit 2).
+// The files the options name: a file that cannot be read or parsed is a bad option (exit 2).
+Status LoadStartFiles(AppState& state, const StartOptions& options) {
   if (!options.spline_path.empty()) {
     auto spline =
         LoadSplineFile(ResolveDataPath(options.spline_path, state.command_context.search_roots));
@@ -126,6 +88,51 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
       const std::string& e = rig.error();
       return MakeError("--bvh: " + (e.rfind(source, 0) == 0 ? e : source + ": " + e));
     }
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
+                                           const std::string& data_dir) {
+  // A build whose command struct has no apply (or two) is a programming error: refuse to
+  // start rather than meet it when the command comes.
+  if (const Status applies = CheckBuiltinApplies(BuiltinTable()); !applies) {
+    return MakeError(applies.error());
+  }
+  const auto solver = ParseSolverKind(options.solver);
+  if (!solver) return MakeError("--solver: unknown or unavailable solver '" + options.solver + "'");
+  const std::vector<float> lengths = options.lengths.empty()
+                                         ? UniformLengths(options.joints - 1, options.length)
+                                         : options.lengths;
+  glm::vec3 start_target(0.0f);
+  auto chain = InitialChain(lengths, start_target);
+  if (!chain) return MakeError(chain.error());
+
+  auto owned = std::make_unique<AppState>(std::move(chain).value());
+  AppState& state = *owned;
+  state.data_dir = data_dir;
+  state.fixed_dt = options.fixed_dt;
+  state.lengths = lengths;
+  state.uniform_length = options.length;
+  state.settings.tolerance = options.moe;
+  state.settings.max_iterations = options.max_iterations;
+  SetInitialFlags(state);  // accelerate on, ... (core/command_table.h: FlagEntry::initial)
+  state.solver = *solver;
+  state.mode = options.mode;
+  state.targeting.Jump(start_target);
+  state.view.camera.SetHome(HomeFor(state.chain));
+  state.view.camera.Reset();
+  state.command_context.search_roots = {data_dir};
+  state.command_context.extensions = AppCommandLanguage();
+  const std::span<const std::string_view> scenes = RegisteredSceneNames();
+  state.command_context.scene_names.assign(scenes.begin(), scenes.end());
+  state.spline_files = ListTextFiles(data_dir, "assets/splines");
+  state.script_files = ListTextFiles(data_dir, "assets/scripts");
+
+  if (const Status files = LoadStartFiles(state, options); !files) {
+    return MakeError(files.error());
   }
   // Each scene's configuration from the options (the field's shape, the mocap clip).
   for (const SceneEntry& entry : RegisteredScenes()) {

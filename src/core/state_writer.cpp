@@ -32,6 +32,93 @@ Result<std::unique_ptr<StateWriter>> StateWriter::Open(const std::string& path) 
   return std::unique_ptr<StateWriter>(new StateWriter(std::move(file).value()));
 }
 
+namespace {
+
+// The spline and the script, when loaded (docs/state.md: The state line).
+void WritePlayback(const AppState& s, nlohmann::json& j) {
+  if (s.spline.follower.has_spline()) {
+    j["spline"] = {{"path", s.spline.path},
+                   {"distance", Num(s.spline.follower.distance())},
+                   {"length", Num(s.spline.follower.spline().length())},
+                   {"speed", Num(s.spline.follower.speed())},
+                   {"playing", s.spline.follower.playing()},
+                   {"position", Vec(s.spline.follower.position())}};
+  }
+  if (s.script.player.has_script()) {
+    j["script"] = {{"path", s.script.path},
+                   {"time", Num(s.script.player.time())},
+                   {"duration", Num(s.script.player.duration())},
+                   {"playing", s.script.player.playing()},
+                   {"running", s.script.running},
+                   {"finished", s.script.player.finished()},
+                   {"next_line", s.script.player.next_source_line()},
+                   {"due", s.script.player.due_lines()}};
+  }
+}
+
+// The step view, while on (docs/scenes.md: Step view).
+void WriteStepView(const AppState& s, nlohmann::json& j) {
+  if (s.step.active) {
+    nlohmann::json step = {{"step", s.step.step},
+                           {"reach_count", s.step.recording.reach_count()},
+                           {"half_passes", s.step.recording.half_pass_count()},
+                           {"tool_steps", s.step.tool_step_count},
+                           {"step_count", s.step.total_steps()},
+                           {"playing", s.step.playing}};
+    if (s.step.step > s.step.recording.reach_count()) {
+      // A tool's step after the recorded passes (core/tool_passes.h).
+      step["tool"] =
+          ToolStageName(s.step.tool_steps[s.step.step - s.step.recording.reach_count() - 1].stage);
+    } else if (s.step.step >= 1 && s.step.recording.recorded()) {
+      const RecordingObserver::Reach r = s.step.recording.reach(s.step.step - 1);
+      step["joint"] = r.joint;
+      step["iteration"] = r.iteration;
+      step["pass"] = PassShortName(r.kind);
+    }
+    // The real chain keeps the start pose while the view replays the recorded solve.
+    nlohmann::json chain_pose = nlohmann::json::array();
+    for (const glm::vec3& p : s.chain.joints()) chain_pose.push_back(Vec(p));
+    step["chain_joints"] = std::move(chain_pose);
+    j["step"] = std::move(step);
+  }
+}
+
+// The race, while on: one entry per racing solver.
+void WriteRace(const AppState& s, nlohmann::json& j) {
+  if (s.race.active) {
+    nlohmann::json race = nlohmann::json::array();
+    for (const RaceEntry& e : s.race.entries) {
+      if (!e.chain) continue;
+      race.push_back({{"solver", RacerName(e)},
+                      {"iterations", e.last.iterations},
+                      {"distance", Num(e.last.distance)},
+                      {"reached", e.last.reached},
+                      {"solve_us", Num(e.solve_us)},
+                      {"effector", Vec(e.chain->effector())}});
+    }
+    j["race"] = std::move(race);
+  }
+}
+
+// The scene, its grab, its own fields and the terrain.
+void WriteScene(const AppState& s, nlohmann::json& j) {
+  j["scene"] = std::string(s.scene.name());
+  j["grab"] = s.scene.grab.kind == Grab::Kind::kPole             ? "pole"
+              : s.scene.grab.kind == Grab::Kind::kEffectorTarget ? "effector"
+              : s.scene.grab.kind == Grab::Kind::kTarget         ? "target"
+                                                                 : "none";
+  j["grab_index"] = s.scene.grab.index;
+  if (s.scene.current) s.scene.current->WriteState(j);
+  if (s.terrain.map) {
+    j["terrain"] = {{"path", s.terrain.path},
+                    {"size", Num(s.terrain.size)},
+                    {"height", Num(s.terrain.height)},
+                    {"pixels", {s.terrain.map->width(), s.terrain.map->height()}}};
+  }
+}
+
+}  // namespace
+
 std::string StateLine(const AppState& s, const ShellReport& shell, bool with_console_last) {
   nlohmann::json j;
   j["frame"] = s.timing.frame;
@@ -69,73 +156,10 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
                  {"pitch", Num(s.view.camera.pitch())}};
   j["draw_calls"] = shell.draw_calls;
   j["drawn_items"] = shell.drawn_items;
-  if (s.spline.follower.has_spline()) {
-    j["spline"] = {{"path", s.spline.path},
-                   {"distance", Num(s.spline.follower.distance())},
-                   {"length", Num(s.spline.follower.spline().length())},
-                   {"speed", Num(s.spline.follower.speed())},
-                   {"playing", s.spline.follower.playing()},
-                   {"position", Vec(s.spline.follower.position())}};
-  }
-  if (s.script.player.has_script()) {
-    j["script"] = {{"path", s.script.path},
-                   {"time", Num(s.script.player.time())},
-                   {"duration", Num(s.script.player.duration())},
-                   {"playing", s.script.player.playing()},
-                   {"running", s.script.running},
-                   {"finished", s.script.player.finished()},
-                   {"next_line", s.script.player.next_source_line()},
-                   {"due", s.script.player.due_lines()}};
-  }
-  if (s.step.active) {
-    nlohmann::json step = {{"step", s.step.step},
-                           {"reach_count", s.step.recording.reach_count()},
-                           {"half_passes", s.step.recording.half_pass_count()},
-                           {"tool_steps", s.step.tool_step_count},
-                           {"step_count", s.step.total_steps()},
-                           {"playing", s.step.playing}};
-    if (s.step.step > s.step.recording.reach_count()) {
-      // A tool's step after the recorded passes (core/tool_passes.h).
-      step["tool"] =
-          ToolStageName(s.step.tool_steps[s.step.step - s.step.recording.reach_count() - 1].stage);
-    } else if (s.step.step >= 1 && s.step.recording.recorded()) {
-      const RecordingObserver::Reach r = s.step.recording.reach(s.step.step - 1);
-      step["joint"] = r.joint;
-      step["iteration"] = r.iteration;
-      step["pass"] = PassShortName(r.kind);
-    }
-    // The real chain keeps the start pose while the view replays the recorded solve.
-    nlohmann::json chain_pose = nlohmann::json::array();
-    for (const glm::vec3& p : s.chain.joints()) chain_pose.push_back(Vec(p));
-    step["chain_joints"] = std::move(chain_pose);
-    j["step"] = std::move(step);
-  }
-  if (s.race.active) {
-    nlohmann::json race = nlohmann::json::array();
-    for (const RaceEntry& e : s.race.entries) {
-      if (!e.chain) continue;
-      race.push_back({{"solver", RacerName(e)},
-                      {"iterations", e.last.iterations},
-                      {"distance", Num(e.last.distance)},
-                      {"reached", e.last.reached},
-                      {"solve_us", Num(e.solve_us)},
-                      {"effector", Vec(e.chain->effector())}});
-    }
-    j["race"] = std::move(race);
-  }
-  j["scene"] = std::string(s.scene.name());
-  j["grab"] = s.scene.grab.kind == Grab::Kind::kPole             ? "pole"
-              : s.scene.grab.kind == Grab::Kind::kEffectorTarget ? "effector"
-              : s.scene.grab.kind == Grab::Kind::kTarget         ? "target"
-                                                                 : "none";
-  j["grab_index"] = s.scene.grab.index;
-  if (s.scene.current) s.scene.current->WriteState(j);
-  if (s.terrain.map) {
-    j["terrain"] = {{"path", s.terrain.path},
-                    {"size", Num(s.terrain.size)},
-                    {"height", Num(s.terrain.height)},
-                    {"pixels", {s.terrain.map->width(), s.terrain.map->height()}}};
-  }
+  WritePlayback(s, j);
+  WriteStepView(s, j);
+  WriteRace(s, j);
+  WriteScene(s, j);
   j["console_open"] = shell.console_open;
   j["console_ready"] = shell.console_ready;
   if (with_console_last && !s.console.log.empty()) j["console_last"] = s.console.log.back().text;

@@ -332,17 +332,16 @@ bool SetRace(AppState& state, bool on) {
 }
 
 glm::vec4 RacerColor(SolverKind kind) {
-  switch (kind) {
-    case SolverKind::kFabrik:
-      return {1.00f, 0.55f, 0.15f, 1.0f};
-    case SolverKind::kCcd:
-      return {0.40f, 0.90f, 0.40f, 1.0f};
-    case SolverKind::kJacobianTranspose:
-      return {0.78f, 0.52f, 1.00f, 1.0f};
-    case SolverKind::kDls:
-      return {0.30f, 0.80f, 1.00f, 1.0f};
-  }
-  return glm::vec4(1.0f);
+  // By the solver's place in the library's list (ik/solver.h: fabrik, ccd,
+  // jacobian_transpose, dls, ...); a solver beyond the palette takes its colours again.
+  static constexpr glm::vec4 kPalette[] = {{1.00f, 0.55f, 0.15f, 1.0f},
+                                           {0.40f, 0.90f, 0.40f, 1.0f},
+                                           {0.78f, 0.52f, 1.00f, 1.0f},
+                                           {0.30f, 0.80f, 1.00f, 1.0f},
+                                           {0.95f, 0.85f, 0.30f, 1.0f}};
+  const std::span<const SolverKind> all = AllSolvers();
+  const auto at = static_cast<std::size_t>(std::find(all.begin(), all.end(), kind) - all.begin());
+  return kPalette[at % std::size(kPalette)];
 }
 
 glm::vec4 RacerColor(const RaceEntry& entry) {

@@ -1,7 +1,7 @@
 // tool_solve.h - the chain scene's solve with the everyday IK tools of ToolState
 // (core/tool_state.h, docs/tools.md: In the demo).
 //
-// Order, as fabrik-solve's (src/tools/solve_tools.h) with the look-at after the position solve:
+// Order, as fabrik-solve's (src/solve_cli/solve_tools.h) with the look-at after the position solve:
 // soften the target, solve (two_bone, stiffness or the selected solver; accelerate as set), aim
 // the last joints, limit each segment's turn against the pose the frame started from, then
 // stretch (the passes are core/tool_passes.h's, shared with the step view). With spline IK on and a

@@ -4,38 +4,67 @@
 #include <array>
 #include <cfloat>
 #include <cmath>
-
 #include <glm/geometric.hpp>
-#include <glm/vec3.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <glm/vec3.hpp>
 
 #include "ik/fabrik.h"
 
 namespace fabrik {
 namespace {
-constexpr std::array kAll = {SolverKind::kFabrik, SolverKind::kCcd, SolverKind::kJacobianTranspose,
-                             SolverKind::kDls};
+
+// The one list of solvers (solver.h): its kind, its name and how it is run. Adding a solver:
+// its files in src/ik, its SolverKind and one row here.
+struct SolverRow {
+  SolverKind kind;
+  const char* name;
+  SolveResult (*solve)(Chain& chain, const glm::vec3& target, const SolveSettings& settings,
+                       SolveObserver* observer, const SolverOptions& options);
+};
+
+constexpr SolverRow kRows[] = {
+    {SolverKind::kFabrik, "fabrik",
+     [](Chain& c, const glm::vec3& t, const SolveSettings& s, SolveObserver* o,
+        const SolverOptions&) { return SolveFabrik(c, t, s, o); }},
+    {SolverKind::kCcd, "ccd",
+     [](Chain& c, const glm::vec3& t, const SolveSettings& s, SolveObserver* o,
+        const SolverOptions& opt) { return SolveCcd(c, t, s, o, opt.ccd); }},
+    {SolverKind::kJacobianTranspose, "jacobian_transpose",
+     [](Chain& c, const glm::vec3& t, const SolveSettings& s, SolveObserver* o,
+        const SolverOptions& opt) { return SolveJacobianTranspose(c, t, s, o, opt.jacobian); }},
+    {SolverKind::kDls, "dls",
+     [](Chain& c, const glm::vec3& t, const SolveSettings& s, SolveObserver* o,
+        const SolverOptions& opt) { return SolveDls(c, t, s, o, opt.jacobian); }},
+};
+
+constexpr std::array<SolverKind, std::size(kRows)> AllKinds() {
+  std::array<SolverKind, std::size(kRows)> kinds{};
+  for (std::size_t i = 0; i < kinds.size(); ++i) kinds[i] = kRows[i].kind;
+  return kinds;
+}
+constexpr std::array kAll = AllKinds();
+
+const SolverRow& RowOf(SolverKind kind) {
+  for (const SolverRow& row : kRows) {
+    if (row.kind == kind) return row;
+  }
+  return kRows[0];  // unreachable: every SolverKind has its row
+}
+
 }  // namespace
 
 std::span<const SolverKind> AllSolvers() { return kAll; }
 
 const char* SolverName(SolverKind kind) {
-  switch (kind) {
-    case SolverKind::kFabrik:
-      return "fabrik";
-    case SolverKind::kCcd:
-      return "ccd";
-    case SolverKind::kJacobianTranspose:
-      return "jacobian_transpose";
-    case SolverKind::kDls:
-      return "dls";
+  for (const SolverRow& row : kRows) {
+    if (row.kind == kind) return row.name;
   }
   return "unknown";
 }
 
 std::optional<SolverKind> ParseSolverKind(std::string_view name) {
-  for (SolverKind kind : kAll) {
-    if (name == SolverName(kind)) return kind;
+  for (const SolverRow& row : kRows) {
+    if (name == row.name) return row.kind;
   }
   return std::nullopt;
 }
@@ -48,17 +77,7 @@ SolveResult Solve(SolverKind kind, Chain& chain, const glm::vec3& target,
 SolveResult Solve(SolverKind kind, Chain& chain, const glm::vec3& target,
                   const SolveSettings& settings, SolveObserver* observer,
                   const SolverOptions& options) {
-  switch (kind) {
-    case SolverKind::kFabrik:
-      return SolveFabrik(chain, target, settings, observer);
-    case SolverKind::kCcd:
-      return SolveCcd(chain, target, settings, observer, options.ccd);
-    case SolverKind::kJacobianTranspose:
-      return SolveJacobianTranspose(chain, target, settings, observer, options.jacobian);
-    case SolverKind::kDls:
-      return SolveDls(chain, target, settings, observer, options.jacobian);
-  }
-  return SolveFabrik(chain, target, settings, observer);
+  return RowOf(kind).solve(chain, target, settings, observer, options);
 }
 
 void BendOffLine(Chain& chain, const glm::vec3& axis) {

@@ -67,15 +67,15 @@ std::string_view ModeName(TargetMode mode);
 // Every mode's name, in the order of TargetMode.
 std::span<const std::string_view> ModeNames();
 
-// Ranges promised for parsed commands (inclusive unless noted).
-inline constexpr int kMinJoints = 2;
-inline constexpr int kMaxJoints = 10000;
-inline constexpr float kMinSegmentLength = 1.0e-4f;  // lengths are in [kMin, kMax]: shorter
-inline constexpr float kMaxSegmentLength = 1000.0f;  // ones cannot keep their length in float
-                                                     // beside the longest reach (docs/options.md)
+// Ranges promised for parsed commands (inclusive unless noted), as the descriptors of
+// lang/number_range.h state them.
+inline constexpr int kMinJoints = static_cast<int>(kJointsRange.lowest);
+inline constexpr int kMaxJoints = static_cast<int>(kJointsRange.highest);
+inline constexpr float kMinSegmentLength = static_cast<float>(kSegmentLengthRange.lowest);
+inline constexpr float kMaxSegmentLength = static_cast<float>(kSegmentLengthRange.highest);
 inline constexpr float kMaxTolerance = static_cast<float>(kMoeRange.highest);  // moe: kMoeRange
-inline constexpr int kMinIterations = 1;
-inline constexpr int kMaxIterations = 100000;
+inline constexpr int kMinIterations = static_cast<int>(kIterationsRange.lowest);
+inline constexpr int kMaxIterations = static_cast<int>(kIterationsRange.highest);
 inline constexpr float kMaxTargetCoordinate = 1.0e6f;     // |x|, |y|, |z| <= this
 inline constexpr float kMaxTargetAngleDegrees = 3600.0f;  // |yaw|, |pitch|, |roll| <= this
 // Spline speeds are in (0, kMaxSplineSpeed] (lang/spline_playback.h).

@@ -28,5 +28,16 @@ std::string RangeAround(const NumberRange& range, std::string_view letter);
 
 // The margin of error, world units: `moe E`, `--moe E` and the settings file's "moe".
 inline constexpr NumberRange kMoeRange{0.0, 100.0, true, "world units", "> 0 and <= 100"};
+// The free chain's joints, root included (whole): `joints N`, `--joints N`, the settings
+// file's "joints" and the length of `lengths`.
+inline constexpr NumberRange kJointsRange{2, 10000, false, "", "from 2 to 10000"};
+// A segment's length, world units: `length L`, `lengths A B ...`, `--length`, `--lengths` and
+// the settings file. Shorter segments cannot keep their length in float beside the longest
+// reach (docs/options.md).
+inline constexpr NumberRange kSegmentLengthRange{1.0e-4, 1000.0, false, "world units",
+                                                 ">= 0.0001 and <= 1000"};
+// The iteration cap of one solve (whole): `iterations N`, `--max-iterations N` and the
+// settings file's "iterations".
+inline constexpr NumberRange kIterationsRange{1, 100000, false, "", "from 1 to 100000"};
 
 }  // namespace fabrik

@@ -15,6 +15,7 @@
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <iterator>
+#include <span>
 #include <system_error>
 
 #include "lang/text.h"
@@ -26,12 +27,29 @@ namespace fabrik::mocap {
 struct ClipBuilder {
   static Result<Clip> Build(const aiScene& scene, const BvhClaims& claims,
                             const std::string& source, const ClipLoadOptions& options);
+
+ private:
+  // The joints in pre-order from the node tree, each with its motion channel (null for an
+  // End Site), and the subtree ranges.
+  static Status ReadSkeleton(const aiScene& scene, Clip& clip,
+                             std::vector<const aiNodeAnim*>& channel_of);
+  // The up axis and the scale (given, or chosen from the rest pose's height); offsets and
+  // rest positions in metres.
+  static Status ScaleRestPose(const ClipLoadOptions& options, Clip& clip);
+  // Every frame's rotations and root tracks, turned and scaled as the rest pose.
+  static Status ReadChannels(std::span<const aiNodeAnim* const> channel_of, Clip& clip);
 };
 
 namespace {
 
 bool Finite(const glm::vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+// Finite and within kMaxMetres on every axis.
+bool InRange(const glm::vec3& v) {
+  return Finite(v) && std::fabs(v.x) <= kMaxMetres && std::fabs(v.y) <= kMaxMetres &&
+         std::fabs(v.z) <= kMaxMetres;
 }
 
 // The scale rule of clip.h: the first common unit giving a plausible adult height, else the
@@ -112,7 +130,27 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
   clip.source_ = source;
   clip.frame_count_ = frames;
   clip.frame_time_ = claims.frame_time;
+  std::vector<const aiNodeAnim*> channel_of;
+  if (Status read = ReadSkeleton(scene, clip, channel_of); !read) {
+    return MakeError(source + ": " + read.error());
+  }
+  const int joints = clip.joint_count();
+  if (static_cast<std::size_t>(frames) * joints > kMaxSamples) {
+    return MakeError(source + ": frames x joints exceed the limit of " +
+                     std::to_string(kMaxSamples));
+  }
 
+  if (Status scaled = ScaleRestPose(options, clip); !scaled) return MakeError(scaled.error());
+  // The file's channel names per joint: the guard read them in the same (file) order.
+  clip.channel_layout_ = claims.channel_layout;
+  clip.channel_layout_.resize(static_cast<std::size_t>(joints));
+  if (Status read = ReadChannels(channel_of, clip); !read) return MakeError(read.error());
+  return clip;
+}
+
+Status ClipBuilder::ReadSkeleton(const aiScene& scene, Clip& clip,
+                                 std::vector<const aiNodeAnim*>& channel_of) {
+  const aiAnimation& anim = *scene.mAnimations[0];
   // Depth-first walk (explicit stack): joints get indices in pre-order, parents first. Each
   // node with an animation channel is a joint with channels; Assimp creates the channels in
   // the same pre-order, skipping End Sites, which is how they are matched.
@@ -121,25 +159,25 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
     int parent;
   };
   std::vector<Pending> stack{{scene.mRootNode, -1}};
-  std::vector<const aiNodeAnim*> channel_of;
   unsigned next_channel = 0;
   while (!stack.empty()) {
     const Pending p = stack.back();
     stack.pop_back();
     if (clip.names_.size() >= static_cast<std::size_t>(kMaxJoints)) {
-      return MakeError(source + ": more than " + std::to_string(kMaxJoints) + " joints");
+      return MakeError(std::string() + "more than " + std::to_string(kMaxJoints) + " joints");
     }
     const aiMatrix4x4& m = p.node->mTransformation;
     const glm::vec3 offset(m.a4, m.b4, m.c4);
     if (!Finite(offset)) {
-      return MakeError(source + ": joint " + p.node->mName.C_Str() + " has a non-finite offset");
+      return MakeError(std::string() + "joint " + p.node->mName.C_Str() +
+                       " has a non-finite offset");
     }
     const aiNodeAnim* channel = nullptr;
     if (next_channel < anim.mNumChannels &&
         anim.mChannels[next_channel]->mNodeName == p.node->mName) {
       channel = anim.mChannels[next_channel++];
     } else if (p.node->mNumChildren > 0) {
-      return MakeError(source + ": joint " + p.node->mName.C_Str() + " has no motion channel");
+      return MakeError(std::string() + "joint " + p.node->mName.C_Str() + " has no motion channel");
     }
     clip.names_.emplace_back(p.node->mName.C_Str());
     clip.parents_.push_back(p.parent);
@@ -151,15 +189,10 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
     }
   }
   if (next_channel != anim.mNumChannels) {
-    return MakeError(source + ": " + std::to_string(anim.mNumChannels - next_channel) +
+    return MakeError(std::to_string(anim.mNumChannels - next_channel) +
                      " motion channels match no joint");
   }
   const int joints = clip.joint_count();
-  if (static_cast<std::size_t>(frames) * joints > kMaxSamples) {
-    return MakeError(source + ": frames x joints exceed the limit of " +
-                     std::to_string(kMaxSamples));
-  }
-
   // Subtree ranges: in pre-order a subtree ends where the next joint with a parent outside it
   // begins; walking backwards, each joint's end is the largest end among its children.
   clip.subtree_end_.resize(joints);
@@ -169,6 +202,12 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
     parent_end = std::max(parent_end, clip.subtree_end_[j]);
   }
 
+  return Ok{};
+}
+
+Status ClipBuilder::ScaleRestPose(const ClipLoadOptions& options, Clip& clip) {
+  const std::string& source = clip.source_;
+  const int joints = clip.joint_count();
   // Rest pose, up axis and scale (file units until scaled below).
   SumOffsets(clip.parents_, clip.offsets_, clip.rest_positions_);
   clip.turned_from_z_up_ = ReadAsZUp(clip.rest_positions_, options.up);
@@ -203,22 +242,22 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
     }
   }
   clip.rest_height_ = height_units * clip.scale_;
-  const auto in_range = [](const glm::vec3& v) {
-    return Finite(v) && std::fabs(v.x) <= kMaxMetres && std::fabs(v.y) <= kMaxMetres &&
-           std::fabs(v.z) <= kMaxMetres;
-  };
   for (int j = 0; j < joints; ++j) {
     clip.offsets_[j] *= clip.scale_;
     clip.rest_positions_[j] *= clip.scale_;
-    if (!in_range(clip.rest_positions_[j])) {
+    if (!InRange(clip.rest_positions_[j])) {
       return MakeError(source + ": joint " + clip.names_[j] + " lies beyond " +
                        std::to_string(kMaxMetres) + " m in the rest pose");
     }
   }
 
-  // The file's channel names per joint: the guard read them in the same (file) order.
-  clip.channel_layout_ = claims.channel_layout;
-  clip.channel_layout_.resize(static_cast<std::size_t>(joints));
+  return Ok{};
+}
+
+Status ClipBuilder::ReadChannels(std::span<const aiNodeAnim* const> channel_of, Clip& clip) {
+  const std::string& source = clip.source_;
+  const int joints = clip.joint_count();
+  const int frames = clip.frame_count_;
   // Channels: a joint whose position keys cover every frame gets a translation track.
   clip.translation_track_.assign(joints, -1);
   for (int j = 0; j < joints; ++j) {
@@ -254,7 +293,7 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
         const aiVector3D& t = ch->mPositionKeys[f].mValue;
         glm::vec3 v = glm::vec3(t.x, t.y, t.z) * clip.scale_;
         if (clip.turned_from_z_up_) v = TurnUp(v);
-        if (!in_range(v)) {
+        if (!InRange(v)) {
           return MakeError(source + ": frame " + std::to_string(f) + ", joint " + clip.names_[j] +
                            ": a position channel is not finite or beyond " +
                            std::to_string(kMaxMetres) + " m");
@@ -263,7 +302,7 @@ Result<Clip> ClipBuilder::Build(const aiScene& scene, const BvhClaims& claims,
       }
     }
   }
-  return clip;
+  return Ok{};
 }
 
 Result<Clip> LoadClipFromMemory(std::string_view bytes, const std::string& source,

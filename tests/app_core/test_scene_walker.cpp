@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "core/app_state.h"
+#include "core/scene_registry.h"
 #include "core/terrain_load.h"
 #include "core_test_util.h"
 #include "scenes/walker/walker_panel_commands.h"
@@ -150,6 +151,26 @@ TEST(WalkerScene, TerrainLoadReplacesTheGroundAndSetsTheFeetOnIt) {
   core.Run(std::string("terrain load ") + kDefaultTerrainPath);
   ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
   EXPECT_EQ(core.Json()["terrain"]["size"], 24.0);
+}
+
+// The loaded line says where the terrain shows only in a scene that does not stand on it;
+// the scenes it names are the registry's own (SceneEntry::on_terrain).
+TEST(WalkerScene, TerrainLoadSaysWhereTheGroundShowsOutsideTheScenesOnIt) {
+  Core core;
+  const std::string line = std::string("terrain load ") + kDefaultTerrainPath;
+  core.Run(line);
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  EXPECT_NE(core.LastLine().find(" (shown in the walker, mocap and crowd scenes)"),
+            std::string::npos)
+      << core.LastLine();
+  for (const char* scene : {"walker", "mocap", "crowd"}) {
+    core.Run(std::string("scene ") + scene);
+    core.Run(line);
+    ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+    EXPECT_EQ(core.LastLine().find("shown in"), std::string::npos) << scene;
+  }
+  EXPECT_FALSE(SceneOnTerrain("arm"));
+  EXPECT_FALSE(SceneOnTerrain("no such scene"));
 }
 
 TEST(WalkerScene, BadTerrainFilesAreRefusedWithTheStateUnchanged) {

@@ -1,7 +1,7 @@
 // The target sources and the mixer, the target's one writer.
 #include <limits>
 
-#include "core/target_sources.h"
+#include "targets/target_sources.h"
 #include "core_test_util.h"
 
 namespace fabrik {

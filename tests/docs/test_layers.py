@@ -41,7 +41,7 @@ USES = {
     "camera": set(),
     "lang": {"ik"},
     "targets": {"lang", "ik", "camera"},
-    "tools": {"ik"},
+    "solve_cli": {"ik"},
     "terrain": {"ik"},
     "walker": {"ik", "terrain"},
     # io: the BVH writer's atomic file writes; lang: text.h's byte-order mark (header only)
@@ -62,12 +62,7 @@ SHARED_SCENES = {("crowd", "mocap"), ("mocap", "crowd")}
 SHELL_FILE = re.compile(r"_(shell|draw|panel|look)\.(cpp|h)$")
 
 # Still to move behind the Scene interface: (file, scene word).
-KNOWN = {
-    ("app/options.cpp", '"field"'),  # --chains x --joints cap
-    ("app/options.cpp", '"mocap"'),  # --bvh starts the mocap scene
-    ("scenes/walker/walker_commands.cpp", '"crowd"'),  # terrain load: scenes on the terrain
-    ("scenes/walker/walker_commands.cpp", '"mocap"'),
-}
+KNOWN = set()
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_0-9]+)/([^"]+)"', re.M)
 DEFINITION = re.compile(r"^(?:class|struct)\s+([A-Z][A-Za-z0-9_]*)\b[^;]*$", re.M)

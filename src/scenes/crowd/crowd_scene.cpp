@@ -166,7 +166,7 @@ void CrowdScene::WriteState(nlohmann::json& j) const {
 
 // Its registry line (scenes/registry.h).
 SceneEntry CrowdSceneEntry() {
-  return {.make = MakeSceneOf<CrowdScene>, .commands = CrowdCommandEntries};
+  return {.make = MakeSceneOf<CrowdScene>, .commands = CrowdCommandEntries, .on_terrain = true};
 }
 
 }  // namespace fabrik

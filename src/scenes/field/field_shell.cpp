@@ -45,9 +45,19 @@ void FieldDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
 
 }  // namespace
 
+// Refuses a field larger than it holds before any window opens (--chains x --joints).
+static std::string CheckFieldOptions(const Options& o) {
+  if (static_cast<long>(o.chains) * o.field_joints <= kFieldMaxTotalJoints) return "";
+  return "--chains " + std::to_string(o.chains) + " x " + std::to_string(o.field_joints) +
+         " joints is more than the field's " + std::to_string(kFieldMaxTotalJoints) + " joints";
+}
+
 SceneShell FieldShell() {
-  return {"field (many chains, batched)", "batched FABRIK (SIMD lanes on every core)", FieldPanel,
-          FieldDraw};
+  return {.label = "field (many chains, batched)",
+          .solver_note = "batched FABRIK (SIMD lanes on every core)",
+          .panel = FieldPanel,
+          .draw = FieldDraw,
+          .check_options = CheckFieldOptions};
 }
 
 }  // namespace fabrik

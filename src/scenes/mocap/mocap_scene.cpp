@@ -391,7 +391,8 @@ SceneEntry MocapSceneEntry() {
   return {.make = MakeSceneOf<MocapScene>,
           .commands = MocapCommandEntries,
           .start = StartMocap,
-          .export_file = ExportMocap};
+          .export_file = ExportMocap,
+          .on_terrain = true};
 }
 
 }  // namespace fabrik

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "core/scene.h"
-#include "core/target_sources.h"
+#include "targets/target_sources.h"
 #include "mocap/character.h"
 #include "mocap/grounding_meter.h"
 #include "scenes/mocap/mocap_config.h"

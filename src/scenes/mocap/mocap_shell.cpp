@@ -18,8 +18,11 @@ void MocapDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
 }  // namespace
 
 SceneShell MocapShell() {
-  return {"mocap (a captured clip + full-body IK)",
-          "FABRIK on legs, arms and neck over the clip", MocapPanel, MocapDraw};
+  return {.label = "mocap (a captured clip + full-body IK)",
+          .solver_note = "FABRIK on legs, arms and neck over the clip",
+          .panel = MocapPanel,
+          .draw = MocapDraw,
+          .implied_by = "--bvh"};
 }
 
 }  // namespace fabrik

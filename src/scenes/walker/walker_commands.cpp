@@ -81,10 +81,9 @@ bool ApplyTerrain(AppState& state, Args args, CommandOutput& out) {
   std::snprintf(buf, sizeof(buf), ": %.4g x %.4g, %.4g high", static_cast<double>(size),
                 static_cast<double>(size), static_cast<double>(height));
   out.Print("terrain " + resolved + buf +
-            (state.scene.name() == "walker" || state.scene.name() == "mocap" ||
-                     state.scene.name() == "crowd"
+            (SceneOnTerrain(state.scene.name())
                  ? ""
-                 : " (shown in the walker, mocap and crowd scenes)"));
+                 : " (shown in the " + ScenesOnTerrainText() + " scenes)"));
   return true;
 }
 

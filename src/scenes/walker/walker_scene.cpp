@@ -133,7 +133,7 @@ void WalkerScene::WriteState(nlohmann::json& j) const {
 
 // Its registry line (scenes/registry.h).
 SceneEntry WalkerSceneEntry() {
-  return {.make = MakeSceneOf<WalkerScene>, .commands = WalkerCommandEntries};
+  return {.make = MakeSceneOf<WalkerScene>, .commands = WalkerCommandEntries, .on_terrain = true};
 }
 
 }  // namespace fabrik

@@ -1,4 +1,4 @@
-#include "tools/solve_extended.h"
+#include "solve_cli/solve_extended.h"
 
 #include <cmath>
 #include <cstdint>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ik/constrained_fabrik.h"
-#include "tools/json_line.h"
+#include "solve_cli/json_line.h"
 
 namespace fabrik::tools {
 namespace {

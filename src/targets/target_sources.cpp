@@ -1,4 +1,4 @@
-#include "core/target_sources.h"
+#include "targets/target_sources.h"
 
 #include <algorithm>
 #include <cmath>

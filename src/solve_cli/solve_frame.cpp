@@ -1,4 +1,4 @@
-#include "tools/solve_frame.h"
+#include "solve_cli/solve_frame.h"
 
 #include <algorithm>
 #include <charconv>

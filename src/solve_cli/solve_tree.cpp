@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "ik/tree.h"
-#include "tools/json_line.h"
-#include "tools/solve_extended.h"
+#include "solve_cli/json_line.h"
+#include "solve_cli/solve_extended.h"
 
 namespace fabrik::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/line_reader.h"
+#include "solve_cli/line_reader.h"
 
 #include <new>
 #include <streambuf>

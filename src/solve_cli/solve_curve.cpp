@@ -6,8 +6,8 @@
 
 #include "ik/catmull_rom.h"
 #include "ik/spline_ik.h"
-#include "tools/json_line.h"
-#include "tools/solve_tools.h"
+#include "solve_cli/json_line.h"
+#include "solve_cli/solve_tools.h"
 
 namespace fabrik::tools {
 namespace {

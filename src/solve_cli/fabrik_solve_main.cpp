@@ -11,8 +11,8 @@
 #include <optional>
 #include <string>
 
-#include "tools/line_reader.h"
-#include "tools/solve_request.h"
+#include "solve_cli/line_reader.h"
+#include "solve_cli/solve_request.h"
 
 namespace {
 

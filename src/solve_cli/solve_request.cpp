@@ -1,4 +1,4 @@
-#include "tools/solve_request.h"
+#include "solve_cli/solve_request.h"
 
 #include <algorithm>
 #include <charconv>
@@ -12,10 +12,10 @@
 #include <utility>
 
 #include "ik/free_root.h"
-#include "tools/json_line.h"
-#include "tools/line_reader.h"
-#include "tools/solve_extended.h"
-#include "tools/solve_tools.h"
+#include "solve_cli/json_line.h"
+#include "solve_cli/line_reader.h"
+#include "solve_cli/solve_extended.h"
+#include "solve_cli/solve_tools.h"
 
 namespace fabrik::tools {
 namespace {

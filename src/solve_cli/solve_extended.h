@@ -35,7 +35,7 @@
 
 #include "ik/constraints.h"
 #include "ik/constraints_desc.h"
-#include "tools/solve_request.h"
+#include "solve_cli/solve_request.h"
 
 namespace fabrik::tools {
 

@@ -51,7 +51,7 @@
 #include "ik/result.h"
 #include "ik/solve_types.h"
 #include "ik/solver.h"
-#include "tools/solve_frame.h"
+#include "solve_cli/solve_frame.h"
 
 namespace fabrik::tools {
 

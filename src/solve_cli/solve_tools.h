@@ -50,7 +50,7 @@
 // measured to the request's target, never to the softened one.
 #pragma once
 
-#include "tools/solve_request.h"
+#include "solve_cli/solve_request.h"
 
 namespace fabrik::tools {
 

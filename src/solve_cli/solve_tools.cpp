@@ -1,4 +1,4 @@
-#include "tools/solve_tools.h"
+#include "solve_cli/solve_tools.h"
 
 #include <chrono>
 #include <cmath>
@@ -13,7 +13,7 @@
 #include "ik/stretch.h"
 #include "ik/turn_limit.h"
 #include "ik/two_bone.h"
-#include "tools/json_line.h"
+#include "solve_cli/json_line.h"
 
 namespace fabrik::tools {
 namespace {
@@ -24,7 +24,7 @@ constexpr const char* kToolFields[] = {"soften",    "stretch", "max_turn_deg",
 bool IsTwoBone(const Json& request) {
   const Json* solver = Field(request, "solver");
   return solver != nullptr && solver->is_string() &&
-         solver->get_ref<const std::string&>() == "two_bone";
+         solver->get_ref<const std::string&>() == kTwoBoneSolverName;
 }
 
 // A number in single precision within a range; `range` words the range for the message.
@@ -198,7 +198,7 @@ Json HandleToolRequest(const Json& request, const RequestId& id) {
     return ErrorResponse(result.error ? result.error : "the solver rejected the request", id);
   }
   Json answer = ChainAnswer(local, r.chain, result.iterations, stretched);
-  answer["solver"] = r.two_bone ? "two_bone" : SolverName(r.chain.solver);
+  answer["solver"] = r.two_bone ? std::string(kTwoBoneSolverName) : SolverName(r.chain.solver);
   if (r.soften < 1.0f && aim != local.target) answer["soft_target"] = local.frame.PointJson(aim);
   if (r.stretch) {
     answer["stretch"] = ShortestWithin(factor, std::ldexp(factor, -25));

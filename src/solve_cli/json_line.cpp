@@ -1,4 +1,4 @@
-#include "tools/json_line.h"
+#include "solve_cli/json_line.h"
 
 #include <algorithm>
 #include <new>
