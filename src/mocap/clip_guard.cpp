@@ -155,16 +155,9 @@ Status CheckFrameLines(std::string_view text, std::size_t pos, const BvhClaims& 
   return Ok{};
 }
 
-}  // namespace
-
-Result<BvhClaims> GuardBvhText(std::string_view text) {
-  WordReader words(text);
-  BvhClaims claims;
-  if (words.Next() != "HIERARCHY")
-    return MakeError("not a BVH file: it does not start with HIERARCHY");
-  std::string_view word = words.Next();
-  if (word != "ROOT")
-    return MakeError("no skeleton: expected ROOT after HIERARCHY, found " + Quote(word));
+// The hierarchy after ROOT, to its closing brace: joints, channels, offsets.
+Status ReadHierarchy(WordReader& words, BvhClaims& claims) {
+  std::string_view word;
   // The hierarchy's grammar, checked in full: the importer leaks the part of the skeleton
   // it has built when it refuses a hierarchy, so a file reaching it must not fail there.
   const auto name_then_brace = [&](const char* what) -> Status {
@@ -189,14 +182,14 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
     return MakeError("skeleton has more than " + std::to_string(kMaxJoints) +
                      " joints (End Sites included), the limit");
   };
-  if (Status s = name_then_brace("ROOT"); !s) return MakeError(s.error());
+  if (Status s = name_then_brace("ROOT"); !s) return s;
   claims.joints = 1;
   claims.channel_layout.emplace_back();
   int depth = 1;
   while (depth > 0) {
     word = words.Next();
     if (word == "OFFSET") {
-      if (Status s = offset(); !s) return MakeError(s.error());
+      if (Status s = offset(); !s) return s;
     } else if (word == "CHANNELS") {
       const std::string_view count_word = words.Next();
       double count = 0.0;
@@ -217,7 +210,7 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
     } else if (word == "JOINT") {
       if (++claims.joints > kMaxJoints) return too_many();
       claims.channel_layout.emplace_back();
-      if (Status s = name_then_brace("JOINT"); !s) return MakeError(s.error());
+      if (Status s = name_then_brace("JOINT"); !s) return s;
       ++depth;
     } else if (word == "End") {
       if (++claims.joints > kMaxJoints) return too_many();
@@ -229,7 +222,7 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
         if (inner == "}") break;
         if (inner != "OFFSET")
           return MakeError("expected OFFSET or \"}\" in an End Site, found " + Quote(inner));
-        if (Status s = offset(); !s) return MakeError(s.error());
+        if (Status s = offset(); !s) return s;
       }
     } else if (word == "}") {
       --depth;
@@ -239,6 +232,12 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
       return MakeError("unexpected word " + Quote(word) + " in the hierarchy");
     }
   }
+  return Ok{};
+}
+
+// MOTION, the frame count and the frame time, checked against the limits.
+Status ReadMotionHeader(WordReader& words, BvhClaims& claims) {
+  std::string_view word;
   word = words.Next();
   if (word != "MOTION") {
     return MakeError("no frames: expected MOTION after the hierarchy, found " + Quote(word));
@@ -275,6 +274,21 @@ Result<BvhClaims> GuardBvhText(std::string_view text) {
                      "] seconds");
   }
   claims.frame_time = static_cast<float>(frame_time);
+  return Ok{};
+}
+
+}  // namespace
+
+Result<BvhClaims> GuardBvhText(std::string_view text) {
+  WordReader words(text);
+  BvhClaims claims;
+  if (words.Next() != "HIERARCHY")
+    return MakeError("not a BVH file: it does not start with HIERARCHY");
+  const std::string_view word = words.Next();
+  if (word != "ROOT")
+    return MakeError("no skeleton: expected ROOT after HIERARCHY, found " + Quote(word));
+  if (Status s = ReadHierarchy(words, claims); !s) return MakeError(s.error());
+  if (Status s = ReadMotionHeader(words, claims); !s) return MakeError(s.error());
   claims.motion_bytes = words.remaining();
   if (Status s = CheckFrameLines(text, words.position(), claims); !s) return MakeError(s.error());
   return claims;

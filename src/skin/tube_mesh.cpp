@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/geometric.hpp>
 #include <numbers>
 #include <string>
-
-#include <glm/geometric.hpp>
 
 namespace fabrik {
 namespace {
@@ -45,9 +44,8 @@ void Bind(std::span<const float> starts, std::span<const float> lengths, float h
   }
 }
 
-}  // namespace
-
-Result<SkinMesh> BuildTube(std::span<const float> lengths, const TubeSpec& spec) {
+// The bones' lengths and the spec, as BuildTube (tube_mesh.h) takes them.
+Status CheckTube(std::span<const float> lengths, const TubeSpec& spec) {
   if (lengths.empty()) return MakeError("tube needs at least one bone");
   for (std::size_t i = 0; i < lengths.size(); ++i) {
     if (!std::isfinite(lengths[i]) || !(lengths[i] > 0.0f)) {
@@ -67,7 +65,13 @@ Result<SkinMesh> BuildTube(std::span<const float> lengths, const TubeSpec& spec)
   }
   if (spec.min_rings < 2 || spec.min_rings > 4096)
     return MakeError("tube min_rings must be 2..4096");
+  return Ok{};
+}
 
+}  // namespace
+
+Result<SkinMesh> BuildTube(std::span<const float> lengths, const TubeSpec& spec) {
+  if (Status ok = CheckTube(lengths, spec); !ok) return MakeError(ok.error());
   SkinMesh mesh;
   mesh.lengths.assign(lengths.begin(), lengths.end());
   std::vector<float> starts;
