@@ -18,7 +18,7 @@ set(FABRIK_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/fabrik)
 # Headers internal to src/ik (used by its .cpp files only) are not installed: the named ones
 # and every *-inl.h (SIMD kernels included into one .cpp).
 set(_fabrik_internal_headers batch_block.h batch_threads.h bend_step.h chain_measure.h vec_util.h
-                              reach_arithmetic.h constrained_passes.h fork_join_tsan.h)
+                              reach_arithmetic.h constrained_passes.h fork_join_tsan.h line_pose.h)
 file(GLOB _fabrik_ik_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/ik/*.h)
 list(FILTER _fabrik_ik_headers EXCLUDE REGEX "-inl\\.h$")
 foreach(_h ${_fabrik_internal_headers})

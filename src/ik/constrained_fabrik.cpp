@@ -8,6 +8,7 @@
 #include "ik/constrained_passes.h"
 #include "ik/fabrik.h"
 #include "ik/fabrik_accelerated.h"
+#include "ik/line_pose.h"
 #include "ik/vec_util.h"
 
 namespace fabrik {
@@ -28,27 +29,6 @@ const char* ValidateConstraintsNoAlloc(const ChainConstraints& cs, std::size_t j
   return nullptr;
 }
 
-// The FABRIK straight-chain trap: a chain lying on the line root->target can only fold flat
-// onto itself. True when every joint is within `eps` of that line.
-bool IsCollinearWith(std::span<const glm::vec3> p, const glm::vec3& axis, float eps) {
-  for (std::size_t i = 1; i < p.size(); ++i) {
-    if (glm::length(glm::cross(p[i] - p[0], axis)) > eps) return false;
-  }
-  return true;
-}
-
-// Bends a collinear chain into a gentle arc towards `side`, keeping every length.
-void BendOffAxis(std::span<glm::vec3> p, std::span<const float> len, const glm::vec3& axis,
-                 const glm::vec3& side) {
-  const float step = std::min(0.2f, 1.5707964f / static_cast<float>(len.size()));
-  for (std::size_t i = 1; i < p.size(); ++i) {
-    const glm::vec3 along = SafeNormalize(p[i] - p[i - 1], axis);
-    const float angle = step * static_cast<float>(i);
-    const glm::vec3 dir = SafeNormalize(along * std::cos(angle) + side * std::sin(angle), along);
-    p[i] = p[i - 1] + dir * len[i - 1];
-  }
-}
-
 // Escapes the straight-chain trap before iterating (towards the pole's side if there is one).
 void UnfoldIfCollinear(std::span<glm::vec3> p, std::span<const float> len, const glm::vec3& target,
                        const std::optional<glm::vec3>& pole, const Frame& base) {
@@ -56,13 +36,13 @@ void UnfoldIfCollinear(std::span<glm::vec3> p, std::span<const float> len, const
   float total = 0.0f;
   for (float l : len) total += l;
   const glm::vec3 axis = SafeNormalize(target - root, SafeNormalize(p.back() - root, base.forward));
-  if (!IsCollinearWith(p, axis, 1e-5f * total)) return;
+  if (!JointsOnLine(p, axis, 1e-5f * total)) return;
   glm::vec3 side = AnyPerpendicular(axis);
   if (pole) {
     const glm::vec3 off = (*pole - root) - axis * glm::dot(*pole - root, axis);
     side = SafeNormalize(off, side);
   }
-  BendOffAxis(p, len, axis, side);
+  BendChainOffLine(p, len, axis, side, 0.2f);
 }
 
 void BendTowardsPoleSpan(std::span<glm::vec3> p, const glm::vec3& pole) {

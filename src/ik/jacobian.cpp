@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 #include <glm/matrix.hpp>
 
 #include "ik/fabrik.h"
+#include "ik/line_pose.h"
 #include "ik/solver.h"
 
 namespace fabrik {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ik/fabrik.h"
+#include "ik/line_pose.h"
 #include "ik/vec_util.h"
 
 namespace fabrik {
@@ -85,7 +86,9 @@ const char* ValidateTargets(const Tree& tree, std::span<const EffectorTarget> ta
 }
 
 // The straight-chain trap for trees: if every node is on one line through the root, the
-// reaches keep them there. Bend each segment a little (more with depth), keeping lengths.
+// reaches keep them there. Bend each segment a little (so deeper nodes further), keeping
+// lengths; children are placed after their parent (index order), so a moved parent drags
+// them along.
 void UnbendIfCollinear(Tree& tree) {
   std::span<glm::vec3> p = tree.pose_for_solver();
   const glm::vec3 root = p[0];
@@ -93,20 +96,11 @@ void UnbendIfCollinear(Tree& tree) {
   for (std::size_t i = 1; i < p.size() && axis == glm::vec3(0.0f); ++i) {
     axis = SafeNormalize(p[i] - root, glm::vec3(0.0f));
   }
-  if (axis == glm::vec3(0.0f)) return;
-  const float eps = 1e-5f * tree.max_reach();
-  for (std::size_t i = 1; i < p.size(); ++i) {
-    if (glm::length(glm::cross(p[i] - root, axis)) > eps) return;
-  }
-  const glm::vec3 side = AnyPerpendicular(axis);
-  for (std::size_t i = 1; i < p.size(); ++i) {
-    const std::size_t par = static_cast<std::size_t>(tree.parent(i));
-    const glm::vec3 along = SafeNormalize(p[i] - p[par], axis);
-    const float angle = 0.2f;
-    const glm::vec3 dir = SafeNormalize(along * std::cos(angle) + side * std::sin(angle), along);
-    // Children are placed after their parent (index order), so a moved parent drags them along.
-    p[i] = p[par] + dir * tree.length(i);
-  }
+  if (axis == glm::vec3(0.0f) || !JointsOnLine(p, axis, 1e-5f * tree.max_reach())) return;
+  BendOffLine(
+      p, [&](std::size_t i) { return static_cast<std::size_t>(tree.parent(i)); },
+      [&](std::size_t i) { return tree.length(i); }, [](std::size_t) { return 0.2f; }, axis,
+      AnyPerpendicular(axis));
 }
 
 // Every segment straight on from its parent's (the root's children along the base axis), moved
