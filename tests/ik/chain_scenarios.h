@@ -92,15 +92,16 @@ inline glm::dvec3 ReportCurve(double t, double reach) {
   return r * glm::dvec3(std::cos(t) * std::cos(phi), std::sin(phi), std::sin(t) * std::cos(phi));
 }
 
-// Points one loop of ReportCurve, `step` apart in arc length (to within the sampling, 1e-5 in
-// the parameter).
-inline std::vector<glm::vec3> ReportCurveTargets(double reach, double step) {
+// Points along one loop of a closed curve (curve(t) for t in [0, 2 pi), a glm::vec3 or
+// glm::dvec3), `step` apart in arc length (to within the sampling, 1e-5 in the parameter).
+template <class Curve>
+std::vector<glm::vec3> TargetsAlong(Curve&& curve, double step) {
   std::vector<glm::vec3> targets;
   const double dt = 1e-5;
-  glm::dvec3 previous = ReportCurve(0.0, reach);
+  glm::dvec3 previous(curve(0.0));
   double travelled = 0.0;
-  for (double t = dt; t <= 2.0 * std::numbers::pi; t += dt) {
-    const glm::dvec3 p = ReportCurve(t, reach);
+  for (double t = dt; t < 2.0 * std::numbers::pi; t += dt) {
+    const glm::dvec3 p(curve(t));
     travelled += glm::length(p - previous);
     previous = p;
     if (travelled >= step) {
@@ -109,6 +110,11 @@ inline std::vector<glm::vec3> ReportCurveTargets(double reach, double step) {
     }
   }
   return targets;
+}
+
+// One loop of ReportCurve, `step` apart.
+inline std::vector<glm::vec3> ReportCurveTargets(double reach, double step) {
+  return TargetsAlong([reach](double t) { return ReportCurve(t, reach); }, step);
 }
 
 // Iteration counts of a run of solves.
