@@ -3,6 +3,7 @@
 #include <glm/geometric.hpp>
 
 #include "ik/fabrik.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 

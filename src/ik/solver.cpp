@@ -10,6 +10,7 @@
 
 #include "ik/fabrik.h"
 #include "ik/line_pose.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {

@@ -12,6 +12,7 @@
 #include "fabrik_test_util.h"
 #include "ik/fabrik.h"
 #include "ik/line_pose.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {
