@@ -7,9 +7,9 @@
 #   share/fabrik/{shaders,assets}  the demo's data, found through ../share/fabrik from bin/
 #   <FABRIK_PYTHON_INSTALL_DIR>/   the Python module fabrik (python/CMakeLists.txt)
 #
-# Static, not shared: the C++ API passes std::vector, std::span and Highway buffers across
-# its boundary and is at 0.x, so a shared library would promise an ABI the project does not
-# keep; a static library is rebuilt into each consumer with the headers it was compiled
+# Static, not shared: the C++ API passes std::vector and std::span across its boundary and
+# its classes hold their storage inline, so a shared library would promise an ABI the project
+# does not keep; a static library is rebuilt into each consumer with the headers it was compiled
 # against. Its dependencies stay shared Debian libraries (libhwy, libtbb).
 include(CMakePackageConfigHelpers)
 

@@ -7,6 +7,7 @@
 // layout (12 MB for 100,000 chains of 10 joints, plus as much again for regrouping), solve it,
 // and read it all back, three passes over memory that no cache holds. Here a block goes in,
 // is solved and goes out while its ~20 KB stay in the core's cache.
+#include <hwy/aligned_allocator.h>
 #include <tbb/enumerable_thread_specific.h>
 
 #include <algorithm>
