@@ -15,9 +15,10 @@ include(CMakePackageConfigHelpers)
 
 set(FABRIK_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/fabrik)
 
-# Headers internal to src/ik (used by its .cpp files only) are not installed: the named ones
-# and every *-inl.h (SIMD kernels included into one .cpp).
-set(_fabrik_internal_headers batch_block.h batch_threads.h bend_step.h chain_measure.h vec_util.h
+# Headers internal to src/ik (used by its .cpp files only) are not installed: the named ones,
+# every *-inl.h (SIMD kernels included into one .cpp) and the batched solver's folder
+# src/ik/batch/ (its public header is src/ik/batch_fabrik.h).
+set(_fabrik_internal_headers bend_step.h chain_measure.h vec_util.h
                               reach_arithmetic.h constrained_passes.h fork_join_tsan.h line_pose.h)
 file(GLOB _fabrik_ik_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/ik/*.h)
 list(FILTER _fabrik_ik_headers EXCLUDE REGEX "-inl\\.h$")

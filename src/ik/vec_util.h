@@ -22,6 +22,12 @@ inline float RobustLength(const glm::vec3& v) {
   return scale * glm::length(v / scale);
 }
 
+// v / |v| in double, or `fallback` when |v| is not above `min_length` or not finite.
+inline glm::dvec3 UnitD(const glm::dvec3& v, const glm::dvec3& fallback, double min_length = 0.0) {
+  const double l = glm::length(v);
+  return l > min_length && std::isfinite(l) ? v / l : fallback;
+}
+
 // The unit vector of `v`, or `fallback` when |v| is zero or not finite. Vectors whose squared
 // length leaves float's normal range are rescaled by their largest component first, so the
 // result is a unit vector for every finite non-zero v. (Defined in fabrik.cpp, which the

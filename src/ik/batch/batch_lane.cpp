@@ -7,7 +7,7 @@
 #include <cmath>
 #include <glm/geometric.hpp>
 
-#include "ik/batch_block.h"
+#include "ik/batch/batch_block.h"
 #include "ik/fabrik.h"
 #include "ik/line_pose.h"
 #include "ik/reach_arithmetic.h"

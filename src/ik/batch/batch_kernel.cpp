@@ -18,7 +18,7 @@
 // block's vectors: a 128-lane block is 8 independent AVX-512 vectors (16 AVX2 ones) whose
 // reaches overlap in the out-of-order core.
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "ik/batch_kernel.cpp"
+#define HWY_TARGET_INCLUDE "ik/batch/batch_kernel.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
@@ -30,8 +30,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "ik/batch_accelerate-inl.h"
-#include "ik/batch_block.h"
+#include "ik/batch/batch_accelerate-inl.h"
+#include "ik/batch/batch_block.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace fabrik::batch {

@@ -12,7 +12,7 @@
 #include <string>
 #include <utility>
 
-#include "ik/batch_block.h"
+#include "ik/batch/batch_block.h"
 #include "ik/vec_util.h"
 
 namespace fabrik {
