@@ -36,10 +36,13 @@
 #include <string>
 #include <vector>
 
+#include "chain_scenarios.h"
 #include "ik/chain.h"
 #include "ik/fabrik.h"
 
 namespace {
+
+namespace t = fabrik::testing;
 
 constexpr float kTolerance = 1e-3f;
 constexpr int kCap = 100;
@@ -125,57 +128,17 @@ std::vector<glm::vec3> ColdTargets(float reach) {
   return targets;
 }
 
-glm::vec3 Curve(double t, double reach) {
-  const double r = reach * (0.6 + 0.2 * std::sin(3.0 * t));
-  const double phi = 0.5 * std::sin(2.0 * t);
-  return glm::vec3(
-      r * glm::dvec3(std::cos(t) * std::cos(phi), std::sin(phi), std::sin(t) * std::cos(phi)));
-}
-
-// One closed loop of the curve, `step` apart in arc length.
+// A target tracking t::ReportCurve (40-80 % of the reach), 0.5 % of the reach per solve.
 std::vector<glm::vec3> WarmTargets(float reach) {
-  const double step = 0.005 * reach, dt = 1e-5;
-  std::vector<glm::vec3> targets;
-  glm::dvec3 previous(Curve(0.0, reach));
-  double travelled = 0.0;
-  for (double t = dt; t < 6.283185307179586; t += dt) {
-    const glm::dvec3 p(Curve(t, reach));
-    travelled += glm::length(p - previous);
-    previous = p;
-    if (travelled >= step) {
-      targets.emplace_back(p);
-      travelled = 0.0;
-    }
-  }
-  return targets;
+  return t::TargetsAlong([reach](double u) { return glm::vec3(t::ReportCurve(u, reach)); },
+                         0.005 * reach);
 }
 
-// Warm tracking near full reach: the curve above with the distance from the root swinging
-// between 60% and 97% of the reach, same step.
+// Warm tracking near full reach: t::NearReachCurve (60-97 % of the reach), same step.
 constexpr int kNearJoints = 20;
 
-glm::vec3 NearCurve(double t, double reach) {
-  const double r = reach * (0.785 + 0.185 * std::sin(3.0 * t));
-  const double phi = 0.5 * std::sin(2.0 * t);
-  return glm::vec3(
-      r * glm::dvec3(std::cos(t) * std::cos(phi), std::sin(phi), std::sin(t) * std::cos(phi)));
-}
-
 std::vector<glm::vec3> NearTargets(float reach) {
-  const double step = 0.005 * reach, dt = 1e-5;
-  std::vector<glm::vec3> targets;
-  glm::dvec3 previous(NearCurve(0.0, reach));
-  double travelled = 0.0;
-  for (double t = dt; t < 6.283185307179586; t += dt) {
-    const glm::dvec3 p(NearCurve(t, reach));
-    travelled += glm::length(p - previous);
-    previous = p;
-    if (travelled >= step) {
-      targets.emplace_back(p);
-      travelled = 0.0;
-    }
-  }
-  return targets;
+  return t::TargetsAlong([reach](double u) { return t::NearReachCurve(u, reach); }, 0.005 * reach);
 }
 
 struct Case {

@@ -7,18 +7,19 @@
 #   share/fabrik/{shaders,assets}  the demo's data, found through ../share/fabrik from bin/
 #   <FABRIK_PYTHON_INSTALL_DIR>/   the Python module fabrik (python/CMakeLists.txt)
 #
-# Static, not shared: the C++ API passes std::vector, std::span and Highway buffers across
-# its boundary and is at 0.x, so a shared library would promise an ABI the project does not
-# keep; a static library is rebuilt into each consumer with the headers it was compiled
+# Static, not shared: the C++ API passes std::vector and std::span across its boundary and
+# its classes hold their storage inline, so a shared library would promise an ABI the project
+# does not keep; a static library is rebuilt into each consumer with the headers it was compiled
 # against. Its dependencies stay shared Debian libraries (libhwy, libtbb).
 include(CMakePackageConfigHelpers)
 
 set(FABRIK_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/fabrik)
 
-# Headers internal to src/ik (used by its .cpp files only) are not installed: the named ones
-# and every *-inl.h (SIMD kernels included into one .cpp).
-set(_fabrik_internal_headers batch_block.h batch_threads.h bend_step.h chain_measure.h vec_util.h
-                              reach_arithmetic.h constrained_passes.h fork_join_tsan.h)
+# Headers internal to src/ik (used by its .cpp files only) are not installed: the named ones,
+# every *-inl.h (SIMD kernels included into one .cpp) and the batched solver's folder
+# src/ik/batch/ (its public header is src/ik/batch_fabrik.h).
+set(_fabrik_internal_headers bend_step.h chain_measure.h vec_util.h
+                              reach_arithmetic.h constrained_passes.h fork_join_tsan.h line_pose.h)
 file(GLOB _fabrik_ik_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/ik/*.h)
 list(FILTER _fabrik_ik_headers EXCLUDE REGEX "-inl\\.h$")
 foreach(_h ${_fabrik_internal_headers})

@@ -15,16 +15,12 @@ namespace {
 using glm::dquat;
 using glm::dvec3;
 
-constexpr float kDone = 1e-4f;  // radians: close enough to stop passing
+constexpr float kDone = 1e-4f;          // radians: close enough to stop passing
+constexpr double kNoDirection = 1e-12;  // a vector no longer than this has no direction
 constexpr double kHalfDegree = 0.5 * std::numbers::pi / 180.0;
 
 double Angle(const dvec3& a, const dvec3& b) {
   return std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b));
-}
-
-dvec3 Unit(const dvec3& v, const dvec3& fallback) {
-  const double l = glm::length(v);
-  return l > 1e-12 && std::isfinite(l) ? v / l : fallback;
 }
 
 // The smallest rotation from unit `from` to unit `to` (the one rotations.h builds frames
@@ -32,14 +28,14 @@ dvec3 Unit(const dvec3& v, const dvec3& fallback) {
 dquat Smallest(const dvec3& from, const dvec3& to) {
   const dvec3 axis = glm::cross(from, to);
   const double angle = std::atan2(glm::length(axis), glm::dot(from, to));
-  const dvec3 unit = Unit(axis, dvec3(AnyPerpendicular(glm::vec3(from))));
+  const dvec3 unit = UnitD(axis, dvec3(AnyPerpendicular(glm::vec3(from))), kNoDirection);
   return glm::angleAxis(angle, unit);
 }
 
 // Unit `v` turned towards unit `to` by `share` of the angle between them (a great-circle step).
 dvec3 Towards(const dvec3& v, const dvec3& to, double share) {
   if (share >= 1.0) return to;
-  const dvec3 axis = Unit(glm::cross(v, to), dvec3(AnyPerpendicular(glm::vec3(v))));
+  const dvec3 axis = UnitD(glm::cross(v, to), dvec3(AnyPerpendicular(glm::vec3(v))), kNoDirection);
   return glm::angleAxis(share * Angle(v, to), axis) * v;
 }
 
@@ -90,17 +86,17 @@ void AimSolver::TurnPivot(std::span<glm::vec3> p, std::size_t j, const glm::vec3
   const std::size_t n = p.size();
   ChainRotations(p, {}, rotations_);
   const dvec3 y(0.0, 1.0, 0.0);
-  const dvec3 u = j == 0 ? y : Unit(dvec3(rotations_[j - 1] * glm::vec3(y)), y);
-  const dvec3 v = Unit(dvec3(rotations_[j] * glm::vec3(y)), u);
-  const dvec3 b = Unit(dvec3(rotations_.back() * axis), y);
-  const dvec3 w = Unit(dvec3(at) - dvec3(p[n - 1]), b);
+  const dvec3 u = j == 0 ? y : UnitD(dvec3(rotations_[j - 1] * glm::vec3(y)), y, kNoDirection);
+  const dvec3 v = UnitD(dvec3(rotations_[j] * glm::vec3(y)), u, kNoDirection);
+  const dvec3 b = UnitD(dvec3(rotations_.back() * axis), y, kNoDirection);
+  const dvec3 w = UnitD(dvec3(at) - dvec3(p[n - 1]), b, kNoDirection);
   const dquat to_v = Smallest(u, v);
   const dvec3 c = glm::conjugate(to_v) * b;
   if (glm::length(c - w) < 1e-12) return;
   dvec3 turn_axis = glm::cross(u, c - w);
   if (glm::length(turn_axis) < 1e-9) {
     // c - w along u: every axis across u is as near c as w; the bend plane's moves least.
-    turn_axis = Unit(glm::cross(u, v), dvec3(AnyPerpendicular(glm::vec3(u))));
+    turn_axis = UnitD(glm::cross(u, v), dvec3(AnyPerpendicular(glm::vec3(u))), kNoDirection);
   }
   turn_axis = glm::normalize(turn_axis);
   const dvec3 cp = c - glm::dot(c, turn_axis) * turn_axis;

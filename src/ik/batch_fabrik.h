@@ -6,7 +6,8 @@
 // chains, each coordinate of each joint contiguous across the block), and SolveFabrikBatch
 // advances every chain of a block in lock-step, one chain per SIMD lane (Google Highway,
 // dispatched at run time to the best instruction set the CPU has: scalar, SSSE3, SSE4, AVX2
-// or AVX-512), with the blocks shared out over all cores by oneTBB.
+// or AVX-512), with the blocks shared out over all cores by oneTBB. Neither appears in this
+// header: a program using it needs only GLM on its include path.
 //
 // Per chain the result is that of SolveFabrik (fabrik.h) on the same chain and target, to
 // float rounding: same iteration count, same `reached`/`reachable`, joints equal (the kernel
@@ -31,11 +32,10 @@
 // scheduler, which reuses its own task storage).
 #pragma once
 
-#include <hwy/aligned_allocator.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <glm/vec3.hpp>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -133,20 +133,30 @@ class ChainBatch {
 
  private:
   friend struct BatchAccess;
+  // Storage aligned for the SIMD kernel (at least 64 bytes); batch_fabrik.cpp allocates and
+  // frees it.
+  struct AlignedFree {
+    void operator()(const void* p) const noexcept;
+  };
+  template <class T>
+  using Aligned = std::unique_ptr<T[], AlignedFree>;
+  template <class T>
+  static Aligned<T> AllocateAligned(std::size_t items);
+
   // Everything stored per lane slot (block x kBatchBlockLanes + lane). Two of these exist so
   // that regrouping can permute the chains without allocating.
   struct Lanes {
-    hwy::AlignedFreeUniquePtr<float[]> joints;   // [block][joint][coord][lane]
-    hwy::AlignedFreeUniquePtr<float[]> lengths;  // [block][segment][lane]
-    hwy::AlignedFreeUniquePtr<float[]> total;    // [slot] total length
+    Aligned<float> joints;   // [block][joint][coord][lane]
+    Aligned<float> lengths;  // [block][segment][lane]
+    Aligned<float> total;    // [slot] total length
     // [slot] fabrik.cpp's lower bound for a fast reach (infinite for extreme lengths).
-    hwy::AlignedFreeUniquePtr<float[]> min_fast_sq;
-    hwy::AlignedFreeUniquePtr<float[]> distance;           // [slot] outcome
-    hwy::AlignedFreeUniquePtr<std::int32_t[]> iterations;  // [slot] outcome
+    Aligned<float> min_fast_sq;
+    Aligned<float> distance;           // [slot] outcome
+    Aligned<std::int32_t> iterations;  // [slot] outcome
     // Aligned like the rest, so that each block's lanes fill whole cache lines and no line is
     // written by two threads solving neighbouring blocks.
-    hwy::AlignedFreeUniquePtr<std::uint8_t[]> reached;    // [slot] outcome
-    hwy::AlignedFreeUniquePtr<std::uint8_t[]> reachable;  // [slot] outcome
+    Aligned<std::uint8_t> reached;    // [slot] outcome
+    Aligned<std::uint8_t> reachable;  // [slot] outcome
   };
 
   ChainBatch() = default;
@@ -165,7 +175,7 @@ class ChainBatch {
   Lanes lanes_;
   Lanes spare_;  // the target of a regrouping, then swapped in
   // Per-solve scratch, per block: target, axis, flags (see batch_block.h).
-  hwy::AlignedFreeUniquePtr<float[]> scratch_;
+  Aligned<float> scratch_;
   // Chain c lives in slot slot_of_[c]; slot s holds chain chain_of_[s] (padding slots at the
   // end hold chain_count_). Regrouping permutes these; chain indices seen by callers never
   // change.

@@ -181,6 +181,10 @@ enum class Mode { kPrecompute, kEvaluate, kMeasure, kWriteMeasure };
 // the next segment): the same floats. Chains longer than kPlainSumSegments sum the evaluated
 // offsets with compensation too, so that a long chain's offset carries no accumulated
 // rounding.
+// A SIMD kernel longer than 100 lines on purpose: the four modes are one loop over the
+// segments whose running state (the frame, the compensated sum, the previous point and
+// direction) lives in registers across iterations; split into functions, that state would be
+// passed and returned per segment, and the modes would repeat the loop four times.
 template <Mode kMode, bool kPre, class D, class Work>
 void Sweep(D d, const BendChains& c, Work& w) {
   using V = hn::Vec<D>;

@@ -2,14 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
 #include <numbers>
 #include <vector>
 
-#include <glm/geometric.hpp>
-#include <glm/gtc/quaternion.hpp>
-
 #include "ik/fabrik.h"
+#include "ik/line_pose.h"
 #include "ik/solver.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {

@@ -24,7 +24,7 @@
 //   * a sweep that moves nothing although the target is not reached happens only when the
 //     whole chain lies on the line through the target (e.g. a straight chain aimed along its
 //     own axis at a nearer target); the chain is then bent slightly off that line
-//     (BendOffLine in solver.h), at most once per solve, so the next sweep has a side to
+//     (BendOffLine, line_pose.h), at most once per solve, so the next sweep has a side to
 //     turn towards. If it stalls again the solve stops early (not reached).
 // Convergence: fast when the target is well inside the reach, slow near full reach, where the
 // chain must end up almost straight and each sweep uncurls it only a little (on random targets

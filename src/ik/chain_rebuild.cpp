@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ik/fabrik.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 

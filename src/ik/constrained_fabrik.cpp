@@ -8,6 +8,7 @@
 #include "ik/constrained_passes.h"
 #include "ik/fabrik.h"
 #include "ik/fabrik_accelerated.h"
+#include "ik/line_pose.h"
 #include "ik/vec_util.h"
 
 namespace fabrik {
@@ -28,27 +29,6 @@ const char* ValidateConstraintsNoAlloc(const ChainConstraints& cs, std::size_t j
   return nullptr;
 }
 
-// The FABRIK straight-chain trap: a chain lying on the line root->target can only fold flat
-// onto itself. True when every joint is within `eps` of that line.
-bool IsCollinearWith(std::span<const glm::vec3> p, const glm::vec3& axis, float eps) {
-  for (std::size_t i = 1; i < p.size(); ++i) {
-    if (glm::length(glm::cross(p[i] - p[0], axis)) > eps) return false;
-  }
-  return true;
-}
-
-// Bends a collinear chain into a gentle arc towards `side`, keeping every length.
-void BendOffAxis(std::span<glm::vec3> p, std::span<const float> len, const glm::vec3& axis,
-                 const glm::vec3& side) {
-  const float step = std::min(0.2f, 1.5707964f / static_cast<float>(len.size()));
-  for (std::size_t i = 1; i < p.size(); ++i) {
-    const glm::vec3 along = SafeNormalize(p[i] - p[i - 1], axis);
-    const float angle = step * static_cast<float>(i);
-    const glm::vec3 dir = SafeNormalize(along * std::cos(angle) + side * std::sin(angle), along);
-    p[i] = p[i - 1] + dir * len[i - 1];
-  }
-}
-
 // Escapes the straight-chain trap before iterating (towards the pole's side if there is one).
 void UnfoldIfCollinear(std::span<glm::vec3> p, std::span<const float> len, const glm::vec3& target,
                        const std::optional<glm::vec3>& pole, const Frame& base) {
@@ -56,13 +36,13 @@ void UnfoldIfCollinear(std::span<glm::vec3> p, std::span<const float> len, const
   float total = 0.0f;
   for (float l : len) total += l;
   const glm::vec3 axis = SafeNormalize(target - root, SafeNormalize(p.back() - root, base.forward));
-  if (!IsCollinearWith(p, axis, 1e-5f * total)) return;
+  if (!JointsOnLine(p, axis, 1e-5f * total)) return;
   glm::vec3 side = AnyPerpendicular(axis);
   if (pole) {
     const glm::vec3 off = (*pole - root) - axis * glm::dot(*pole - root, axis);
     side = SafeNormalize(off, side);
   }
-  BendOffAxis(p, len, axis, side);
+  BendChainOffLine(p, len, axis, side, 0.2f);
 }
 
 void BendTowardsPoleSpan(std::span<glm::vec3> p, const glm::vec3& pole) {
@@ -92,6 +72,115 @@ void BendTowardsPole(Chain& chain, const glm::vec3& pole) {
   BendTowardsPoleSpan(chain.pose_for_solver(), pole);
 }
 
+namespace {
+
+// The iterations of one constrained solve of a chain (SolveFabrikConstrained): the two passes,
+// the pole, and with settings.accelerate the bend-scale steps between them.
+class ChainIterations {
+ public:
+  ChainIterations(Chain& chain, const ChainConstraints& cs, const glm::vec3& target,
+                  const SolveSettings& settings, const std::optional<glm::vec3>& pole,
+                  SolveObserver* observer, SolveResult& r)
+      : chain_(chain),
+        p_(chain.pose_for_solver()),
+        len_(chain.lengths()),
+        n_(p_.size()),
+        root_(p_[0]),
+        cs_(cs),
+        base_(MakeFrame(cs.base)),
+        target_(target),
+        settings_(settings),
+        pole_(pole),
+        observer_(observer),
+        r_(r),
+        noise_(1e-7f * chain.total_length()),
+        // Accelerated: after an iteration that neither reached nor stalled, one bend-scale
+        // step (fabrik_accelerated.h; about the root, else about joint 1). It knows no limits,
+        // so it is kept only when the pose stays inside every one, and undone from a stack copy
+        // otherwise (hence only for chains of up to kRestartMaxJoints joints); it counts as an
+        // iteration either way and is reported as PassKind::kBendScale. After a step that was
+        // not kept the next waits 1, 2, 4, ... iterations, so where limits always veto it the
+        // cost stays small.
+        accelerate_(settings.accelerate && r.reachable && n_ <= kRestartMaxJoints),
+        // The jump guard (fabrik_accelerated.h): no joint moves more than 3 x the starting miss.
+        max_move_(3.0f * RobustLength(p_[n_ - 1] - target)) {}
+
+  float Distance() const { return RobustLength(p_[n_ - 1] - target_); }
+
+  // Iterations first..max_iterations from the current pose.
+  PassAttempt Iterate(int first) {
+    PassAttempt a;
+    for (int iteration = first; iteration <= settings_.max_iterations; ++iteration) {
+      const glm::vec3 effector_before = p_[n_ - 1];
+      ConstrainedBackwardPass(p_, len_, cs_, base_, target_);
+      if (observer_) observer_->OnHalfPass(PassKind::kBackward, iteration, p_);
+      a.active = ConstrainedForwardPass(p_, len_, cs_, base_, root_);
+      if (pole_) {
+        BendTowardsPoleSpan(p_, *pole_);
+        a.active = ConstrainedForwardPass(p_, len_, cs_, base_, root_);
+      }
+      r_.iterations = iteration;
+      if (observer_) observer_->OnHalfPass(PassKind::kForward, iteration, p_);
+      const float distance = Distance();
+      if (distance <= settings_.tolerance) break;
+      if (NoProgress(RobustLength(p_[n_ - 1] - effector_before), distance, noise_)) {
+        a.stalled = true;
+        break;
+      }
+      if (accelerate_ && iteration < settings_.max_iterations && wait_-- <= 0) {
+        BendScale(++iteration);
+        if (Distance() <= settings_.tolerance) break;
+      }
+    }
+    return a;
+  }
+
+  // The rest pose, unfolded off the line to the target if it lies on it.
+  void Restart() {
+    ConstrainedRestPose(p_, len_, cs_, base_, root_);
+    UnfoldIfCollinear(p_, len_, target_, pole_, base_);
+  }
+
+ private:
+  void BendScale(int iteration) {
+    std::array<glm::vec3, kRestartMaxJoints> kept;
+    std::copy(p_.begin(), p_.end(), kept.begin());
+    // Turning the whole chain about the root moves the root segment, which a limit on it
+    // (a rigid pedestal, say) forbids; then the same step pivoting on joint 1 is tried.
+    bool applied = false;
+    for (std::size_t pivot = 0; pivot < 2 && !applied; ++pivot) {
+      applied = BendScaleStep(chain_, target_, 0.25f * settings_.tolerance, pivot, max_move_);
+      if (applied && MaxConstraintViolation(p_, cs_) > kAtLimitEpsilon * 0.1f) {
+        std::copy(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(n_), p_.begin());
+        applied = false;
+      }
+    }
+    r_.iterations = iteration;
+    if (observer_) observer_->OnHalfPass(PassKind::kBendScale, iteration, p_);
+    gap_ = applied ? 0 : (gap_ == 0 ? 1 : 2 * gap_);
+    wait_ = gap_;
+  }
+
+  Chain& chain_;
+  std::span<glm::vec3> p_;
+  std::span<const float> len_;
+  std::size_t n_;
+  glm::vec3 root_;
+  const ChainConstraints& cs_;
+  Frame base_;
+  glm::vec3 target_;
+  const SolveSettings& settings_;
+  const std::optional<glm::vec3>& pole_;
+  SolveObserver* observer_;
+  SolveResult& r_;
+  float noise_;
+  bool accelerate_;
+  float max_move_;
+  int gap_ = 0, wait_ = 0;
+};
+
+}  // namespace
+
 ConstrainedSolveResult SolveFabrikConstrained(Chain& chain, const ChainConstraints& constraints,
                                               const glm::vec3& target,
                                               const SolveSettings& settings,
@@ -118,107 +207,28 @@ ConstrainedSolveResult SolveFabrikConstrained(Chain& chain, const ChainConstrain
   }
 
   std::span<glm::vec3> p = chain.pose_for_solver();
-  std::span<const float> len = chain.lengths();
   const std::size_t n = p.size();
-  const glm::vec3 root = p[0];
-  const Frame base = MakeFrame(constraints.base);
   if (observer) observer->OnBegin(p, target);
-
-  r.reachable = RobustLength(target - root) <= chain.total_length();
+  r.reachable = RobustLength(target - p[0]) <= chain.total_length();
   const bool start_inside = MaxConstraintViolation(p, constraints) <= kAtLimitEpsilon * 0.1f;
   const bool start_reached = RobustLength(p[n - 1] - target) <= settings.tolerance;
-
   if (!r.reachable) {
     StraightenTowards(chain, target);
   } else if (!start_reached) {
-    UnfoldIfCollinear(p, len, target, pole, base);
+    UnfoldIfCollinear(p, chain.lengths(), target, pole, MakeFrame(constraints.base));
   }
 
-  // One attempt: iterations first..max_iterations from the current pose.
-  struct Attempt {
-    bool stalled = false;  // stopped for lack of progress, not reached
-    int active = 0;        // directions the last forward pass had to move into their limits
-  };
-  const float noise = 1e-7f * chain.total_length();
-  // Accelerated (settings.accelerate): after an iteration that neither reached nor stalled,
-  // one bend-scale step (fabrik_accelerated.h; about the root, else about joint 1). It knows
-  // no limits, so it is kept only when
-  // the pose stays inside every one, and undone from a stack copy otherwise (hence only for
-  // chains of up to kRestartMaxJoints joints); it counts as an iteration either way and is
-  // reported as PassKind::kBendScale. After a step that was not kept the next waits 1, 2,
-  // 4, ... iterations, so where limits always veto it the cost stays small.
-  const bool accelerate = settings.accelerate && r.reachable && n <= kRestartMaxJoints;
-  // The jump guard (fabrik_accelerated.h): no joint moves more than 3 x the starting miss.
-  const float max_move = 3.0f * RobustLength(p[n - 1] - target);
-  int gap = 0, wait = 0;
-  auto bend_scale = [&](int iteration) {
-    std::array<glm::vec3, kRestartMaxJoints> kept;
-    std::copy(p.begin(), p.end(), kept.begin());
-    // Turning the whole chain about the root moves the root segment, which a limit on it
-    // (a rigid pedestal, say) forbids; then the same step pivoting on joint 1 is tried.
-    bool applied = false;
-    for (std::size_t pivot = 0; pivot < 2 && !applied; ++pivot) {
-      applied = BendScaleStep(chain, target, 0.25f * settings.tolerance, pivot, max_move);
-      if (applied && MaxConstraintViolation(p, constraints) > kAtLimitEpsilon * 0.1f) {
-        std::copy(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(n), p.begin());
-        applied = false;
-      }
-    }
-    r.iterations = iteration;
-    if (observer) observer->OnHalfPass(PassKind::kBendScale, iteration, p);
-    gap = applied ? 0 : (gap == 0 ? 1 : 2 * gap);
-    wait = gap;
-  };
-  auto iterate = [&](int first) {
-    Attempt a;
-    for (int iteration = first; iteration <= settings.max_iterations; ++iteration) {
-      const glm::vec3 effector_before = p[n - 1];
-      ConstrainedBackwardPass(p, len, constraints, base, target);
-      if (observer) observer->OnHalfPass(PassKind::kBackward, iteration, p);
-      a.active = ConstrainedForwardPass(p, len, constraints, base, root);
-      if (pole) {
-        BendTowardsPoleSpan(p, *pole);
-        a.active = ConstrainedForwardPass(p, len, constraints, base, root);
-      }
-      r.iterations = iteration;
-      if (observer) observer->OnHalfPass(PassKind::kForward, iteration, p);
-      const float distance = RobustLength(p[n - 1] - target);
-      if (distance <= settings.tolerance) break;
-      // No more progress: the effector moved less than a thousandth of its remaining distance
-      // (or than float noise); converging solves move it by a fair fraction of that distance.
-      if (RobustLength(p[n - 1] - effector_before) <= std::max(noise, 1e-3f * distance)) {
-        a.stalled = true;
-        break;
-      }
-      if (accelerate && iteration < settings.max_iterations && wait-- <= 0) {
-        bend_scale(++iteration);
-        if (RobustLength(p[n - 1] - target) <= settings.tolerance) break;
-      }
-    }
-    return a;
-  };
-
-  Attempt attempt;
+  ChainIterations solve(chain, constraints, target, settings, pole, observer, r);
+  PassAttempt attempt;
   if (!r.reachable || !start_reached || !start_inside || pole) {
-    attempt = iterate(1);
-    // Limits make local minima: a chain can wrap itself the wrong way round and stall short of
-    // a target it could reach. With iterations left, try once more from the rest pose and keep
-    // the closer result. The first pose is kept on the stack, so this is for chains of up to
-    // kRestartMaxJoints joints.
-    if (r.reachable && attempt.stalled && any_limit && r.iterations < settings.max_iterations &&
-        n <= kRestartMaxJoints) {
-      std::array<glm::vec3, kRestartMaxJoints> kept;
-      std::copy(p.begin(), p.end(), kept.begin());
-      const float kept_distance = RobustLength(p[n - 1] - target);
-      ConstrainedRestPose(p, len, constraints, base, root);
-      UnfoldIfCollinear(p, len, target, pole, base);
-      const Attempt second = iterate(r.iterations + 1);
-      if (RobustLength(p[n - 1] - target) < kept_distance) {
-        attempt = second;
-      } else {
-        std::copy(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(n), p.begin());
-      }
-    }
+    // A stalled, reachable solve with iterations left is retried once from the rest pose
+    // (IterateWithRestart); the first pose is kept on the stack meanwhile, so this is for
+    // chains of up to kRestartMaxJoints joints.
+    std::array<glm::vec3, kRestartMaxJoints> kept;
+    attempt = IterateWithRestart(
+        p, kept, r.reachable && any_limit && n <= kRestartMaxJoints, r.iterations,
+        settings.max_iterations, [&](int first) { return solve.Iterate(first); },
+        [&] { return double(solve.Distance()); }, [&] { solve.Restart(); });
   }
 
   r.distance = RobustLength(p[n - 1] - target);

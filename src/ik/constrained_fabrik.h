@@ -29,7 +29,7 @@
 //     first segment can stay), kept only when the pose stays inside every limit (else undone);
 //     it counts as an iteration, is reported as PassKind::kBendScale, and after a veto the
 //     next waits 1, 2, 4, ... iterations. Chains of up to 64 joints (the undo copy is on the
-//     stack). Measured (tests/ik/test_fabrik_accelerated.cpp, docs/accelerated-fabrik.md): a
+//     stack). Measured (bench/bench_convergence.cpp, docs/accelerated-fabrik.md): a
 //     10-joint chain with 0.6 rad cones, targets at 60-99% of the reach, 21 -> 2.3 iterations;
 //     the demo's hinged arm 12.5 -> 7.6. Without limits and pole it is SolveFabrik's own
 //     accelerated solve.

@@ -3,6 +3,7 @@
 #include <glm/geometric.hpp>
 
 #include "ik/fabrik.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 
@@ -32,14 +33,8 @@ void ConstrainedBackwardPass(std::span<glm::vec3> p, std::span<const float> len,
     // Where the segment wants to point (from joint k to k+1); if the two coincide, carry on
     // straight, which is always a valid choice that keeps the length.
     glm::vec3 d = SafeNormalize(p[k + 1] - p[k], child.forward);
-    if (k + 2 < n) {
-      const JointConstraint& c = ConstraintAt(cs, k + 1);
-      if (IsConstrained(c) && !IsFixedLimit(k + 1, c)) {
-        d = ConstrainDirection(MirroredConstraint(c), child, d);
-      }
-    }
-    const JointConstraint& own = ConstraintAt(cs, k);
-    if (k > 0 && IsFixedLimit(k, own)) d = ConstrainDirection(own, base, d);
+    if (k + 2 < n) d = MirroredLimit(ConstraintAt(cs, k + 1), k + 1, child, d);
+    if (k > 0) d = FixedLimit(ConstraintAt(cs, k), k, base, d);
     p[k] = p[k + 1] - d * len[k];
     child = TransportFrame(child, d);
   }
@@ -55,12 +50,7 @@ int ConstrainedForwardPass(std::span<glm::vec3> p, std::span<const float> len,
     glm::vec3 d = last_direction != nullptr && k + 2 == p.size()
                       ? *last_direction
                       : SafeNormalize(p[k + 1] - p[k], f.forward);
-    const JointConstraint& c = ConstraintAt(cs, k);
-    if (IsConstrained(c)) {
-      const glm::vec3 limited = ConstrainDirection(c, f, d);
-      if (glm::dot(limited, d) < 1.0f - 5e-9f) ++active;  // about 1e-4 rad
-      d = limited;
-    }
+    d = ForwardLimit(ConstraintAt(cs, k), f, d, active);
     p[k + 1] = p[k] + d * len[k];
     f = TransportFrame(f, d);
   }
@@ -72,8 +62,7 @@ void ConstrainedRestPose(std::span<glm::vec3> p, std::span<const float> len,
   p[0] = root;
   Frame f = base;
   for (std::size_t k = 0; k + 1 < p.size(); ++k) {
-    const JointConstraint& c = ConstraintAt(cs, k);
-    const glm::vec3 d = IsConstrained(c) ? ConstrainDirection(c, f, f.forward) : f.forward;
+    const glm::vec3 d = RestDirection(ConstraintAt(cs, k), f);
     p[k + 1] = p[k] + d * len[k];
     f = TransportFrame(f, d);
   }

@@ -49,7 +49,8 @@
 // around the circle. The axis and reference are given in the parent frame (HingeSpace::kParent)
 // or in world space (HingeSpace::kWorld, for a world-fixed hinge). A reference that is not
 // perpendicular to the axis is made so (its component along the axis is dropped); a zero one,
-// or one within 1e-4 rad of the axis line, is replaced by AnyPerpendicular(axis).
+// or one within 1e-4 rad of the axis line, is replaced by a perpendicular of the axis (towards
+// +Y when the axis is mostly horizontal, |axis.y| < 0.9, otherwise towards +X).
 //
 // Failure behaviour: ValidateJointConstraint / ValidateChainConstraints reject bad parameters
 // with a message; the constrained solvers validate first and leave the chain untouched on
@@ -69,10 +70,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <span>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "result.h"
 
@@ -96,8 +96,8 @@ struct Frame {
 // The frame the root joint's constraint is measured in, world space. `forward` is the cone
 // axis of a ball at the root (need not be unit; must be finite and non-zero); `up` picks the
 // cone's "up" quadrant (made perpendicular to forward; if it is zero, non-finite or parallel to
-// forward, AnyPerpendicular(forward) is used). The default is an arm standing on the ground:
-// forward +Y, up -Z, hence right +X.
+// forward, a perpendicular of forward is used: towards +Y, or +X when forward is mostly vertical).
+// The default is an arm standing on the ground: forward +Y, up -Z, hence right +X.
 struct BaseFrame {
   glm::vec3 forward{0.0f, 1.0f, 0.0f};
   glm::vec3 up{0.0f, 0.0f, -1.0f};

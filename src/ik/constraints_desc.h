@@ -21,12 +21,11 @@
 #pragma once
 
 #include <cstddef>
+#include <glm/vec3.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "constraints.h"
 #include "result.h"
@@ -43,7 +42,8 @@ struct ConstraintDesc {
   std::optional<float> angle;
   std::optional<float> up, down, left, right;
   // hinge: `axis` required (non-zero). `reference` (zero angle) defaults to (0, 0, 1) - straight
-  // on - for "parent" space, and to AnyPerpendicular(axis) for "world" space.
+  // on - for "parent" space, and for "world" space to a perpendicular of the axis (towards +Y,
+  // or +X when the axis is mostly vertical).
   std::optional<glm::vec3> axis;
   std::optional<glm::vec3> reference;
   std::optional<float> min, max;  // radians, default -pi and pi

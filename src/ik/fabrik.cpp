@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "ik/fabrik_accelerated.h"
+#include "ik/line_pose.h"
 #include "ik/reach_arithmetic.h"
 #include "ik/vec_util.h"
 
@@ -28,20 +29,6 @@ using reach::Saturate;
 // outside take the careful path for every reach.
 constexpr float kMinFastLength = 1e-15f;
 constexpr float kMaxFastLength = 1e15f;
-
-// A chain lying on one line through the root along `axis` can never leave that line under
-// FABRIK's reaches: every reach moves a joint along the line through two collinear points.
-// Returns true when all joints are within `eps` of that line. Exits at the first joint off
-// the line, so a bent chain costs one or two cross products.
-bool IsCollinearWith(std::span<const glm::vec3> joints, const glm::vec3& axis, float eps) {
-  const glm::vec3 root = joints.front();
-  const float eps_sq = eps * eps;
-  for (std::size_t i = 1; i < joints.size(); ++i) {
-    const glm::vec3 off = glm::cross(joints[i] - root, axis);
-    if (!(glm::dot(off, off) <= eps_sq)) return false;
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -80,21 +67,10 @@ const char* ValidateSolveInput(const glm::vec3& target, const SolveSettings& set
 void StraightenTowards(Chain& chain, const glm::vec3& target) {
   std::span<glm::vec3> p = chain.pose_for_solver();
   std::span<const float> len = chain.lengths();
-  const glm::vec3 current = SafeNormalize(p.back() - p.front(), glm::vec3(0.0f, 1.0f, 0.0f));
-  // The direction in double: target - root can overflow in float (root near -FLT_MAX, target
-  // near +FLT_MAX) and would then point the chain the wrong way.
-  const glm::dvec3 to_target = glm::dvec3(target) - glm::dvec3(p.front());
-  const double distance = glm::length(to_target);
-  const glm::vec3 dir = distance > 0.0 ? glm::vec3(to_target / distance) : current;
-  // Aimed at the exact line (vec_util.h): ~10 units of drift at coordinates near 1.25e7
-  // after 80 joints otherwise.
-  const glm::dvec3 root(p.front());
-  const glm::dvec3 dir_d(dir);
-  double along = 0.0;
-  for (std::size_t i = 1; i < p.size(); ++i) {
-    along += len[i - 1];
-    p[i] = NextJointOnLine(root, dir_d, along, p[i - 1], len[i - 1]);
-  }
+  LayStraight(
+      p.size(), [&](std::size_t i) { return p[i]; },
+      [&](std::size_t i, const glm::vec3& v) { p[i] = v; }, [&](std::size_t i) { return len[i]; },
+      target);
 }
 
 SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettings& settings,
@@ -164,7 +140,7 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
       // its (already moved) child i + 1 until it is len[i] from it.
       p[n - 1] = target;
       std::size_t next = n - 1;  // joints below `next` are still to be reached
-      if (can_trap && IsCollinearWith(p, axis, on_line_eps)) {
+      if (can_trap && JointsOnLine(p, axis, on_line_eps)) {
         p[n - 2] = target + AnyPerpendicular(axis) * len[n - 2];
         next = n - 2;
       }

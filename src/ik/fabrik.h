@@ -56,11 +56,4 @@ const char* ValidateSolveInput(const glm::vec3& target, const SolveSettings& set
 // every solver). Keeps lengths; if target == root, keeps the chain's current direction.
 void StraightenTowards(Chain& chain, const glm::vec3& target);
 
-// The unit vector of `v`, or `fallback` when |v| is zero or not finite. Exposed for the other
-// solvers and for tests.
-glm::vec3 SafeNormalize(const glm::vec3& v, const glm::vec3& fallback);
-
-// Any unit vector perpendicular to unit vector `axis`.
-glm::vec3 AnyPerpendicular(const glm::vec3& axis);
-
 }  // namespace fabrik

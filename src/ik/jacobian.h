@@ -38,7 +38,7 @@
 // rounding), no joint becomes NaN or inf. The one singular case, J^T e = 0 with the target not
 // reached, happens only when the whole chain lies on the line through the target (e.g. a
 // straight chain aimed along its own axis at a nearer target): the chain is then bent slightly
-// off that line (BendOffLine in solver.h), at most once per solve; if it stalls again the
+// off that line (BendOffLine, line_pose.h), at most once per solve; if it stalls again the
 // solve stops early (not reached).
 // No heap allocation and no scratch memory: each step makes three O(joints) passes.
 #pragma once

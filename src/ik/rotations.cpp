@@ -15,7 +15,7 @@ namespace fabrik {
 namespace {
 
 const glm::vec3 kX(1.0f, 0.0f, 0.0f);
-const glm::vec3 kY(0.0f, 1.0f, 0.0f);
+const glm::vec3 kUpAxis(0.0f, 1.0f, 0.0f);
 // 1 + cos(pi - 1.4e-3): directions closer than about 1.4e-3 rad to opposite count as a half
 // turn (the same threshold as MinimalRotation's fallback).
 constexpr float kOppositeSlack = 1e-6f;
@@ -46,11 +46,11 @@ struct Step {
 
 Step RotateBone(const glm::quat& parent, const glm::vec3& d, const glm::quat* previous,
                 float parent_budget, float settle) {
-  const glm::vec3 parent_dir = parent * kY;
+  const glm::vec3 parent_dir = parent * kUpAxis;
   const glm::quat spatial = Normalized(MinimalRotation(parent_dir, d, parent * kX) * parent);
   if (previous == nullptr || !Usable(*previous))
     return {spatial, parent_budget + std::numbers::pi_v<float>};
-  const glm::vec3 previous_dir = glm::normalize(*previous * kY);
+  const glm::vec3 previous_dir = glm::normalize(*previous * kUpAxis);
   if (1.0f + glm::dot(previous_dir, d) < kOppositeSlack)
     return {spatial, parent_budget + std::numbers::pi_v<float>};
   const glm::quat temporal =
@@ -97,7 +97,7 @@ bool HingeRotation(const HingeLimits& hinge, const Frame& parent, const glm::vec
   a /= len;
   // Columns: where the rotation sends (local, +Y, local x +Y), and those three themselves.
   const glm::mat3 to(a, d, glm::cross(a, d));
-  const glm::mat3 from(local, kY, glm::cross(local, kY));
+  const glm::mat3 from(local, kUpAxis, glm::cross(local, kUpAxis));
   q = Normalized(glm::quat_cast(to * glm::transpose(from)));
   return true;
 }
@@ -118,7 +118,7 @@ bool BuildChain(std::span<const glm::vec3> joints, const ChainConstraints* const
   glm::quat parent = FrameRotation(frame);
   float budget = 0.0f;
   for (std::size_t i = 0; i < out.size(); ++i) {
-    const glm::vec3 d = Direction(joints[i], joints[i + 1], parent * kY);
+    const glm::vec3 d = Direction(joints[i], joints[i + 1], parent * kUpAxis);
     const Step step = RotateBone(parent, d, has_previous ? &previous[i] : nullptr, budget, settle);
     glm::quat q = step.rotation;
     const JointConstraint* c = ConstraintAt(constraints, i);
@@ -165,7 +165,7 @@ glm::quat MinimalRotation(const glm::vec3& from, const glm::vec3& to,
 
 glm::quat EffectorTwist(const glm::quat& target, const glm::vec3& direction) {
   const glm::quat t = Normalized(target);
-  const glm::vec3 axis = t * kY;
+  const glm::vec3 axis = t * kUpAxis;
   return Normalized(MinimalRotation(axis, direction, t * kX) * t);
 }
 
@@ -203,7 +203,7 @@ bool TreeRotations(const Tree& tree, std::span<const glm::quat> previous, std::s
   for (std::size_t i = 1; i < n; ++i) {
     const auto p = static_cast<std::size_t>(tree.parent(i));
     const glm::quat& parent = scratch.rotation[p];
-    const glm::vec3 d = Direction(positions[p], positions[i], parent * kY);
+    const glm::vec3 d = Direction(positions[p], positions[i], parent * kUpAxis);
     const Step step =
         RotateBone(parent, d, has_previous ? &previous[i - 1] : nullptr, scratch.budget[p], settle);
     glm::quat q = step.rotation;

@@ -9,6 +9,8 @@
 #include <glm/vec3.hpp>
 
 #include "ik/fabrik.h"
+#include "ik/line_pose.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {
@@ -82,29 +84,9 @@ SolveResult Solve(SolverKind kind, Chain& chain, const glm::vec3& target,
 
 void BendOffLine(Chain& chain, const glm::vec3& axis) {
   std::span<glm::vec3> p = chain.pose_for_solver();
-  std::span<const float> len = chain.lengths();
   const glm::vec3 line =
       SafeNormalize(axis, SafeNormalize(p.back() - p.front(), glm::vec3(0.0f, 1.0f, 0.0f)));
-  // Turning about line x side moves every direction along the line towards `side`.
-  const glm::vec3 turn_axis = glm::normalize(glm::cross(line, AnyPerpendicular(line)));
-  const float step = std::min(0.1f, 1.5707964f / static_cast<float>(len.size()));
-  // p[i] is overwritten as we go, so carry the old parent position along.
-  glm::vec3 old_parent = p[0];
-  for (std::size_t i = 0; i < len.size(); ++i) {
-    const glm::vec3 old_child = p[i + 1];
-    const glm::vec3 dir = SafeNormalize(old_child - old_parent, line);
-    const glm::quat q = glm::angleAxis(step * static_cast<float>(i + 1), turn_axis);
-    p[i + 1] = p[i] + SafeNormalize(q * dir, dir) * len[i];
-    old_parent = old_child;
-  }
-}
-
-bool JointsOnLine(std::span<const glm::vec3> joints, const glm::vec3& axis, float eps) {
-  const glm::vec3 origin = joints.front();
-  for (std::size_t i = 1; i < joints.size(); ++i) {
-    if (glm::length(glm::cross(joints[i] - origin, axis)) > eps) return false;
-  }
-  return true;
+  BendChainOffLine(p, chain.lengths(), line, AnyPerpendicular(line), 0.1f);
 }
 
 LineEscape EscapeLineOnce(Chain& chain, const glm::vec3& axis, float eps, bool& bent) {

@@ -62,27 +62,6 @@ struct SolverOptions {
                                 const SolveSettings& settings, SolveObserver* observer,
                                 const SolverOptions& options);
 
-// For the solvers in src/ik: bends `chain` gently off the line through its root along `axis`
-// (need not be unit; if zero, the root->effector direction is used), keeping the root and
-// every length. Every segment's direction is turned about one fixed axis perpendicular to
-// `axis`, segment k (from the root, counting from 1) by k times a small angle (at most 0.1 rad
-// and at most a quarter turn for the last segment), so a chain lying on that line becomes a
-// shallow arc. Deterministic. Used to escape the zero-gradient singularity of a chain lying on
-// the line through its target.
-void BendOffLine(Chain& chain, const glm::vec3& axis);
-
-// For the solvers in src/ik: true when every joint lies within `eps` (world units) of the line
-// through joints[0] along unit `axis`. Stops at the first joint off the line.
-bool JointsOnLine(std::span<const glm::vec3> joints, const glm::vec3& axis, float eps);
-
-// For the solvers in src/ik: the escape from the line through the target, at most once per
-// solve. When every joint lies within `eps` of the line through the root along unit `axis`
-// (JointsOnLine), bends the chain off it (BendOffLine) and sets `bent` if `bent` was false
-// (returns kBent), else leaves the chain alone (kStuck: on the line even after a bend, nothing
-// better to find). kOffLine, changing nothing, when the chain is not on the line.
-enum class LineEscape { kOffLine, kBent, kStuck };
-LineEscape EscapeLineOnce(Chain& chain, const glm::vec3& axis, float eps, bool& bent);
-
 // |a - b| for any finite a and b, computed in double and saturating at FLT_MAX, so it is
 // finite even for targets near the float range. For reach tests and reported distances.
 float SafeDistance(const glm::vec3& a, const glm::vec3& b);

@@ -19,11 +19,6 @@ double Angle(const dvec3& a, const dvec3& b) {
   return std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b));
 }
 
-dvec3 Unit(const dvec3& v, const dvec3& fallback) {
-  const double l = glm::length(v);
-  return l > 0.0 && std::isfinite(l) ? v / l : fallback;
-}
-
 // `dir` (unit) moved so its angle from unit `ref` lies in [low, high]: turned in the plane of
 // the two (any plane, preferring +Y, when they are parallel).
 dvec3 IntoBand(const dvec3& ref, const dvec3& dir, double low, double high) {
@@ -43,14 +38,14 @@ void PlaceTwoChords(const dvec3& base, dvec3& middle, dvec3& end, const dvec3& g
                     double b) {
   const dvec3 to_goal = goal - base;
   const double far = glm::length(to_goal);
-  const dvec3 e = Unit(to_goal, Unit(end - base, dvec3(0.0, 1.0, 0.0)));
+  const dvec3 e = UnitD(to_goal, UnitD(end - base, dvec3(0.0, 1.0, 0.0)));
   dvec3 side = (middle - base) - glm::dot(middle - base, e) * e;
-  side = Unit(side, dvec3(AnyPerpendicular(glm::vec3(e))));
+  side = UnitD(side, dvec3(AnyPerpendicular(glm::vec3(e))));
   const double d = std::clamp(far, std::fabs(a - b), a + b);
   const double cosine =
       d > 0.0 ? std::clamp((a * a + d * d - b * b) / (2.0 * a * d), -1.0, 1.0) : 1.0;
   middle = base + a * (cosine * e + std::sqrt(1.0 - cosine * cosine) * side);
-  end = middle + b * Unit(goal - middle, e);
+  end = middle + b * UnitD(goal - middle, e);
 }
 
 }  // namespace
@@ -99,7 +94,7 @@ SolveResult StiffSolver::Solve(Chain& chain, const glm::vec3& target, const Solv
     chord_lengths_.resize(n);
   }
   constexpr double kPi = std::numbers::pi;
-  first_start_ = Unit(dvec3(p[1]) - dvec3(p[0]), dvec3(0.0, 1.0, 0.0));
+  first_start_ = UnitD(dvec3(p[1]) - dvec3(p[0]), dvec3(0.0, 1.0, 0.0));
   high_[0] = static_cast<float>((1.0 - stiffness[0]) * kPi);
   for (std::size_t i = 1; i + 1 < n; ++i) {
     const double start = BendAngle(p, i);
@@ -141,9 +136,9 @@ int StiffSolver::BandedPasses(std::span<glm::vec3> p, std::span<const float> len
     // Backward: effector on the target, then inwards; segment i's direction is held in joint
     // i+1's band against segment i+1 (the angle between two directions is symmetric).
     p[n - 1] = target;
-    dvec3 child = Unit(dvec3(target) - dvec3(p[n - 2]), first_start_);
+    dvec3 child = UnitD(dvec3(target) - dvec3(p[n - 2]), first_start_);
     for (std::size_t i = n - 1; i-- > 0;) {
-      dvec3 dir = Unit(dvec3(p[i + 1]) - dvec3(p[i]), child);
+      dvec3 dir = UnitD(dvec3(p[i + 1]) - dvec3(p[i]), child);
       if (i + 2 < n) dir = IntoBand(child, dir, low_[i + 1], high_[i + 1]);
       p[i] = glm::vec3(dvec3(p[i + 1]) - dir * static_cast<double>(len[i]));
       child = dir;
@@ -153,7 +148,7 @@ int StiffSolver::BandedPasses(std::span<glm::vec3> p, std::span<const float> len
     p[0] = root;
     dvec3 parent = first_start_;
     for (std::size_t i = 0; i + 1 < n; ++i) {
-      dvec3 dir = Unit(dvec3(p[i + 1]) - dvec3(p[i]), parent);
+      dvec3 dir = UnitD(dvec3(p[i + 1]) - dvec3(p[i]), parent);
       dir = i == 0 ? IntoBand(first_start_, dir, 0.0, high_[0])
                    : IntoBand(parent, dir, low_[i], high_[i]);
       p[i + 1] = glm::vec3(dvec3(p[i]) + dir * static_cast<double>(len[i]));
@@ -202,12 +197,12 @@ int StiffSolver::RigidRunPasses(std::span<glm::vec3> p, const glm::vec3& target,
     if (glm::length(chords_[count - 1] - goal) <= settings.tolerance) break;
     chords_[count - 1] = goal;
     for (std::size_t m = count - 1; m-- > base;) {
-      const dvec3 dir = Unit(chords_[m] - chords_[m + 1], first_start_);
+      const dvec3 dir = UnitD(chords_[m] - chords_[m + 1], first_start_);
       chords_[m] = chords_[m + 1] + dir * chord_lengths_[m];
     }
     chords_[base] = root;
     for (std::size_t m = base; m + 1 < count; ++m) {
-      const dvec3 dir = Unit(chords_[m + 1] - chords_[m], first_start_);
+      const dvec3 dir = UnitD(chords_[m + 1] - chords_[m], first_start_);
       chords_[m + 1] = chords_[m] + dir * chord_lengths_[m];
     }
     iterations = iteration;

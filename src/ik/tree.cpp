@@ -6,19 +6,15 @@
 #include <limits>
 #include <string>
 
+#include "ik/constrained_passes.h"
 #include "ik/fabrik.h"
+#include "ik/line_pose.h"
 #include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {
 
 std::string NodeLabel(std::size_t i) { return "nodes[" + std::to_string(i) + "]"; }
-
-// Limits that do not depend on the parent segment's direction: children of the root (measured
-// against the fixed base frame) and world hinges.
-bool IsFixedLimit(int parent, const JointConstraint& c) {
-  return IsConstrained(c) && (parent == 0 || IsWorldFixed(c));
-}
 
 // Frames of every node's incoming segment for the current pose; frames[0] is the base frame.
 void ComputeFrames(const Tree& tree, std::span<const glm::vec3> p, std::span<Frame> frames) {
@@ -85,7 +81,9 @@ const char* ValidateTargets(const Tree& tree, std::span<const EffectorTarget> ta
 }
 
 // The straight-chain trap for trees: if every node is on one line through the root, the
-// reaches keep them there. Bend each segment a little (more with depth), keeping lengths.
+// reaches keep them there. Bend each segment a little (so deeper nodes further), keeping
+// lengths; children are placed after their parent (index order), so a moved parent drags
+// them along.
 void UnbendIfCollinear(Tree& tree) {
   std::span<glm::vec3> p = tree.pose_for_solver();
   const glm::vec3 root = p[0];
@@ -93,20 +91,11 @@ void UnbendIfCollinear(Tree& tree) {
   for (std::size_t i = 1; i < p.size() && axis == glm::vec3(0.0f); ++i) {
     axis = SafeNormalize(p[i] - root, glm::vec3(0.0f));
   }
-  if (axis == glm::vec3(0.0f)) return;
-  const float eps = 1e-5f * tree.max_reach();
-  for (std::size_t i = 1; i < p.size(); ++i) {
-    if (glm::length(glm::cross(p[i] - root, axis)) > eps) return;
-  }
-  const glm::vec3 side = AnyPerpendicular(axis);
-  for (std::size_t i = 1; i < p.size(); ++i) {
-    const std::size_t par = static_cast<std::size_t>(tree.parent(i));
-    const glm::vec3 along = SafeNormalize(p[i] - p[par], axis);
-    const float angle = 0.2f;
-    const glm::vec3 dir = SafeNormalize(along * std::cos(angle) + side * std::sin(angle), along);
-    // Children are placed after their parent (index order), so a moved parent drags them along.
-    p[i] = p[par] + dir * tree.length(i);
-  }
+  if (axis == glm::vec3(0.0f) || !JointsOnLine(p, axis, 1e-5f * tree.max_reach())) return;
+  BendOffLine(
+      p, [&](std::size_t i) { return static_cast<std::size_t>(tree.parent(i)); },
+      [&](std::size_t i) { return tree.length(i); }, [](std::size_t) { return 0.2f; }, axis,
+      AnyPerpendicular(axis));
 }
 
 // Every segment straight on from its parent's (the root's children along the base axis), moved
@@ -115,9 +104,7 @@ void RestPose(const Tree& tree, std::span<glm::vec3> p, std::span<Frame> frames)
   frames[0] = MakeFrame(tree.base());
   for (std::size_t i = 1; i < p.size(); ++i) {
     const auto par = static_cast<std::size_t>(tree.parent(i));
-    const JointConstraint& c = tree.constraint(i);
-    const glm::vec3 d = IsConstrained(c) ? ConstrainDirection(c, frames[par], frames[par].forward)
-                                         : frames[par].forward;
+    const glm::vec3 d = RestDirection(tree.constraint(i), frames[par]);
     p[i] = p[par] + d * tree.length(i);
     frames[i] = TransportFrame(frames[par], d);
   }
@@ -252,6 +239,176 @@ Status Tree::SetConstraint(std::size_t node, const JointConstraint& constraint) 
   return Ok{};
 }
 
+namespace {
+
+// The iterations of one tree solve (SolveTree): the backward pass (effectors to their
+// targets, sub-bases to the weighted centroid of their branches' proposals) and the forward
+// pass (root fixed, every node towards its backward position, within its limits).
+class TreeIterations {
+ public:
+  TreeIterations(Tree& tree, std::span<const EffectorTarget> targets, const SolveSettings& settings,
+                 TreeObserver* observer, TreeSolveResult& r)
+      : tree_(tree),
+        s_(tree.scratch_for_solver()),
+        p_(tree.pose_for_solver()),
+        n_(p_.size()),
+        root_(p_[0]),
+        targets_(targets),
+        settings_(settings),
+        observer_(observer),
+        r_(r),
+        noise_(1e-7f * tree.max_reach()) {}
+
+  bool AllReached() const {
+    for (const EffectorTarget& t : targets_) {
+      if (RobustLength(p_[static_cast<std::size_t>(t.node)] - t.position) > settings_.tolerance) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // How far the targets are, for choosing between two attempts: sum of weight x distance^2.
+  double Miss() const {
+    double sum = 0.0;
+    for (const EffectorTarget& t : targets_) {
+      const double d = RobustLength(p_[static_cast<std::size_t>(t.node)] - t.position);
+      sum += static_cast<double>(t.weight) * d * d;
+    }
+    return sum;
+  }
+
+  // Iterations first..max_iterations from the current pose (frames in s_.frames).
+  PassAttempt Iterate(int first) {
+    PassAttempt a;
+    for (int iteration = first; iteration <= settings_.max_iterations; ++iteration) {
+      Backward(iteration);
+      a.active = 0;
+      const float moved = Forward(a.active);
+      r_.iterations = iteration;
+      if (observer_) observer_->OnHalfPass(PassKind::kForward, iteration, p_);
+      if (AllReached()) break;
+      float worst = 0.0f;
+      for (const EffectorTarget& t : targets_) {
+        worst = std::max(worst, RobustLength(p_[static_cast<std::size_t>(t.node)] - t.position));
+      }
+      // Nothing moved more than a thousandth of the largest remaining distance.
+      if (NoProgress(moved, worst, noise_)) {
+        a.stalled = true;
+        break;
+      }
+    }
+    return a;
+  }
+
+ private:
+  // Where node i's backward position comes from; false when nothing below it pulls (then the
+  // forward pass drags it along).
+  bool PlaceBackward(std::size_t i) {
+    const int k = s_.target_of[i];
+    if (k >= 0 && targets_[static_cast<std::size_t>(k)].weight > 0.0f) {
+      s_.backward[i] = targets_[static_cast<std::size_t>(k)].position;
+      s_.weight[i] = targets_[static_cast<std::size_t>(k)].weight;
+    } else if (s_.weight[i] > 0.0) {
+      s_.backward[i] = glm::vec3(s_.sum[i] / s_.weight[i]);
+    } else {
+      s_.backward[i] = p_[i];
+      return false;
+    }
+    return true;
+  }
+
+  // The direction of the segment parent -> i in the backward pass, from the parent's current
+  // position, limited by the limits of i's pulling children seen from below (MirroredLimit)
+  // and by its own fixed limit. The segment's frame is carried inwards from its heaviest
+  // pulling child (from its own old frame at an effector), so that, as in a chain, "child
+  // inside its limit" and "this segment inside the mirrored limit" are the same statement.
+  glm::vec3 BackwardDirection(std::size_t i, std::size_t par) {
+    glm::vec3 d = SafeNormalize(s_.backward[i] - p_[par], s_.frames[i].forward);
+    const Frame* from = &s_.frames[i];
+    double heaviest = 0.0;
+    for (int c : tree_.children(i)) {
+      const auto ci = static_cast<std::size_t>(c);
+      if (s_.weight[ci] <= 0.0) continue;
+      d = MirroredLimit(tree_.constraint(ci), i, s_.back_frames[ci], d);
+      if (s_.weight[ci] > heaviest) {
+        heaviest = s_.weight[ci];
+        from = &s_.back_frames[ci];
+      }
+    }
+    d = FixedLimit(tree_.constraint(i), par, s_.frames[0], d);
+    s_.back_frames[i] = TransportFrame(*from, d);
+    return d;
+  }
+
+  void Backward(int iteration) {
+    std::fill(s_.sum.begin(), s_.sum.end(), glm::dvec3(0.0));
+    std::fill(s_.weight.begin(), s_.weight.end(), 0.0);
+    for (std::size_t i = n_; i-- > 1;) {
+      if (!PlaceBackward(i)) continue;
+      const auto par = static_cast<std::size_t>(tree_.parent(i));
+      const glm::vec3 proposal = s_.backward[i] - BackwardDirection(i, par) * tree_.length(i);
+      s_.sum[par] += glm::dvec3(proposal) * s_.weight[i];
+      s_.weight[par] += s_.weight[i];
+      if (observer_) {
+        observer_->OnProposal(iteration, static_cast<int>(par), static_cast<int>(i), proposal,
+                              static_cast<float>(s_.weight[i]));
+      }
+    }
+    s_.backward[0] = s_.weight[0] > 0.0 ? glm::vec3(s_.sum[0] / s_.weight[0]) : root_;
+    if (observer_) observer_->OnHalfPass(PassKind::kBackward, iteration, s_.backward);
+  }
+
+  // Returns how far the farthest node moved; counts limited directions in `active`.
+  float Forward(int& active) {
+    float moved = 0.0f;
+    for (std::size_t i = 1; i < n_; ++i) {
+      const auto par = static_cast<std::size_t>(tree_.parent(i));
+      const Frame& pf = s_.frames[par];
+      const glm::vec3 d = ForwardLimit(tree_.constraint(i), pf,
+                                       SafeNormalize(s_.backward[i] - p_[par], pf.forward), active);
+      const glm::vec3 next = p_[par] + d * tree_.length(i);
+      moved = std::max(moved, RobustLength(next - p_[i]));
+      p_[i] = next;
+      s_.frames[i] = TransportFrame(pf, d);
+    }
+    return moved;
+  }
+
+  Tree& tree_;
+  Tree::Scratch& s_;
+  std::span<glm::vec3> p_;
+  std::size_t n_;
+  glm::vec3 root_;
+  std::span<const EffectorTarget> targets_;
+  const SolveSettings& settings_;
+  TreeObserver* observer_;
+  TreeSolveResult& r_;
+  float noise_;
+};
+
+// The result's distances, flags and limits for the final pose.
+void FinishTreeSolve(Tree& tree, std::span<const EffectorTarget> targets,
+                     const SolveSettings& settings, const PassAttempt& attempt,
+                     TreeSolveOutputs outputs, TreeSolveResult& r) {
+  std::span<const glm::vec3> p = tree.positions();
+  Tree::Scratch& s = tree.scratch_for_solver();
+  r.max_distance = 0.0f;
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    const float dist =
+        RobustLength(p[static_cast<std::size_t>(targets[k].node)] - targets[k].position);
+    r.max_distance = std::max(r.max_distance, dist);
+    if (k < outputs.distances.size()) outputs.distances[k] = dist;
+  }
+  r.reached = r.max_distance <= settings.tolerance;
+  ComputeFrames(tree, p, s.frames);
+  r.joints_at_limit = AtLimitWith(tree, s.frames, outputs.at_limit, kAtLimitEpsilon);
+  r.max_violation = MaxViolationWith(tree, s.frames, nullptr);
+  r.limited = r.reachable && !r.reached && (r.joints_at_limit > 0 || attempt.active > 0);
+}
+
+}  // namespace
+
 TreeSolveResult SolveTree(Tree& tree, std::span<const EffectorTarget> targets,
                           const SolveSettings& settings, TreeObserver* observer,
                           TreeSolveOutputs outputs) {
@@ -265,171 +422,41 @@ TreeSolveResult SolveTree(Tree& tree, std::span<const EffectorTarget> targets,
     return r;
   }
   std::span<glm::vec3> p = tree.pose_for_solver();
-  const std::size_t n = p.size();
-  const glm::vec3 root = p[0];
   if (observer) observer->OnBegin(p);
-
-  auto all_reached = [&]() {
-    for (const EffectorTarget& t : targets) {
-      if (RobustLength(p[static_cast<std::size_t>(t.node)] - t.position) > settings.tolerance) {
-        return false;
-      }
-    }
-    return true;
-  };
-
   r.reachable = true;
   for (const EffectorTarget& t : targets) {
-    if (RobustLength(t.position - root) > tree.reach(static_cast<std::size_t>(t.node))) {
+    if (RobustLength(t.position - p[0]) > tree.reach(static_cast<std::size_t>(t.node))) {
       r.reachable = false;
     }
   }
 
+  TreeIterations solve(tree, targets, settings, observer, r);
   ComputeFrames(tree, p, s.frames);
   const bool start_inside = MaxViolationWith(tree, s.frames, nullptr) <= kAtLimitEpsilon * 0.1f;
-  const bool start_reached = all_reached();
+  const bool start_reached = solve.AllReached();
   if (!start_reached) {
     UnbendIfCollinear(tree);
     ComputeFrames(tree, p, s.frames);
   }
-  const Frame base = s.frames[0];
-  const float noise = 1e-7f * tree.max_reach();
   bool any_limit = false;
-  for (std::size_t i = 1; i < n; ++i) any_limit = any_limit || IsConstrained(tree.constraint(i));
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    any_limit = any_limit || IsConstrained(tree.constraint(i));
+  }
 
-  // One attempt: iterations first..max_iterations from the current pose.
-  struct Attempt {
-    bool stalled = false;  // stopped for lack of progress, not reached
-    int active = 0;        // directions the last forward pass had to move into their limits
-  };
-  auto iterate = [&](int first) {
-    Attempt a;
-    for (int iteration = first; iteration <= settings.max_iterations; ++iteration) {
-      // ---- Backward pass: effectors to targets, sub-bases to the centroid of their branches.
-      std::fill(s.sum.begin(), s.sum.end(), glm::dvec3(0.0));
-      std::fill(s.weight.begin(), s.weight.end(), 0.0);
-      for (std::size_t i = n; i-- > 1;) {
-        const int k = s.target_of[i];
-        if (k >= 0 && targets[static_cast<std::size_t>(k)].weight > 0.0f) {
-          s.backward[i] = targets[static_cast<std::size_t>(k)].position;
-          s.weight[i] = targets[static_cast<std::size_t>(k)].weight;
-        } else if (s.weight[i] > 0.0) {
-          s.backward[i] = glm::vec3(s.sum[i] / s.weight[i]);
-        } else {
-          s.backward[i] = p[i];  // nothing below pulls: the forward pass drags it along
-          continue;
-        }
-        const std::size_t par = static_cast<std::size_t>(tree.parent(i));
-        // Direction of the segment parent -> i, pointing from the parent's current position.
-        glm::vec3 d = SafeNormalize(s.backward[i] - p[par], s.frames[i].forward);
-        // The limits of i's pulling children, seen from below (constraints.h, MirroredConstraint).
-        // The frame of this segment is carried inwards from its heaviest pulling child (from its
-        // own old frame at an effector), so that, as in a chain, "child inside its limit" and
-        // "this segment inside the mirrored limit" are the same statement.
-        const Frame* from = &s.frames[i];
-        double heaviest = 0.0;
-        for (int c : tree.children(i)) {
-          const std::size_t ci = static_cast<std::size_t>(c);
-          if (s.weight[ci] <= 0.0) continue;
-          const JointConstraint& cc = tree.constraint(ci);
-          if (IsConstrained(cc) && !IsFixedLimit(static_cast<int>(i), cc)) {
-            d = ConstrainDirection(MirroredConstraint(cc), s.back_frames[ci], d);
-          }
-          if (s.weight[ci] > heaviest) {
-            heaviest = s.weight[ci];
-            from = &s.back_frames[ci];
-          }
-        }
-        const JointConstraint& own = tree.constraint(i);
-        if (IsFixedLimit(static_cast<int>(par), own)) d = ConstrainDirection(own, base, d);
-        s.back_frames[i] = TransportFrame(*from, d);
-        const glm::vec3 proposal = s.backward[i] - d * tree.length(i);
-        s.sum[par] += glm::dvec3(proposal) * s.weight[i];
-        s.weight[par] += s.weight[i];
-        if (observer) {
-          observer->OnProposal(iteration, static_cast<int>(par), static_cast<int>(i), proposal,
-                               static_cast<float>(s.weight[i]));
-        }
-      }
-      s.backward[0] = s.weight[0] > 0.0 ? glm::vec3(s.sum[0] / s.weight[0]) : root;
-      if (observer) observer->OnHalfPass(PassKind::kBackward, iteration, s.backward);
-
-      // ---- Forward pass: root fixed, every node towards its backward position, within limits.
-      float moved = 0.0f;
-      a.active = 0;
-      for (std::size_t i = 1; i < n; ++i) {
-        const std::size_t par = static_cast<std::size_t>(tree.parent(i));
-        const Frame& pf = s.frames[par];
-        glm::vec3 d = SafeNormalize(s.backward[i] - p[par], pf.forward);
-        const JointConstraint& c = tree.constraint(i);
-        if (IsConstrained(c)) {
-          const glm::vec3 limited = ConstrainDirection(c, pf, d);
-          if (glm::dot(limited, d) < 1.0f - 5e-9f) ++a.active;  // moved by more than ~1e-4 rad
-          d = limited;
-        }
-        const glm::vec3 next = p[par] + d * tree.length(i);
-        moved = std::max(moved, RobustLength(next - p[i]));
-        p[i] = next;
-        s.frames[i] = TransportFrame(pf, d);
-      }
-      r.iterations = iteration;
-      if (observer) observer->OnHalfPass(PassKind::kForward, iteration, p);
-      if (all_reached()) break;
-      // No more progress: nothing moved more than a thousandth of the largest remaining distance
-      // (or than float noise).
-      float worst = 0.0f;
-      for (const EffectorTarget& t : targets) {
-        worst = std::max(worst, RobustLength(p[static_cast<std::size_t>(t.node)] - t.position));
-      }
-      if (moved <= std::max(noise, 1e-3f * worst)) {
-        a.stalled = true;
-        break;
-      }
-    }
-    return a;
-  };
-  // How far the targets are, for choosing between two attempts: sum of weight x distance^2.
-  auto miss = [&]() {
-    double sum = 0.0;
-    for (const EffectorTarget& t : targets) {
-      const double d = RobustLength(p[static_cast<std::size_t>(t.node)] - t.position);
-      sum += static_cast<double>(t.weight) * d * d;
-    }
-    return sum;
-  };
-
-  Attempt attempt;
+  PassAttempt attempt;
   if (!start_reached || !start_inside) {
-    attempt = iterate(1);
     // As for chains (constrained_fabrik.h): a stalled, reachable solve with iterations left is
     // run once more from the rest pose, and the closer result is kept.
-    if (r.reachable && attempt.stalled && any_limit && r.iterations < settings.max_iterations) {
-      std::copy(p.begin(), p.end(), s.kept.begin());
-      const double kept_miss = miss();
-      RestPose(tree, p, s.frames);
-      UnbendIfCollinear(tree);
-      ComputeFrames(tree, p, s.frames);
-      const Attempt second = iterate(r.iterations + 1);
-      if (miss() < kept_miss) {
-        attempt = second;
-      } else {
-        std::copy(s.kept.begin(), s.kept.end(), p.begin());
-      }
-    }
+    attempt = IterateWithRestart(
+        p, s.kept, r.reachable && any_limit, r.iterations, settings.max_iterations,
+        [&](int first) { return solve.Iterate(first); }, [&] { return solve.Miss(); },
+        [&] {
+          RestPose(tree, p, s.frames);
+          UnbendIfCollinear(tree);
+          ComputeFrames(tree, p, s.frames);
+        });
   }
-
-  r.max_distance = 0.0f;
-  for (std::size_t k = 0; k < targets.size(); ++k) {
-    const float dist =
-        RobustLength(p[static_cast<std::size_t>(targets[k].node)] - targets[k].position);
-    r.max_distance = std::max(r.max_distance, dist);
-    if (k < outputs.distances.size()) outputs.distances[k] = dist;
-  }
-  r.reached = r.max_distance <= settings.tolerance;
-  ComputeFrames(tree, p, s.frames);
-  r.joints_at_limit = AtLimitWith(tree, s.frames, outputs.at_limit, kAtLimitEpsilon);
-  r.max_violation = MaxViolationWith(tree, s.frames, nullptr);
-  r.limited = r.reachable && !r.reached && (r.joints_at_limit > 0 || attempt.active > 0);
+  FinishTreeSolve(tree, targets, settings, attempt, outputs, r);
   return r;
 }
 

@@ -5,16 +5,12 @@
 #include <glm/geometric.hpp>
 
 #include "ik/fabrik.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {
 
 using glm::dvec3;
-
-dvec3 Unit(const dvec3& v, const dvec3& fallback) {
-  const double l = glm::length(v);
-  return l > 0.0 && std::isfinite(l) ? v / l : fallback;
-}
 
 }  // namespace
 
@@ -33,8 +29,8 @@ int LimitTurn(std::span<const glm::vec3> before, float max_turn, Chain& chain) {
   dvec3 fallback(0.0, 1.0, 0.0);
   for (std::size_t i = 0; i + 1 < p.size(); ++i) {
     const dvec3 solved_to(p[i + 1]);
-    const dvec3 old_dir = Unit(dvec3(before[i + 1]) - dvec3(before[i]), fallback);
-    const dvec3 new_dir = Unit(solved_to - solved_from, old_dir);
+    const dvec3 old_dir = UnitD(dvec3(before[i + 1]) - dvec3(before[i]), fallback);
+    const dvec3 new_dir = UnitD(solved_to - solved_from, old_dir);
     solved_from = solved_to;
     const double angle =
         std::atan2(glm::length(glm::cross(old_dir, new_dir)), glm::dot(old_dir, new_dir));

@@ -18,7 +18,7 @@
 //      when the chain is straight or folded (bend within ~1e-6 rad), or when that plane is
 //      almost perpendicular to the new root->target line (within ~1e-3 rad).
 //   3. the side the elbow is on now, seen from the new root->target line.
-//   4. any side, preferring +Y (AnyPerpendicular, fabrik.h).
+//   4. any side, preferring +Y (+X when the root->target line is mostly vertical).
 //
 // Cases:
 //   * invalid input: a chain that does not have exactly 3 joints, a non-finite target or pole,

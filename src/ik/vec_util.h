@@ -1,5 +1,5 @@
-// vec_util.h - small vector checks every solver file needs, shared by the layers above the
-// solver (walker, terrain, targets, core). Not installed.
+// vec_util.h - small vector checks and helpers every solver file needs, shared by the layers
+// above the solver (walker, terrain, targets, core). Not installed.
 #pragma once
 
 #include <algorithm>
@@ -21,6 +21,22 @@ inline float RobustLength(const glm::vec3& v) {
   if (!(scale > 0.0f) || !std::isfinite(scale)) return scale > 0.0f ? scale : 0.0f;
   return scale * glm::length(v / scale);
 }
+
+// v / |v| in double, or `fallback` when |v| is not above `min_length` or not finite.
+inline glm::dvec3 UnitD(const glm::dvec3& v, const glm::dvec3& fallback, double min_length = 0.0) {
+  const double l = glm::length(v);
+  return l > min_length && std::isfinite(l) ? v / l : fallback;
+}
+
+// The unit vector of `v`, or `fallback` when |v| is zero or not finite. Vectors whose squared
+// length leaves float's normal range are rescaled by their largest component first, so the
+// result is a unit vector for every finite non-zero v. (Defined in fabrik.cpp, which the
+// batched solver's lanes must match bit for bit.)
+glm::vec3 SafeNormalize(const glm::vec3& v, const glm::vec3& fallback);
+
+// A unit vector perpendicular to the unit vector `axis`: towards +Y when the axis is mostly
+// horizontal (|axis.y| < 0.9), otherwise towards +X; +Z if that fails.
+glm::vec3 AnyPerpendicular(const glm::vec3& axis);
 
 // The next joint of a chain laid straight from `root` along the unit direction `dir`: one
 // segment `length` from the previous (rounded) joint, aimed in double at the exact line point

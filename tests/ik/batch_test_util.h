@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "fabrik_test_util.h"
-#include "ik/batch_block.h"
+#include "ik/batch/batch_block.h"
 #include "ik/batch_fabrik.h"
 #include "ik/fabrik.h"
 

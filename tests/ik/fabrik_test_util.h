@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "chain_scenarios.h"
 #include "ik/chain.h"
 #include "ik/solve_types.h"
 
@@ -112,34 +113,6 @@ inline bool Finite(const glm::vec3& v) {
 
 inline float Uniform(std::mt19937& rng, float lo, float hi) {
   return std::uniform_real_distribution<float>(lo, hi)(rng);
-}
-
-inline glm::vec3 RandomUnit(std::mt19937& rng) {
-  std::normal_distribution<float> g(0.0f, 1.0f);
-  for (;;) {
-    const glm::vec3 v(g(rng), g(rng), g(rng));
-    const float l = glm::length(v);
-    if (l > 1e-3f) return v / l;
-  }
-}
-
-// A chain from `root` whose segments have the given lengths and point in random directions.
-inline Chain RandomChain(std::mt19937& rng, const glm::vec3& root,
-                         const std::vector<float>& lengths) {
-  std::vector<glm::vec3> joints{root};
-  for (float l : lengths) joints.push_back(joints.back() + RandomUnit(rng) * l);
-  Result<Chain> chain = Chain::FromJoints(std::move(joints));
-  if (!chain.ok()) std::abort();  // random unit directions never give a zero-length segment
-  return std::move(chain).value();
-}
-
-inline Chain StraightChain(std::size_t joints, float length,
-                           glm::vec3 direction = glm::vec3(1, 0, 0),
-                           glm::vec3 root = glm::vec3(0.0f)) {
-  std::vector<float> lengths(joints - 1, length);
-  Result<Chain> chain = Chain::Straight(root, direction, lengths);
-  if (!chain.ok()) std::abort();
-  return std::move(chain).value();
 }
 
 }  // namespace fabrik::testing

@@ -21,6 +21,7 @@
 #include "ik/constraints.h"
 #include "ik/constraints_desc.h"
 #include "ik/fabrik.h"
+#include "ik/vec_util.h"
 
 namespace fabrik {
 namespace {

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <glm/geometric.hpp>
 #include <random>
 #include <utility>
@@ -62,7 +61,6 @@ TEST(FabrikAccelerated, BendScaleStepNeverRaisesTheError) {
     ASSERT_TRUE(BitwiseEqual(chain.root(), before[0]));
     ASSERT_TRUE(testing::LengthsKeptToRounding(chain, 1e-5)) << "chain " << c;
   }
-  std::printf("[ stats    ] bend-scale steps: %d applied, %d rejected\n", applied, rejected);
   // Both branches must be exercised, or the checks above prove little.
   EXPECT_GT(applied, 1000);
   EXPECT_GT(rejected, 10);
@@ -152,22 +150,14 @@ TEST(FabrikAccelerated, ReachesNearFullReachInFewIterations) {
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
   for (std::size_t joints : {10u, 100u, 1000u}) {
     const Chain start = StraightChain(joints, 1.0f, glm::vec3(0, 1, 0));
-    int worst = 0, missed = 0, textbook_worst = 0;
+    int worst = 0, missed = 0;
     for (int i = 0; i < 40; ++i) {
       const glm::vec3 target = RandomUnit(rng) * start.total_length() * (0.9f + 0.0999f * u(rng));
       Chain chain = start;
       const SolveResult r = SolveFabrik(chain, target, Accelerated(1e-3f, 100));
       worst = std::max(worst, r.iterations);
       missed += !r.reached;
-      Chain plain = start;
-      SolveSettings settings = Accelerated(1e-3f, 100);
-      settings.accelerate = false;
-      textbook_worst = std::max(textbook_worst, SolveFabrik(plain, target, settings).iterations);
     }
-    std::printf(
-        "[ stats    ] %zu joints, targets at 90-99.99%% of reach: accelerated worst %d "
-        "iterations, textbook worst %d\n",
-        joints, worst, textbook_worst);
     EXPECT_EQ(missed, 0) << joints << " joints";
     EXPECT_LE(worst, 6) << joints << " joints";
   }
@@ -242,45 +232,15 @@ TEST(FabrikAccelerated, SafeguardEdgeCases) {
   }
 }
 
-// Warm tracking near full reach: the target swings between 60% and 97% of the reach of a
-// 20-joint chain, moving 0.5% of the reach per solve. Every frame is reached in at most 10
+// Warm tracking near full reach (TrackNearReach: 20 joints, the target swinging between 60%
+// and 97% of the reach, 0.5% of the reach per solve). Every frame is reached in at most 10
 // iterations and no joint moves more than 3 times as far as the target moved (no jumps).
 TEST(FabrikAccelerated, WarmTrackingNearFullReachHasNoJumps) {
-  Chain chain = StraightChain(20, 1.0f, glm::vec3(0, 1, 0));
-  const double reach = chain.total_length();
-  const auto curve = [reach](double t) {
-    const double r = reach * (0.785 + 0.185 * std::sin(3.0 * t));
-    const double phi = 0.5 * std::sin(2.0 * t);
-    return glm::vec3(
-        r * glm::dvec3(std::cos(t) * std::cos(phi), std::sin(phi), std::sin(t) * std::cos(phi)));
-  };
-  const SolveSettings settings = Accelerated(1e-3f, 100);
-  (void)SolveFabrik(chain, curve(0.0), settings);
-  glm::vec3 previous = curve(0.0);
-  std::vector<glm::vec3> before;
-  int worst = 0, frames = 0;
-  double worst_ratio = 0.0;
-  for (double t = 0.0; t < 6.283185307179586; t += 0.005 / 0.8) {
-    const glm::vec3 target = curve(t);
-    const double moved = DistanceD(target, previous);
-    if (moved <= 0.0) continue;
-    before.assign(chain.joints().begin(), chain.joints().end());
-    const SolveResult r = SolveFabrik(chain, target, settings);
-    ASSERT_TRUE(r.reached) << "frame " << frames;
-    worst = std::max(worst, r.iterations);
-    for (std::size_t j = 0; j < before.size(); ++j) {
-      worst_ratio = std::max(worst_ratio, DistanceD(chain.joints()[j], before[j]) / moved);
-    }
-    previous = target;
-    ++frames;
-  }
-  std::printf(
-      "[ stats    ] warm tracking, %d frames: worst %d iterations, largest joint move "
-      "%.2f x the target's\n",
-      frames, worst, worst_ratio);
-  EXPECT_GT(frames, 500);
-  EXPECT_LE(worst, 10);
-  EXPECT_LE(worst_ratio, 3.0);
+  const testing::NearReachTracking run = testing::TrackNearReach(true);
+  EXPECT_GT(run.frames, 500);
+  EXPECT_EQ(run.missed, 0);
+  EXPECT_LE(run.worst_iterations, 10);
+  EXPECT_LE(run.worst_move_ratio, 3.0);
 }
 
 }  // namespace
@@ -318,11 +278,6 @@ TEST(FabrikAcceleratedConstrained, KeepsLimitsAndNeedsFewerIterations) {
       reached[accelerate] += r.base.reached;
     }
   }
-  std::printf(
-      "[ stats    ] 10-joint chain, cones of 0.6 rad, targets at 60-99%% of reach: "
-      "textbook %.2f iterations (%d of %d reached), accelerated %.2f (%d reached)\n",
-      double(iterations[0]) / kTargets, reached[0], kTargets, double(iterations[1]) / kTargets,
-      reached[1]);
   EXPECT_GE(reached[1], reached[0]);
   EXPECT_LT(iterations[1] * 3, iterations[0]);
 }

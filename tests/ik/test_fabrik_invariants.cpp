@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <random>
 #include <sstream>
 #include <string>
@@ -23,6 +22,8 @@ using testing::DistanceD;
 using testing::MaxDistanceFromLine;
 using testing::MaxRelativeLengthError;
 using testing::RandomChain;
+using testing::RandomLengths;
+using testing::RandomTarget;
 using testing::RandomUnit;
 
 // Largest relative segment-length error the tests accept: the figure fabrik.h promises for
@@ -89,37 +90,6 @@ std::string CheckSolve(const Chain& chain, const glm::vec3& root_before, const g
   return "";
 }
 
-std::vector<float> RandomLengths(std::mt19937& rng, std::size_t segments, float lo, float hi) {
-  std::uniform_real_distribution<float> u(lo, hi);
-  std::vector<float> lengths(segments);
-  for (float& l : lengths) l = u(rng);
-  return lengths;
-}
-
-// A target of one of several kinds relative to the chain: inside the reach sphere, near its
-// boundary, just or far outside it, on a joint, on the root, or very far away.
-glm::vec3 RandomTarget(std::mt19937& rng, const Chain& chain, int kind) {
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  const float total = chain.total_length();
-  const glm::vec3 root = chain.root();
-  switch (kind) {
-    case 0:
-      return root + RandomUnit(rng) * total * std::cbrt(u(rng));  // inside, uniform
-    case 1:
-      return root + RandomUnit(rng) * total * (0.95f + 0.05f * u(rng));  // near the rim
-    case 2:
-      return root + RandomUnit(rng) * total * (1.0001f + 2.0f * u(rng));  // outside
-    case 3: {                                                             // on a current joint
-      std::uniform_int_distribution<std::size_t> j(0, chain.joint_count() - 1);
-      return chain.joints()[j(rng)];
-    }
-    case 4:
-      return root + RandomUnit(rng) * total * (1e3f + 1e6f * u(rng));  // far outside
-    default:
-      return root;
-  }
-}
-
 // Every test here runs on the textbook and the accelerated FABRIK.
 class FabrikInvariants : public testing::FabrikVariant {};
 
@@ -134,7 +104,6 @@ TEST_P(FabrikInvariants, RandomChainsAndTargets) {
   constexpr int kChains = 1500;
   constexpr int kTargetsPerChain = 12;
   int solves = 0, reached = 0, unreachable = 0;
-  double worst_length_error = 0.0;
   for (int c = 0; c < kChains; ++c) {
     const std::size_t n = joint_count(rng);
     const std::vector<float> lengths = RandomLengths(rng, n - 1, 0.5f, 2.0f);
@@ -155,13 +124,8 @@ TEST_P(FabrikInvariants, RandomChainsAndTargets) {
       ++solves;
       reached += r.reached;
       unreachable += !r.reachable;
-      worst_length_error = std::max(worst_length_error, MaxRelativeLengthError(chain));
     }
   }
-  std::printf(
-      "[ stats    ] %d solves, %d reached, %d out of reach; worst relative length "
-      "error %.3g\n",
-      solves, reached, unreachable, worst_length_error);
   // The generator must exercise both branches, or the checks above prove little.
   EXPECT_GT(reached, solves / 4);
   EXPECT_GT(unreachable, solves / 10);
@@ -173,7 +137,7 @@ TEST_P(FabrikInvariants, AttainableTargetsAreReached) {
   std::mt19937 rng(777);
   std::uniform_int_distribution<std::size_t> joint_count(3, 60);
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  int solves = 0, reached = 0, worst_iterations = 0;
+  int solves = 0, reached = 0;
   for (int c = 0; c < 2000; ++c) {
     const std::size_t n = joint_count(rng);
     Chain chain = RandomChain(rng, glm::vec3(0.0f), RandomLengths(rng, n - 1, 0.5f, 2.0f));
@@ -192,17 +156,15 @@ TEST_P(FabrikInvariants, AttainableTargetsAreReached) {
     ASSERT_EQ(CheckSolve(chain, root, target, settings, r), "") << "chain " << c;
     ++solves;
     reached += r.reached;
-    if (r.reached) worst_iterations = std::max(worst_iterations, r.iterations);
   }
-  std::printf("[ stats    ] %d of %d attainable targets reached; slowest took %d iterations\n",
-              reached, solves, worst_iterations);
+  ASSERT_GT(solves, 1000);
   EXPECT_EQ(reached, solves);
 }
 
 // 10,000 joints. A float coordinate of magnitude |x| is only good to |x| x 2^-24, so once the
 // chain spans thousands of segment lengths, the length of one segment can only be kept to a
-// few ulps of its joints' coordinates, not to 1e-5 of itself. The check scales accordingly,
-// and the relative figure is printed.
+// few ulps of its joints' coordinates, not to 1e-5 of itself. The check scales accordingly
+// (bench/bench_convergence.cpp measures the relative figure).
 TEST_P(FabrikInvariants, LongChain) {
   constexpr std::size_t kJoints = 10000;
   std::mt19937 rng(10000);
@@ -227,11 +189,6 @@ TEST_P(FabrikInvariants, LongChain) {
     EXPECT_EQ(
         CheckSolve(chain, root, target, settings, r, std::max(kLengthTolerance, rounding_bound)),
         "");
-    std::printf(
-        "[ stats    ] 10,000 joints: target at %.0f%% of reach: %d iterations, "
-        "distance %.3g, worst relative length error %.3g (bound %.3g)\n",
-        100.0 * glm::length(target) / total, r.iterations, r.distance,
-        MaxRelativeLengthError(chain), rounding_bound);
   }
 }
 

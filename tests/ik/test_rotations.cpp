@@ -20,7 +20,7 @@
 namespace fabrik {
 namespace {
 
-const glm::vec3 kY(0.0f, 1.0f, 0.0f);
+const glm::vec3 kRotationsY(0.0f, 1.0f, 0.0f);
 
 using testing::RandomUnit;
 using testing::Uniform;
@@ -44,7 +44,7 @@ void ExpectAxesOnSegments(std::span<const glm::vec3> joints, std::span<const glm
         parent_of_segment_end.empty() ? i : static_cast<std::size_t>(parent_of_segment_end[i]);
     const glm::vec3 d = glm::normalize(joints[i + 1] - joints[from]);
     ASSERT_NEAR(glm::length(glm::vec4(q[i].w, q[i].x, q[i].y, q[i].z)), 1.0f, 1e-5f) << i;
-    const glm::vec3 y = q[i] * kY;
+    const glm::vec3 y = q[i] * kRotationsY;
     ASSERT_LT(glm::length(y - d), 1e-5f) << "bone " << i;
   }
 }
@@ -60,7 +60,7 @@ struct SmoothDirection {
   glm::vec3 At(float t) const {
     const glm::vec3 v = a[0] * std::sin(w.x * t + phase.x) + a[1] * std::sin(w.y * t + phase.y) +
                         a[2] * std::sin(w.z * t + phase.z) + glm::vec3(0.0f, 0.05f, 0.0f);
-    return glm::length(v) > 1e-4f ? glm::normalize(v) : kY;
+    return glm::length(v) > 1e-4f ? glm::normalize(v) : kRotationsY;
   }
 };
 
@@ -95,9 +95,9 @@ TEST(Rotations, RestAxisLandsOnEveryRandomSegment) {
       // Some exact -Y, +Y and folded-back segments among the random ones.
       const int kind = static_cast<int>(rng() % 8);
       if (kind == 0)
-        dirs.push_back(-kY);
+        dirs.push_back(-kRotationsY);
       else if (kind == 1)
-        dirs.push_back(kY);
+        dirs.push_back(kRotationsY);
       else if (kind == 2 && !dirs.empty())
         dirs.push_back(-dirs.back());
       else
@@ -224,7 +224,7 @@ TEST(Rotations, ExactFoldBackAndDegenerateInputStayFinite) {
   const std::vector<glm::vec3> zero{{0, 0, 0}, {1, 0, 0}, {1, 0, 0}};
   std::vector<glm::quat> z(2);
   ASSERT_TRUE(ChainRotations(zero, {}, z));
-  EXPECT_LT(glm::length(z[1] * kY - glm::vec3(1, 0, 0)), 1e-5f);
+  EXPECT_LT(glm::length(z[1] * kRotationsY - glm::vec3(1, 0, 0)), 1e-5f);
   // Wrong sizes: false, output untouched.
   std::vector<glm::quat> wrong(2, glm::quat(0.5f, 0.5f, 0.5f, 0.5f));
   EXPECT_FALSE(ChainRotations(folded, {}, wrong));
@@ -253,7 +253,7 @@ TEST(Rotations, HingeBonesKeepTheirAxis) {
               JointConstraint::Hinge({0, 0, 1}, -1.5f, 1.5f, HingeSpace::kWorld, {0, 1, 0}),
               JointConstraint::Cone(1.0f)};
   std::mt19937 rng(77);
-  Chain chain = testing::StraightChain(5, 1.0f, kY);
+  Chain chain = testing::StraightChain(5, 1.0f, kRotationsY);
   RotationTracker tracker;
   glm::vec3 local_parent_axis(0.0f), local_world_axis(0.0f);
   for (int trial = 0; trial < 300; ++trial) {
@@ -346,7 +346,7 @@ TEST(Rotations, TreeHingesKeepTheirAxis) {
     const glm::vec3 local = glm::conjugate(q[1]) * f1.right;  // node 2's bone is q[1]
     if (trial == 0) first = local;
     ASSERT_LT(glm::length(local - first), 1e-3f) << trial;
-    ASSERT_LT(glm::length(q[1] * kY - glm::normalize(p[2] - p[1])), 1e-5f);
+    ASSERT_LT(glm::length(q[1] * kRotationsY - glm::normalize(p[2] - p[1])), 1e-5f);
   }
   EXPECT_LT(glm::length(first - glm::vec3(1, 0, 0)), 1e-3f);
 }
@@ -356,19 +356,19 @@ TEST(Rotations, EffectorTwistKeepsTheTargetsRoll) {
   for (int i = 0; i < 200; ++i) {
     const glm::quat t = glm::angleAxis(Uniform(rng, -3.0f, 3.0f), RandomUnit(rng));
     // Same direction: exactly the target.
-    EXPECT_LT(RotationAngle(EffectorTwist(t, t * kY), t), 1e-3f);
+    EXPECT_LT(RotationAngle(EffectorTwist(t, t * kRotationsY), t), 1e-3f);
     // Another direction: +Y lands on it, and the result is no farther from the target than
     // the swing between the directions.
     const glm::vec3 d = RandomUnit(rng);
     const glm::quat e = EffectorTwist(t, d);
-    EXPECT_LT(glm::length(e * kY - d), 1e-5f);
-    EXPECT_NEAR(RotationAngle(e, t), Angle(t * kY, d), 1e-3f);
+    EXPECT_LT(glm::length(e * kRotationsY - d), 1e-5f);
+    EXPECT_NEAR(RotationAngle(e, t), Angle(t * kRotationsY, d), 1e-3f);
   }
 }
 
 TEST(Rotations, EffectorTargetSetsTheLastBonesRoll) {
   const std::vector<glm::vec3> joints{{0, 0, 0}, {0, 1, 0}, {0, 2, 0}};
-  const glm::quat target = glm::angleAxis(1.0f, kY);
+  const glm::quat target = glm::angleAxis(1.0f, kRotationsY);
   RotationSettings s;
   s.effector_target = &target;
   std::vector<glm::quat> q(2);

@@ -80,12 +80,18 @@ def check_headers(build, work):
             text = f.read()
         nested = re.findall(r'#include\s*[<"](?:ik|fabrik)/[^>"]*', text)
         assert not nested, (header, nested)
+        # The public surface is only public: no SIMD or threading library in it, and none of
+        # the solvers' internal helpers.
+        foreign = re.findall(r'#include\s*<(?:hwy|tbb|oneapi)/[^>]*>', text)
+        assert not foreign, (header, foreign)
+        internal = re.findall(r'\b(?:SafeNormalize|AnyPerpendicular|detail::)', text)
+        assert not internal, (header, internal)
     failed = []
     for header in headers:
         unit = os.path.join(work, "unit.cpp")
         with open(unit, "w") as f:
             f.write(f"#include <{header}>\n")
-        # Only -I<prefix>/include: GLM, Highway and oneTBB are in the system's include path.
+        # Only -I<prefix>/include: GLM is in the system's include path.
         done = subprocess.run(["c++", "-std=c++20", "-Wall", "-Wextra", "-Werror",
                                "-fsyntax-only", f"-I{root}", unit], capture_output=True,
                               text=True)

@@ -3,7 +3,7 @@
 // fail the program: a TSan build that no longer sees races would pass every other test.
 //
 // The race runs inside the batched solver's own parallel loop (fabrik::batch::ForRange,
-// ik/batch_threads.h), on the two blocks of one loop, so it also shows that the fork and join
+// ik/batch/batch_threads.h), on the two blocks of one loop, so it also shows that the fork and join
 // edges stated for ThreadSanitizer (ik/fork_join_tsan.h) order nothing between two bodies.
 //
 // Exit status: 0 when the loop ran on two threads (ThreadSanitizer then turns it into its own
@@ -14,7 +14,7 @@
 #include <atomic>
 #include <cstdio>
 
-#include "ik/batch_threads.h"
+#include "ik/batch/batch_threads.h"
 
 namespace {
 

@@ -7,8 +7,9 @@
 #include <cmath>
 #include <glm/geometric.hpp>
 
-#include "ik/batch_block.h"
+#include "ik/batch/batch_block.h"
 #include "ik/fabrik.h"
+#include "ik/line_pose.h"
 #include "ik/reach_arithmetic.h"
 #include "ik/vec_util.h"
 
@@ -32,21 +33,10 @@ void SetAxis(const BlockView& b, std::size_t lane, const glm::vec3& v) {
 
 // StraightenTowards (fabrik.cpp) on one lane.
 void Straighten(const BlockView& b, std::size_t lane, const glm::vec3& target) {
-  const std::size_t n = b.joint_count;
-  const glm::vec3 root = b.Get(0, lane);
-  const glm::vec3 current = SafeNormalize(b.Get(n - 1, lane) - root, glm::vec3(0.0f, 1.0f, 0.0f));
-  const glm::dvec3 to_target = glm::dvec3(target) - glm::dvec3(root);
-  const double distance = glm::length(to_target);
-  const glm::vec3 dir = distance > 0.0 ? glm::vec3(to_target / distance) : current;
-  const glm::dvec3 root_d(root);
-  const glm::dvec3 dir_d(dir);
-  double along = 0.0;
-  glm::vec3 previous = root;
-  for (std::size_t i = 1; i < n; ++i) {
-    along += b.length(i - 1, lane);
-    previous = NextJointOnLine(root_d, dir_d, along, previous, b.length(i - 1, lane));
-    b.Set(i, lane, previous);
-  }
+  LayStraight(
+      b.joint_count, [&](std::size_t i) { return b.Get(i, lane); },
+      [&](std::size_t i, const glm::vec3& v) { b.Set(i, lane, v); },
+      [&](std::size_t i) { return b.length(i, lane); }, target);
 }
 
 }  // namespace
@@ -111,14 +101,9 @@ void CarefulReachForward(const BlockView& b, std::size_t lane, std::size_t i) {
 }
 
 bool LaneIsCollinear(const BlockView& b, std::size_t lane) {
-  const glm::vec3 root = b.Get(0, lane);
-  const glm::vec3 axis = Axis(b, lane);
-  const float eps_sq = b.scratch[kScratchEpsSq + lane];
-  for (std::size_t i = 1; i < b.joint_count; ++i) {
-    const glm::vec3 off = glm::cross(b.Get(i, lane) - root, axis);
-    if (!(glm::dot(off, off) <= eps_sq)) return false;
-  }
-  return true;
+  return AllOnLine(
+      b.joint_count, [&](std::size_t i) { return b.Get(i, lane); }, Axis(b, lane),
+      b.scratch[kScratchEpsSq + lane]);
 }
 
 void EscapeTrap(const BlockView& b, std::size_t lane) {

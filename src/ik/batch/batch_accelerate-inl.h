@@ -18,10 +18,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "batch_block.h"
+#include "ik/batch/batch_block.h"
 #include "ik/bend_step-inl.h"
 #include "ik/bend_step.h"
-#include "solver.h"
+#include "ik/solver.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace fabrik::batch {

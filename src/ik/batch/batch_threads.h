@@ -12,8 +12,8 @@
 #include <atomic>
 #include <cstddef>
 
-#include "batch_fabrik.h"
-#include "fork_join_tsan.h"
+#include "ik/batch_fabrik.h"
+#include "ik/fork_join_tsan.h"
 
 namespace fabrik::batch {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "batch_fabrik.h"
+#include "ik/batch_fabrik.h"
 
 namespace fabrik::batch {
 

@@ -3,6 +3,8 @@
 // poses in and out in batch_poses.cpp.
 #include "ik/batch_fabrik.h"
 
+#include <hwy/aligned_allocator.h>
+
 #include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
@@ -10,7 +12,7 @@
 #include <string>
 #include <utility>
 
-#include "ik/batch_block.h"
+#include "ik/batch/batch_block.h"
 #include "ik/vec_util.h"
 
 namespace fabrik {
@@ -20,16 +22,26 @@ using batch::kLanes;
 
 }  // namespace
 
+void ChainBatch::AlignedFree::operator()(const void* p) const noexcept {
+  hwy::FreeAlignedBytes(p, nullptr, nullptr);
+}
+
+// Highway's aligned storage, held by a pointer the public header names without Highway.
+template <class T>
+ChainBatch::Aligned<T> ChainBatch::AllocateAligned(std::size_t items) {
+  return Aligned<T>(hwy::AllocateAligned<T>(items).release());
+}
+
 void ChainBatch::AllocateLanes(Lanes& l) const {
   const std::size_t slots = lane_slots();
-  l.joints = hwy::AllocateAligned<float>(slots * joint_count_ * 3);
-  l.lengths = hwy::AllocateAligned<float>(slots * (joint_count_ - 1));
-  l.total = hwy::AllocateAligned<float>(slots);
-  l.min_fast_sq = hwy::AllocateAligned<float>(slots);
-  l.distance = hwy::AllocateAligned<float>(slots);
-  l.iterations = hwy::AllocateAligned<std::int32_t>(slots);
-  l.reached = hwy::AllocateAligned<std::uint8_t>(slots);
-  l.reachable = hwy::AllocateAligned<std::uint8_t>(slots);
+  l.joints = AllocateAligned<float>(slots * joint_count_ * 3);
+  l.lengths = AllocateAligned<float>(slots * (joint_count_ - 1));
+  l.total = AllocateAligned<float>(slots);
+  l.min_fast_sq = AllocateAligned<float>(slots);
+  l.distance = AllocateAligned<float>(slots);
+  l.iterations = AllocateAligned<std::int32_t>(slots);
+  l.reached = AllocateAligned<std::uint8_t>(slots);
+  l.reachable = AllocateAligned<std::uint8_t>(slots);
   ClearOutcomes(l);
 }
 
@@ -66,7 +78,7 @@ void ChainBatch::Allocate(std::size_t chains, std::size_t joints) {
   block_count_ = (chains + kLanes - 1) / kLanes;
   AllocateLanes(lanes_);
   AllocateLanes(spare_);
-  scratch_ = hwy::AllocateAligned<float>(block_count_ * batch::kScratchFloats);
+  scratch_ = AllocateAligned<float>(block_count_ * batch::kScratchFloats);
   std::fill_n(scratch_.get(), block_count_ * batch::kScratchFloats, 0.0f);
   slot_of_.resize(chains);
   chain_of_.resize(lane_slots());

@@ -14,9 +14,9 @@
 #include <cstring>
 #include <utility>
 
-#include "ik/batch_block.h"
+#include "ik/batch/batch_block.h"
+#include "ik/batch/batch_threads.h"
 #include "ik/batch_fabrik.h"
-#include "ik/batch_threads.h"
 #include "ik/fabrik.h"
 #include "ik/vec_util.h"
 

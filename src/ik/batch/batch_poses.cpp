@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "ik/batch_block.h"
+#include "ik/batch/batch_block.h"
+#include "ik/batch/batch_threads.h"
 #include "ik/batch_fabrik.h"
-#include "ik/batch_threads.h"
 #include "ik/chain_measure.h"
 
 namespace fabrik {

@@ -7,6 +7,7 @@
 // layout (12 MB for 100,000 chains of 10 joints, plus as much again for regrouping), solve it,
 // and read it all back, three passes over memory that no cache holds. Here a block goes in,
 // is solved and goes out while its ~20 KB stay in the core's cache.
+#include <hwy/aligned_allocator.h>
 #include <tbb/enumerable_thread_specific.h>
 
 #include <algorithm>
@@ -18,9 +19,9 @@
 #include <utility>
 #include <vector>
 
-#include "ik/batch_block.h"
+#include "ik/batch/batch_block.h"
+#include "ik/batch/batch_threads.h"
 #include "ik/batch_fabrik.h"
-#include "ik/batch_threads.h"
 #include "ik/chain_measure.h"
 #include "ik/vec_util.h"
 
