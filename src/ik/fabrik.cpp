@@ -73,6 +73,45 @@ void StraightenTowards(Chain& chain, const glm::vec3& target) {
       target);
 }
 
+namespace {
+
+// The backward pass's reaches below joint `next` (the effector, or the joint the trap escape
+// placed): each joint i slides along the line to its (already moved) child i + 1 until it is
+// len[i] from it. Squared distances within (min_fast_sq, kMaxFastSq) take the fast reach.
+inline void ReachBackward(std::span<glm::vec3> p, std::span<const float> len, std::size_t next,
+                          float min_fast_sq, const glm::vec3& inward) {
+  const std::size_t n = p.size();
+  for (std::size_t i = next; i-- > 0;) {
+    const glm::vec3 d = p[i] - p[i + 1];
+    const float sq = glm::dot(d, d);
+    if (sq > min_fast_sq && sq < kMaxFastSq) [[likely]] {
+      p[i] = p[i + 1] + d * (len[i] / std::sqrt(sq));
+    } else {
+      // Coincident (or extreme) points: keep going the way the previous reach went.
+      const glm::vec3 previous = i + 2 < n ? p[i + 1] - p[i + 2] : inward;
+      p[i] = ReachCareful(p[i + 1], p[i], len[i], previous, inward);
+    }
+  }
+}
+
+// The forward pass's reaches after the root is back in place: each joint i slides towards
+// its (already moved) parent i - 1 until it is len[i - 1] from it.
+inline void ReachForward(std::span<glm::vec3> p, std::span<const float> len, float min_fast_sq,
+                         const glm::vec3& outward) {
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    const glm::vec3 d = p[i] - p[i - 1];
+    const float sq = glm::dot(d, d);
+    if (sq > min_fast_sq && sq < kMaxFastSq) [[likely]] {
+      p[i] = p[i - 1] + d * (len[i - 1] / std::sqrt(sq));
+    } else {
+      const glm::vec3 previous = i >= 2 ? p[i - 1] - p[i - 2] : outward;
+      p[i] = ReachCareful(p[i - 1], p[i], len[i - 1], previous, outward);
+    }
+  }
+}
+
+}  // namespace
+
 SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettings& settings,
                         SolveObserver* observer) {
   if (settings.accelerate) return SolveFabrikAccelerated(chain, target, settings, observer);
@@ -144,32 +183,13 @@ SolveResult SolveFabrik(Chain& chain, const glm::vec3& target, const SolveSettin
         p[n - 2] = target + AnyPerpendicular(axis) * len[n - 2];
         next = n - 2;
       }
-      for (std::size_t i = next; i-- > 0;) {
-        const glm::vec3 d = p[i] - p[i + 1];
-        const float sq = glm::dot(d, d);
-        if (sq > min_fast_sq && sq < kMaxFastSq) [[likely]] {
-          p[i] = p[i + 1] + d * (len[i] / std::sqrt(sq));
-        } else {
-          // Coincident (or extreme) points: keep going the way the previous reach went.
-          const glm::vec3 previous = i + 2 < n ? p[i + 1] - p[i + 2] : inward;
-          p[i] = ReachCareful(p[i + 1], p[i], len[i], previous, inward);
-        }
-      }
+      ReachBackward(p, len, next, min_fast_sq, inward);
       if (observer) observer->OnHalfPass(PassKind::kBackward, iteration, p);
 
       // Forward pass: root back to its fixed place, then each joint i slides towards its
       // (already moved) parent i - 1 until it is len[i - 1] from it.
       p[0] = root;
-      for (std::size_t i = 1; i < n; ++i) {
-        const glm::vec3 d = p[i] - p[i - 1];
-        const float sq = glm::dot(d, d);
-        if (sq > min_fast_sq && sq < kMaxFastSq) [[likely]] {
-          p[i] = p[i - 1] + d * (len[i - 1] / std::sqrt(sq));
-        } else {
-          const glm::vec3 previous = i >= 2 ? p[i - 1] - p[i - 2] : outward;
-          p[i] = ReachCareful(p[i - 1], p[i], len[i - 1], previous, outward);
-        }
-      }
+      ReachForward(p, len, min_fast_sq, outward);
       result.iterations = iteration;
       if (observer) observer->OnHalfPass(PassKind::kForward, iteration, p);
 
