@@ -127,6 +127,7 @@ StartOptions ToStartOptions(const Options& o) {
   start.bvh_path = o.bvh_path;
   start.bvh_scale = o.bvh_scale;
   start.characters = o.characters;
+  start.markers_path = o.markers_path;
   start.solver = o.solver;
   start.exec = o.exec;
   start.screenshot_dir = o.screenshot_dir;

@@ -227,7 +227,8 @@ OptError OutputOverwritesInput(const Options& o) {
   const Named inputs[] = {{"--script", &o.script_path},
                           {"--spline", &o.spline_path},
                           {"--terrain", &o.terrain_path},
-                          {"--bvh", &o.bvh_path}};
+                          {"--bvh", &o.bvh_path},
+                          {"--markers", &o.markers_path}};
   const Named outputs[] = {{"--state-out", &o.state_out_path},
                            {"--screenshot", &o.screenshot_path},
                            {"--export", &o.export_path}};
@@ -368,6 +369,8 @@ std::vector<OptionRow> OptionRows(const std::string& scene_list) {
        [](const std::string& t, O& o) {
          return ReadNumber("--characters", t, 1, 5000, o.characters);
        }},
+      {"--markers", "the markers scene's take: a CSM or TRC file (implies --scene markers)",
+       Use::kInput, nullptr, &O::markers_path},
       {"--solver", "solver at start: " + SolverList("|"), Use::kRead,
        [](const std::string& t, O& o) -> OptError {
          if (!ParseSolverKind(t)) {

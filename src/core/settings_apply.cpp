@@ -44,8 +44,10 @@ void DropOverridden(Settings& s, std::span<const std::string> given) {
       if (Given(given, option)) s.values.erase(row.key);
     }
   }
-  // The camera looked at the saved scene; --bvh starts the mocap scene, as --scene would.
-  if (Given(given, "--scene") || Given(given, "--bvh")) s.camera.reset();
+  // The camera looked at the saved scene; --bvh and --markers start a scene, as --scene would.
+  if (Given(given, "--scene") || Given(given, "--bvh") || Given(given, "--markers")) {
+    s.camera.reset();
+  }
   if (Given(given, "--size")) s.window_size.reset();
 }
 

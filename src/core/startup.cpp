@@ -12,6 +12,7 @@
 #include "ik/chain_rebuild.h"
 #include "ik/fabrik.h"
 #include "lang/spline_file.h"
+#include "markers/take_file.h"
 #include "mocap/character.h"
 #include "mocap/clip.h"
 
@@ -88,6 +89,12 @@ Status LoadStartFiles(AppState& state, const StartOptions& options) {
       const std::string& e = rig.error();
       return MakeError("--bvh: " + (e.rfind(source, 0) == 0 ? e : source + ": " + e));
     }
+  }
+  if (!options.markers_path.empty()) {
+    // The same for a marker take: a file that cannot be read exits 2 naming --markers.
+    Result<markers::Take> take = markers::ReadTakeFile(
+        ResolveDataPath(options.markers_path, state.command_context.search_roots));
+    if (!take) return MakeError("--markers: " + take.error());
   }
   return Ok{};
 }

@@ -32,6 +32,7 @@ struct StartOptions {
   std::string bvh_path;         // the mocap scene's clip; "" = the default (mocap_config.h)
   float bvh_scale = 0.0f;       // metres per file unit; 0 = from the skeleton's height
   int characters = 100;         // the crowd scene's size
+  std::string markers_path;     // the markers scene's take; "" = the default (markers_config.h)
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
 

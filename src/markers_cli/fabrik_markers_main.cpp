@@ -10,6 +10,7 @@
 #include "markers/csm.h"
 #include "markers/skeleton_bvh.h"
 #include "markers/take_edit.h"
+#include "markers/take_file.h"
 #include "markers/take_solve.h"
 #include "markers/text_file.h"
 #include "markers/trc.h"
@@ -25,20 +26,6 @@ struct Options {
   std::optional<double> noise_mm;
   std::optional<unsigned long long> seed;
 };
-
-// CSM or TRC, told by the first bytes (PathFileType: TRC; a '$' section: CSM).
-fabrik::Result<Take> ReadTake(const std::string& path) {
-  fabrik::Result<std::string> bytes = ReadMarkerFile(path);
-  if (!bytes.ok()) return fabrik::MakeError(bytes.error());
-  const std::string& text = bytes.value();
-  const std::size_t start = text.find_first_not_of(" \t\r\n");
-  if (start != std::string::npos && text.compare(start, 12, "PathFileType") == 0) {
-    return ReadTrcText(text, path);
-  }
-  if (start != std::string::npos && text[start] == '$') return ReadCsmText(text, path);
-  return fabrik::MakeError(path +
-                           ": neither a TRC file (PathFileType) nor a CSM file ($ sections)");
-}
 
 fabrik::Status Prepare(const Options& o, Take& take, std::vector<HideSpec>& hidden) {
   for (const std::string& text : o.hide) {
@@ -66,7 +53,7 @@ fabrik::Status WriteOutputs(const Options& o, const ReportInput& report_input,
 }
 
 int Run(const Options& o) {
-  fabrik::Result<Take> read = ReadTake(o.input);
+  fabrik::Result<Take> read = ReadTakeFile(o.input);
   if (!read.ok()) return std::cerr << "fabrik-markers: " << read.error() << "\n", 2;
   const Take recorded = read.value();
   Take take = std::move(read).value();

@@ -23,4 +23,5 @@
   X(field, FieldSceneEntry, FieldShell)          \
   X(walker, WalkerSceneEntry, WalkerShell)       \
   X(mocap, MocapSceneEntry, MocapShell)          \
-  X(crowd, CrowdSceneEntry, CrowdShell)
+  X(crowd, CrowdSceneEntry, CrowdShell)          \
+  X(markers, MarkersSceneEntry, MarkersShell)

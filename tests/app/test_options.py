@@ -48,6 +48,10 @@ class Options(unittest.TestCase):
             (["--scene", "chain", "--bvh", "/nonexistent.bvh", "--frames", "1"], "--bvh"),
             (["--bvh", "/nonexistent.bvh", "--frames", "1"], "--bvh"),
             (["--scene", "mocap", "--bvh", "/nonexistent.bvh", "--frames", "1"], "--bvh"),
+            # The same for a marker take.
+            (["--scene", "chain", "--markers", "/nonexistent.csm", "--frames", "1"], "--markers"),
+            (["--markers", "/nonexistent.csm", "--frames", "1"], "--markers"),
+            (["--markers", "/dev/null", "--frames", "1"], "--markers"),
         ]
         for args, needle in cases:
             with self.subTest(args=args):

@@ -189,6 +189,7 @@ TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
       {"pole", "pole 1 0 0"},
       {"spline ik", "spline ik on"},
       {"aim", "aim 2 3 1 axis 1 0 0 joints 2"},
+      {"markers", "markers load /usr/share/assimp/models/CSM/ThomasFechten.csm"},
   };
   std::vector<std::string_view> names;
   for (const CommandSpec& spec : CommandList()) names.push_back(spec.name);

@@ -54,14 +54,14 @@ TEST(SceneInterface, RegistryNamesEveryBuiltInSceneAndTheLanguageAcceptsThem) {
   std::vector<std::string_view> names;
   for (const SceneEntry& e : RegisteredScenes()) names.push_back(e.name);
   EXPECT_EQ(names, (std::vector<std::string_view>{"chain", "arm", "creature", "field", "walker",
-                                                  "mocap", "crowd"}));
+                                                  "mocap", "crowd", "markers"}));
   // The language takes the registry's names from the app's context: parsing, the usage line
   // `help scene` prints, and Tab completion name the same scenes.
   const CommandContext& context = core.state().command_context;
   EXPECT_EQ(names, context.scene_names);
   const std::vector<std::string> help = HelpLines("scene", context);
   ASSERT_FALSE(help.empty());
-  EXPECT_EQ(help[0], "usage: scene chain|arm|creature|field|walker|mocap|crowd");
+  EXPECT_EQ(help[0], "usage: scene chain|arm|creature|field|walker|mocap|crowd|markers");
   for (std::string_view name : names) {
     EXPECT_EQ(CompleteCommand("scene " + std::string(name), context),
               std::vector<std::string>{"scene " + std::string(name)});
@@ -74,7 +74,7 @@ TEST(SceneInterface, RegistryNamesEveryBuiltInSceneAndTheLanguageAcceptsThem) {
   ASSERT_FALSE(forest.ok());
   EXPECT_EQ(forest.error(),
             "scene: unknown scene 'forest' (known: chain, arm, creature, field, walker, mocap, "
-            "crowd)");
+            "crowd, markers)");
   for (std::string_view name : names) {
     core.Run("scene " + std::string(name));
     EXPECT_EQ(core.state().scene.name(), name);

@@ -69,7 +69,7 @@ bool IsSceneName(const std::string& name) {
   return false;
 }
 // --bvh starts the mocap scene with its clip, as --scene would.
-constexpr std::string_view kSceneOverriddenBy[] = {"--scene", "--bvh"};
+constexpr std::string_view kSceneOverriddenBy[] = {"--scene", "--bvh", "--markers"};
 const SavedSetting kSceneSaved = {
     .key = "scene",
     .order = RestoreOrder::kScene,
