@@ -10,6 +10,7 @@
 #include <cmath>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
 #include <string>
@@ -417,13 +418,16 @@ Result<Model> ModelLoader::Run() {
   return std::move(model_);
 }
 
-// Assimp's processing, in two steps. Reading: triangles only, normals made where a file has
-// none, points and lines removed, the data checked (indices in range). Then the skin weights
-// are checked as the file gives them (ScanSkin), because joining vertices drops what it cannot
-// use (a bone without weight, a NaN weight); then identical vertices are joined (the X format
-// repeats a vertex for every face corner).
-constexpr unsigned kReadFlags = aiProcess_Triangulate | aiProcess_GenSmoothNormals |
-                                aiProcess_SortByPType | aiProcess_ValidateDataStructure;
+// Assimp's processing, in steps. Reading: nothing but the format's own reader. Then the
+// faces are checked (CheckFaces), because Debian's Assimp aborts the process inside its
+// triangulation on a face without corners. Then: triangles only, normals made where a file
+// has none, points and lines removed, the data checked (ValidateDataStructure). Then the skin
+// weights are checked as the file gives them (ScanSkin), because joining vertices drops what
+// it cannot use (a bone without weight, a NaN weight); then identical vertices are joined
+// (the X format repeats a vertex for every face corner).
+constexpr unsigned kReadFlags = 0;
+constexpr unsigned kShapeFlags = aiProcess_ValidateDataStructure | aiProcess_Triangulate |
+                                 aiProcess_GenSmoothNormals | aiProcess_SortByPType;
 constexpr unsigned kJoinFlags = aiProcess_JoinIdenticalVertices;
 
 // The weights as read: an error for a weight that is negative or not finite; a warning for
@@ -452,10 +456,45 @@ Status ScanSkin(const aiScene& scene, const std::string& source, Model& model) {
   return Ok{};
 }
 
+// Every face has corners, every corner names a vertex of its mesh, and the faces are within
+// the limits, before Assimp's processing works on them.
+Status CheckFaces(const aiScene& scene, const std::string& source) {
+  std::size_t faces = 0;
+  for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
+    const aiMesh& mesh = *scene.mMeshes[m];
+    if (mesh.mNumVertices > 0 && mesh.mVertices == nullptr) {
+      return MakeError(source + ": mesh " + Name(mesh.mName) + " has no vertex positions");
+    }
+    faces += mesh.mNumFaces;
+    if (faces > kMaxTriangles) {
+      return MakeError(source + ": more than " + std::to_string(kMaxTriangles) + " faces");
+    }
+    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+      const aiFace& face = mesh.mFaces[f];
+      if (face.mNumIndices == 0 || face.mIndices == nullptr) {
+        return MakeError(source + ": mesh " + Name(mesh.mName) + " face " + std::to_string(f) +
+                         " has no corners");
+      }
+      for (unsigned k = 0; k < face.mNumIndices; ++k) {
+        if (face.mIndices[k] >= mesh.mNumVertices) {
+          return MakeError(source + ": mesh " + Name(mesh.mName) + " face " + std::to_string(f) +
+                           " names a vertex the mesh does not have");
+        }
+      }
+    }
+  }
+  return Ok{};
+}
+
 Result<Model> FromScene(const aiScene* scene, Assimp::Importer& importer, const std::string& source,
                         const LoadOptions& options) {
   if (scene == nullptr) {
     return MakeError(source + ": Assimp cannot read it: " + importer.GetErrorString());
+  }
+  if (Status s = CheckFaces(*scene, source); !s) return MakeError(s.error());
+  scene = importer.ApplyPostProcessing(kShapeFlags);
+  if (scene == nullptr) {
+    return MakeError(source + ": Assimp cannot use it: " + importer.GetErrorString());
   }
   Model scanned;
   if (Status s = ScanSkin(*scene, source, scanned); !s) return MakeError(s.error());
@@ -486,6 +525,53 @@ Status CheckScale(const LoadOptions& options) {
 
 }  // namespace
 
+// The DirectX .x guard: Assimp's X reader allocates whatever a count in the file claims
+// before it reads the items. In a text file every count is a plain integer, so one larger
+// than the file could hold (or than kMinCountLimit in a smaller file: key times are plain
+// integers too) is refused before Assimp sees the bytes. The blocks of raw 32-bit words
+// (DeclData, FVFData: vertex data exporters store as integers) are skipped. Binary and
+// compressed .x files are refused: their counts cannot be checked this way.
+constexpr std::size_t kMinCountLimit = 1u << 16;
+
+bool IsXFile(std::string_view bytes) { return bytes.substr(0, 4) == "xof "; }
+
+Status GuardXText(std::string_view bytes, const std::string& source) {
+  if (bytes.size() < 16 || bytes.substr(8, 4) != "txt ") {
+    return MakeError(source + ": a binary or compressed .x file; only text .x files are read");
+  }
+  const std::size_t limit = std::max(bytes.size(), kMinCountLimit);
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto word = [&](char c) {
+    return digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' ||
+           c == '-' || c == '+';
+  };
+  for (std::size_t i = 0; i < bytes.size();) {
+    if (bytes.compare(i, 8, "DeclData") == 0 || bytes.compare(i, 7, "FVFData") == 0) {
+      i = std::min(bytes.find('}', i), bytes.size());
+      continue;
+    }
+    if (!digit(bytes[i]) || (i > 0 && word(bytes[i - 1]))) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    std::size_t value = 0;
+    while (end < bytes.size() && digit(bytes[end])) {
+      value = std::min<std::size_t>(value * 10 + static_cast<std::size_t>(bytes[end] - '0'),
+                                    std::size_t{1} << 40);
+      ++end;
+    }
+    const bool real = end < bytes.size() && (bytes[end] == '.' || bytes[end] == 'e' ||
+                                              bytes[end] == 'E');
+    if (!real && value > limit) {
+      return MakeError(source + ": claims a count of " + std::string(bytes.substr(i, end - i)) +
+                       ", more than the file could hold");
+    }
+    i = end;
+  }
+  return Ok{};
+}
+
 Result<Model> LoadModelFromMemory(std::string_view bytes, const std::string& format_hint,
                                   const std::string& source, const LoadOptions& options) {
   if (Status s = CheckScale(options); !s) return MakeError(s.error());
@@ -493,6 +579,9 @@ Result<Model> LoadModelFromMemory(std::string_view bytes, const std::string& for
   if (bytes.size() > kMaxFileBytes) {
     return MakeError(source + ": larger than the limit of " + std::to_string(kMaxFileBytes >> 20) +
                      " MiB");
+  }
+  if (IsXFile(bytes)) {
+    if (Status s = GuardXText(bytes, source); !s) return MakeError(s.error());
   }
   try {
     Assimp::Importer importer;
@@ -520,6 +609,18 @@ Result<Model> LoadModelFile(const std::string& path, const LoadOptions& options)
   if (size > kMaxFileBytes) {
     return MakeError(path + ": " + std::to_string(size) + " bytes, larger than the limit of " +
                      std::to_string(kMaxFileBytes >> 20) + " MiB");
+  }
+  // A .x file (whatever its name) is read here and guarded (GuardXText); any other format is
+  // read by Assimp from its path, so that files it refers to are found.
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return MakeError(path + ": cannot open it for reading");
+  std::string bytes(4, '\0');
+  in.read(bytes.data(), 4);
+  if (in && IsXFile(bytes)) {
+    bytes.resize(static_cast<std::size_t>(size));
+    in.read(bytes.data() + 4, static_cast<std::streamsize>(size - 4));
+    if (!in) return MakeError(path + ": read failed");
+    return LoadModelFromMemory(bytes, "x", path, options);
   }
   try {
     Assimp::Importer importer;

@@ -53,6 +53,30 @@ TEST(HostileModels, APackagedFileWhoseBonesAreNotInItsHierarchy) {
   EXPECT_NE(m.error().find("has no node in the hierarchy"), std::string::npos) << m.error();
 }
 
+TEST(HostileModels, AFaceWithoutCorners) {
+  // Debian's Assimp would abort the process in its triangulation: refused before it.
+  XMesh mesh = StripMesh();
+  mesh.faces.insert(mesh.faces.begin() + 1, std::vector<int>{});
+  ExpectRefused(XFile({StripSkeleton()}, {mesh}), "face 1 has no corners");
+}
+
+TEST(HostileModels, ACountLargerThanTheFileCouldHold) {
+  // Assimp's X reader would allocate what the count claims before reading a vertex.
+  std::string text = XFile({StripSkeleton()}, {StripMesh()});
+  const std::size_t at = text.find("  6;\n");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 5, "  2000000000;\n");
+  ExpectRefused(text, "claims a count of 2000000000, more than the file could hold");
+  ExpectRefused("xof 0303bin 0032" + std::string(64, '\x01'), "only text .x files are read");
+  // Larger plain integers that are not counts pass: reals, negative numbers, names.
+  XFrame root = StripSkeleton();
+  root.children.push_back(XFrame{"Bone12345678", glm::vec3(-70000.0f, 90000.0f, 0), {}});
+  LoadOptions cm;
+  cm.metres_per_unit = 0.01f;
+  const Result<Model> m = LoadModelFromMemory(XFile({root}, {StripMesh()}), "x", "names.x", cm);
+  EXPECT_TRUE(m.ok()) << m.error();
+}
+
 TEST(HostileModels, NoSkinnedMesh) {
   XMesh bare = StripMesh();
   bare.skin.clear();

@@ -67,9 +67,9 @@ inline std::string XMeshText(const XMesh& m) {
   for (std::size_t i = 0; i < m.faces.size(); ++i) {
     s += "  " + std::to_string(m.faces[i].size()) + ";";
     for (std::size_t k = 0; k < m.faces[i].size(); ++k) {
-      s += std::to_string(m.faces[i][k]) + (k + 1 < m.faces[i].size() ? "," : "");
+      s += std::to_string(m.faces[i][k]) + (k + 1 < m.faces[i].size() ? "," : ";");
     }
-    s += i + 1 < m.faces.size() ? ";,\n" : ";;\n";
+    s += i + 1 < m.faces.size() ? ",\n" : ";\n";
   }
   for (const XWeights& w : m.skin) {
     s += "  SkinWeights {\n   \"" + w.bone + "\";\n   " + std::to_string(w.vertices.size()) +
