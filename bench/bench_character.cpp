@@ -1,5 +1,6 @@
 // Skinned characters (docs/characters.md): loading the packaged models, evaluating a pose
-// from an animation, and skinning the human on the CPU by linear blend and dual quaternions.
+// from an animation, skinning the human on the CPU by linear blend and dual quaternions, and
+// retargeting a CMU clip onto the human.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -9,6 +10,9 @@
 #include "character/cpu_skin.h"
 #include "character/model.h"
 #include "character/pose.h"
+#include "character/retarget.h"
+#include "mocap/clip.h"
+#include "mocap/clip_sample.h"
 
 namespace fabrik::character {
 namespace {
@@ -78,6 +82,34 @@ void BM_Skin(benchmark::State& state, SkinMethod method) {
 }
 BENCHMARK_CAPTURE(BM_Skin, human_linear, SkinMethod::kLinear)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Skin, human_dual_quat, SkinMethod::kDualQuat)->Unit(benchmark::kMicrosecond);
+
+// One frame of a CMU clip played on the human: sampling the clip (mocap::SampleClip) and the
+// retargeting (Retargeter::Apply, with its limb fits), the time moving 1/60 s a frame.
+void BM_Retarget(benchmark::State& state) {
+  const Model& m = Loaded(kHumanPath);
+  Result<mocap::Clip> clip = mocap::LoadClipFile("/usr/share/assimp/models/BVH/01_01.bvh");
+  if (!clip) {
+    state.SkipWithError(clip.error().c_str());
+    return;
+  }
+  Result<Retargeter> r = Retargeter::Create(m.skeleton, clip.value());
+  if (!r) {
+    state.SkipWithError(r.error().c_str());
+    return;
+  }
+  mocap::Pose clip_pose;
+  clip_pose.Resize(clip.value().joint_count());
+  std::vector<BoneTransform> pose(m.skeleton.names.size());
+  float t = 0.0f;
+  for (auto _ : state) {
+    mocap::SampleClip(clip.value(), t, clip_pose);
+    r.value().Apply(clip_pose, pose);
+    benchmark::DoNotOptimize(pose.data());
+    t += 1.0f / 60.0f;
+    if (t > clip.value().duration()) t = 0.0f;
+  }
+}
+BENCHMARK(BM_Retarget)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace fabrik::character

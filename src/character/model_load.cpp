@@ -561,8 +561,8 @@ Status GuardXText(std::string_view bytes, const std::string& source) {
                                     std::size_t{1} << 40);
       ++end;
     }
-    const bool real = end < bytes.size() && (bytes[end] == '.' || bytes[end] == 'e' ||
-                                              bytes[end] == 'E');
+    const bool real =
+        end < bytes.size() && (bytes[end] == '.' || bytes[end] == 'e' || bytes[end] == 'E');
     if (!real && value > limit) {
       return MakeError(source + ": claims a count of " + std::string(bytes.substr(i, end - i)) +
                        ", more than the file could hold");

@@ -47,7 +47,7 @@ USES = {
     "walker": {"ik", "terrain"},
     # io: the BVH writer's atomic file writes; lang: text.h's byte-order mark (header only)
     "mocap": {"ik", "io", "lang", "terrain"},
-    "character": {"ik", "skin"},
+    "character": {"ik", "skin", "mocap"},
     "core": set(LOWER),
     "render": {"ik", "io", "skin", "camera"},
     "app": set(LOWER) | {"core", "render", "scenes"},
