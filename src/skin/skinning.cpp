@@ -20,11 +20,17 @@ SkinnedPoint BlendDualQuat(const glm::vec3& position, const glm::vec3& normal,
                            const Influences& influences, std::span<const DualQuat> transforms) {
   const std::size_t n =
       std::min({influences.bones.size(), influences.weights.size(), kMaxSkinInfluences});
+  // Influences of weight 0 (padding) add nothing and are left out.
   DualQuat picked[kMaxSkinInfluences];
+  float weights[kMaxSkinInfluences];
+  std::size_t used = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    picked[i] = transforms[static_cast<std::size_t>(influences.bones[i])];
+    if (influences.weights[i] == 0.0f) continue;
+    picked[used] = transforms[static_cast<std::size_t>(influences.bones[i])];
+    weights[used++] = influences.weights[i];
   }
-  const DualQuat b = Blend(std::span<const DualQuat>(picked, n), influences.weights.first(n));
+  const DualQuat b =
+      Blend(std::span<const DualQuat>(picked, used), std::span<const float>(weights, used));
   return {b.TransformPoint(position), glm::normalize(b.TransformVector(normal))};
 }
 
@@ -34,6 +40,7 @@ SkinnedPoint BlendLinear(const glm::vec3& position, const glm::vec3& normal,
       std::min({influences.bones.size(), influences.weights.size(), kMaxSkinInfluences});
   SkinnedPoint out{glm::vec3(0.0f), glm::vec3(0.0f)};
   for (std::size_t i = 0; i < n; ++i) {
+    if (influences.weights[i] == 0.0f) continue;  // padding adds nothing
     const DualQuat& b = transforms[static_cast<std::size_t>(influences.bones[i])];
     out.position += influences.weights[i] * b.TransformPoint(position);
     out.normal += influences.weights[i] * b.TransformVector(normal);
