@@ -69,7 +69,7 @@ TEST_P(PackagedModels, SkinnedVerticesEqualAReferenceComputedFromTheWeights) {
     const Vertex& v = m.vertices[i];
     glm::vec3 linear(0.0f);
     glm::dualquat sum(glm::quat(0, 0, 0, 0), glm::quat(0, 0, 0, 0));
-    glm::quat first;
+    glm::quat first(1.0f, 0.0f, 0.0f, 0.0f);
     for (int k = 0; k < kMaxInfluences; ++k) {
       const int b = v.bones[k];
       const BoneTransform skin = pose[b] * m.skeleton.inverse_bind[b];
