@@ -1,5 +1,6 @@
 #include "skin/skinning.h"
 
+#include <algorithm>
 #include <glm/geometric.hpp>
 
 namespace fabrik {
@@ -15,24 +16,48 @@ bool SkinBones(const SkinMesh& mesh, std::span<const glm::quat> rotations,
   return true;
 }
 
+SkinnedPoint BlendDualQuat(const glm::vec3& position, const glm::vec3& normal,
+                           const Influences& influences, std::span<const DualQuat> transforms) {
+  const std::size_t n =
+      std::min({influences.bones.size(), influences.weights.size(), kMaxSkinInfluences});
+  // Influences of weight 0 (padding) add nothing and are left out.
+  DualQuat picked[kMaxSkinInfluences];
+  float weights[kMaxSkinInfluences];
+  std::size_t used = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (influences.weights[i] == 0.0f) continue;
+    picked[used] = transforms[static_cast<std::size_t>(influences.bones[i])];
+    weights[used++] = influences.weights[i];
+  }
+  const DualQuat b =
+      Blend(std::span<const DualQuat>(picked, used), std::span<const float>(weights, used));
+  return {b.TransformPoint(position), glm::normalize(b.TransformVector(normal))};
+}
+
+SkinnedPoint BlendLinear(const glm::vec3& position, const glm::vec3& normal,
+                         const Influences& influences, std::span<const DualQuat> transforms) {
+  const std::size_t n =
+      std::min({influences.bones.size(), influences.weights.size(), kMaxSkinInfluences});
+  SkinnedPoint out{glm::vec3(0.0f), glm::vec3(0.0f)};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (influences.weights[i] == 0.0f) continue;  // padding adds nothing
+    const DualQuat& b = transforms[static_cast<std::size_t>(influences.bones[i])];
+    out.position += influences.weights[i] * b.TransformPoint(position);
+    out.normal += influences.weights[i] * b.TransformVector(normal);
+  }
+  const float len = glm::length(out.normal);
+  out.normal = len > 1e-12f ? out.normal / len : normal;
+  return out;
+}
+
 SkinnedPoint SkinDualQuat(const SkinVertex& v, std::span<const DualQuat> bones) {
-  const DualQuat pair[2] = {bones[static_cast<std::size_t>(v.bones[0])],
-                            bones[static_cast<std::size_t>(v.bones[1])]};
   const float w[2] = {v.weights.x, v.weights.y};
-  const DualQuat b = Blend(pair, w);
-  return {b.TransformPoint(v.position), glm::normalize(b.TransformVector(v.normal))};
+  return BlendDualQuat(v.position, v.normal, {v.bones, w}, bones);
 }
 
 SkinnedPoint SkinLinear(const SkinVertex& v, std::span<const DualQuat> bones) {
-  SkinnedPoint out{glm::vec3(0.0f), glm::vec3(0.0f)};
-  for (int i = 0; i < 2; ++i) {
-    const DualQuat& b = bones[static_cast<std::size_t>(v.bones[i])];
-    out.position += v.weights[i] * b.TransformPoint(v.position);
-    out.normal += v.weights[i] * b.TransformVector(v.normal);
-  }
-  const float len = glm::length(out.normal);
-  out.normal = len > 1e-12f ? out.normal / len : v.normal;
-  return out;
+  const float w[2] = {v.weights.x, v.weights.y};
+  return BlendLinear(v.position, v.normal, {v.bones, w}, bones);
 }
 
 }  // namespace fabrik

@@ -8,10 +8,11 @@
 // segment from joint i.
 #pragma once
 
-#include <span>
-
+#include <cstddef>
+#include <cstdint>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
+#include <span>
 
 #include "skin/dual_quat.h"
 #include "skin/tube_mesh.h"
@@ -28,6 +29,26 @@ struct SkinnedPoint {
   glm::vec3 position;
   glm::vec3 normal;
 };
+
+// The most influences one vertex may have in BlendDualQuat and BlendLinear.
+inline constexpr std::size_t kMaxSkinInfluences = 4;
+
+// One vertex's influences: bone indices into the transforms, with their weights (summing to 1;
+// a weight of 0 may pad). At most kMaxSkinInfluences are read; every index must be valid.
+struct Influences {
+  std::span<const std::int32_t> bones;
+  std::span<const float> weights;  // same size as bones
+};
+
+// Dual quaternion skinning of a rest-pose point and unit normal (Blend, dual_quat.h): the one
+// copy of the algorithm, for the tube (SkinDualQuat) and for loaded characters
+// (src/character/cpu_skin.h). The normal comes back unit.
+SkinnedPoint BlendDualQuat(const glm::vec3& position, const glm::vec3& normal,
+                           const Influences& influences, std::span<const DualQuat> transforms);
+// Linear blend skinning: the weighted sum of the transformed point (and normal, made unit
+// again; the rest normal when the sum vanishes). The one copy, as above.
+SkinnedPoint BlendLinear(const glm::vec3& position, const glm::vec3& normal,
+                         const Influences& influences, std::span<const DualQuat> transforms);
 
 // Dual quaternion skinning of one vertex (the reference for the shader).
 SkinnedPoint SkinDualQuat(const SkinVertex& v, std::span<const DualQuat> bones);

@@ -37,7 +37,8 @@ SOURCE = os.environ.get("FABRIK_SOURCE_DIR",
 # Each layer (folder of src/) and the layers it may include, besides itself. The scenes'
 # shell files (*_shell.cpp, *_draw.*, *_panel.*) go into the app and may include what the
 # app includes; a scene's other files go into the core.
-LOWER = ("ik", "io", "skin", "camera", "lang", "targets", "terrain", "walker", "mocap", "markers")
+LOWER = ("ik", "io", "skin", "camera", "lang", "targets", "terrain", "walker", "mocap", "markers",
+         "character")
 USES = {
     "ik": set(),
     "io": {"ik"},
@@ -50,6 +51,7 @@ USES = {
     "walker": {"ik", "terrain"},
     # io: the BVH writer's atomic file writes; lang: text.h's byte-order mark (header only)
     "mocap": {"ik", "io", "lang", "terrain"},
+    "character": {"ik", "skin", "mocap"},
     "core": set(LOWER),
     "render": {"ik", "io", "skin", "camera"},
     "app": set(LOWER) | {"core", "render", "scenes"},
