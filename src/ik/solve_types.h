@@ -2,11 +2,15 @@
 #pragma once
 
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <span>
 
-#include <glm/vec3.hpp>
-
 namespace fabrik {
+
+// Whether a solve runs the accelerated FABRIK when the caller does not say: the one default
+// of the C++ library (SolveSettings) and of fabrik-solve's "accelerate" field. The textbook
+// FABRIK, which every solve of the 1.x versions has run unless asked otherwise.
+inline constexpr bool kAccelerateByDefault = false;
 
 // What a solve may do. Validated by every solver before it touches the chain.
 struct SolveSettings {
@@ -18,7 +22,7 @@ struct SolveSettings {
   int max_iterations = 10;
   // FABRIK only (SolveFabrik and, through it, Solve(kFabrik)): run the accelerated FABRIK of
   // fabrik_accelerated.h instead of the textbook loop. The other solvers ignore it.
-  bool accelerate = false;
+  bool accelerate = kAccelerateByDefault;
 };
 
 // The outcome of one solve.
@@ -41,11 +45,11 @@ struct SolveResult {
 
 // Which half of an iteration just finished.
 enum class PassKind : std::uint8_t {
-  kBackward,   // effector placed on the target, then each joint reached towards the root
-  kForward,    // root put back in place, then each joint reached towards the effector
-  kStraighten, // target out of reach: the chain was laid straight towards it
-  kBendScale,  // accelerated FABRIK only: every bend scaled by one factor, then the chain
-               // turned rigidly about the root (fabrik_accelerated.h); one whole-chain move
+  kBackward,    // effector placed on the target, then each joint reached towards the root
+  kForward,     // root put back in place, then each joint reached towards the effector
+  kStraighten,  // target out of reach: the chain was laid straight towards it
+  kBendScale,   // accelerated FABRIK only: every bend scaled by one factor, then the chain
+                // turned rigidly about the root (fabrik_accelerated.h); one whole-chain move
 };
 
 // Optional observer of a solve, for teaching views and tests. Off (nullptr) by default, and a

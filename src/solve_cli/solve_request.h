@@ -72,8 +72,8 @@ struct SolveRequest {
   double tolerance = 0.01;  // world units, > 0 also in single precision
   int max_iterations = 10;
   SolverKind solver = SolverKind::kFabrik;
-  bool accelerate = false;  // accelerated FABRIK (fabrik solver only)
-  bool free_root = false;   // PullChain (ik/free_root.h): the root follows the head
+  bool accelerate = kAccelerateByDefault;  // accelerated FABRIK (fabrik solver only)
+  bool free_root = false;                  // PullChain (ik/free_root.h): the root follows the head
 };
 
 // Reads a request's "joints" (2 to kMaxJoints points); the error names the first problem.

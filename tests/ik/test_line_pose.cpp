@@ -38,8 +38,7 @@ TEST(LinePose, LayStraightThroughAccessorsMatchesStraightenTowards) {
     }
     StraightenTowards(chain, target);
     LayStraight(
-        len.size() + 1,
-        [&](std::size_t i) { return glm::vec3(soa[0][i], soa[1][i], soa[2][i]); },
+        len.size() + 1, [&](std::size_t i) { return glm::vec3(soa[0][i], soa[1][i], soa[2][i]); },
         [&](std::size_t i, const glm::vec3& v) {
           for (int k = 0; k < 3; ++k) soa[k][i] = v[k];
         },
@@ -116,6 +115,18 @@ TEST(LinePose, EscapeLineOnceBendsOnceOnly) {
   EXPECT_TRUE(BitwiseEqual(chain.joints(), off));
   Chain again = StraightChain(5, 1.0f, glm::vec3(0, 1, 0));
   EXPECT_EQ(EscapeLineOnce(again, axis, 1e-4f, bent), LineEscape::kStuck);
+}
+
+// The double unit vector aim, stiffness and the turn limit share (vec_util.h): the fallback
+// for a vector not longer than the bound, for zero and for one that is not finite.
+TEST(LinePose, UnitDFallsBackBelowItsBound) {
+  const glm::dvec3 fallback(0.0, 0.0, 1.0);
+  EXPECT_EQ(UnitD(glm::dvec3(3.0, 4.0, 0.0), fallback), glm::dvec3(0.6, 0.8, 0.0));
+  EXPECT_EQ(UnitD(glm::dvec3(0.0), fallback), fallback);
+  EXPECT_EQ(UnitD(glm::dvec3(1e-13, 0.0, 0.0), fallback), glm::dvec3(1.0, 0.0, 0.0));
+  EXPECT_EQ(UnitD(glm::dvec3(1e-13, 0.0, 0.0), fallback, 1e-12), fallback);
+  EXPECT_EQ(UnitD(glm::dvec3(std::numeric_limits<double>::infinity(), 0.0, 0.0), fallback),
+            fallback);
 }
 
 }  // namespace
