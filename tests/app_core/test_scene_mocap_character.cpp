@@ -38,12 +38,14 @@ glm::vec3 Joint(const nlohmann::json& j, const std::string& name) {
   return i < 0 ? glm::vec3(NAN) : PointAt(j["skeleton"]["joints"][static_cast<std::size_t>(i)]);
 }
 
-// What a refused `character` line must leave alone.
+// What a refused `character` line must leave alone: the scene, the clip (its path, scale and
+// time: not reloaded, not restarted) and the character (its file and settings; the pose
+// itself goes on settling under the IK while the clip is paused).
 std::string KeptByCharacter(const Core& core) {
   nlohmann::json j = core.Json();
+  if (j["character"].is_object()) j["character"].erase("joints");
   return nlohmann::json{{"scene", j["scene"]},
                         {"clip", j["clip"]},
-                        {"skeleton", j["skeleton"]},
                         {"character", j["character"]},
                         {"retarget", j["retarget"]}}
       .dump();
@@ -134,6 +136,26 @@ TEST(MocapCharacter, RetargetOffHoldsTheBindPoseAtThePelvis) {
   core.Frames(3);
   const nlohmann::json c = core.Json();
   EXPECT_GT(glm::distance(Bone(c, "B_Hand_Left") - Bone(c, "B_LowerPelvis"), after), 1e-3f);
+}
+
+TEST(MocapCharacter, SkinningIsDualQuaternionsOrLinear) {
+  Core core;
+  core.Run("scene mocap");
+  core.Run(std::string("character ") + kHuman);
+  core.Frames(1);
+  EXPECT_EQ(core.Json()["character"]["skinning"], "dq");
+  core.Run("character skinning LINEAR");
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  EXPECT_EQ(core.Json()["character"]["skinning"], "linear");
+  core.Run("mocap pause");
+  core.Frames(2);
+  const std::string before = KeptByCharacter(core);
+  core.Run("character skinning quaternions");
+  EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
+  EXPECT_NE(core.LastLine().find("expected dq or linear"), std::string::npos) << core.LastLine();
+  EXPECT_EQ(KeptByCharacter(core), before);
+  core.Run("character skinning dq");
+  EXPECT_EQ(core.Json()["character"]["skinning"], "dq");
 }
 
 TEST(MocapCharacter, CapsulesBackAndTheCharacterOutlivesTheScene) {

@@ -298,9 +298,18 @@ constexpr std::string_view kIkKeywords[] = {"weight"};
 
 // --- character PATH | capsules; retarget on|off ---
 
-constexpr const char* kCharacterUsage = "character PATH | character capsules";
+constexpr const char* kCharacterUsage =
+    "character PATH | character capsules | character skinning dq|linear";
 
 Result<std::vector<std::string>> ParseCharacter(Args args) {
+  if (args.size() == 2 && text::Lower(args[0]) == "skinning") {
+    const std::string how = text::Lower(args[1]);
+    if (how != "dq" && how != "linear") {
+      return MakeError("character skinning: expected dq or linear, got " + text::Quote(args[1]) +
+                       " (usage: " + std::string(kCharacterUsage) + ")");
+    }
+    return std::vector<std::string>{"skinning", how};
+  }
   if (args.size() != 1 || args[0].empty()) {
     return MakeError("character: expected a model file or capsules (usage: " +
                      std::string(kCharacterUsage) + ")");
@@ -312,6 +321,11 @@ Result<std::vector<std::string>> ParseCharacter(Args args) {
 bool ApplyCharacter(AppState& state, Args args, CommandOutput& out) {
   MocapScene* scene = Mocap(state);
   if (scene == nullptr) return NeedMocap("character", out);
+  if (args.size() == 2) {
+    scene->SetLinearSkinning(args[1] == "linear");
+    out.Print("character skinning " + args[1]);
+    return true;
+  }
   const bool capsules = args[0] == "capsules";
   if (Status done = scene->SetCharacter(state, capsules ? std::string() : args[0]); !done) {
     return out.Fail("character: " + done.error());
@@ -330,8 +344,9 @@ constexpr std::string_view kCharacterDetails[] = {
     "  A skinned model (docs/characters.md: what loads), its bones following the clip after",
     "  the IK; the clip is reloaded scaled to the model's legs and restarts. capsules: the",
     "  clip's own bones as capsules. The packaged human:",
-    "  /usr/share/assimp/models/X/BCN_Epileptic.X (package assimp-testmodels)."};
-constexpr std::string_view kCharacterKeywords[] = {"capsules"};
+    "  /usr/share/assimp/models/X/BCN_Epileptic.X (package assimp-testmodels).",
+    "  skinning dq|linear: the GPU blends the bones by dual quaternions (default) or linearly."};
+constexpr std::string_view kCharacterKeywords[] = {"capsules", "skinning"};
 
 Result<std::vector<std::string>> ParseRetarget(Args args) {
   auto on = ParseOnOff("retarget", args);

@@ -83,7 +83,7 @@ bool MocapLook::DrawGround(const AppState& state, const std::shared_ptr<const He
   return true;
 }
 
-bool MocapLook::DrawSkin(const AppState& state, const MocapSkin& skin) {
+bool MocapLook::DrawSkin(const AppState& state, const MocapSkin& skin, bool linear) {
   if (!skin_pass_ && !skin_pass_failed_) {
     auto made = ModelSkinPass::Create(state.data_dir + "/shaders");
     if (!made) {
@@ -105,7 +105,7 @@ bool MocapLook::DrawSkin(const AppState& state, const MocapSkin& skin) {
     // The packaged human's meshes by name (docs/characters.md): a shirt, trousers, a head.
     const std::string& name = parts[i].name;
     const BodyPart part = name == "Legs" ? kLeg : name == "Head" ? kHead : kTorso;
-    skin_pass_->Draw(skin.bones(), static_cast<int>(i), kPartColor[part], false, view_projection,
+    skin_pass_->Draw(skin.bones(), static_cast<int>(i), kPartColor[part], linear, view_projection,
                      state.view.camera.eye());
   }
   return true;
@@ -175,7 +175,8 @@ void MocapLook::DrawMocap(const AppState& state, const MocapScene& scene, Render
   bones_.clear();
   spheres_.clear();
   lines_.clear();
-  if (!scene.skin() || !DrawSkin(state, *scene.skin())) AddBody(c.rig(), c.pose(), 1.0f, false);
+  if (!scene.skin() || !DrawSkin(state, *scene.skin(), scene.linear_skinning()))
+    AddBody(c.rig(), c.pose(), 1.0f, false);
   const mocap::Limbs& limbs = c.rig().limbs;
   const float h = c.rig().clip.rest_height();
   // Contacts and pins: a green ring on the ground under a foot in contact, a yellow pin ball

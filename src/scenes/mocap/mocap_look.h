@@ -33,9 +33,10 @@ class MocapLook {
   // Appends one body: a capsule per bone of `pose`, radii from the rig's limbs (cached per rig).
   void AddBody(const mocap::Rig& rig, const mocap::Pose& pose, float alpha, bool ghost);
   void CacheRadii(const mocap::Rig& rig);
-  // The scene's skinned character, one draw per mesh part; false when the skinning shader
-  // could not load (then the message went to stderr once and capsules are drawn).
-  bool DrawSkin(const AppState& state, const MocapSkin& skin);
+  // The scene's skinned character, one draw per mesh part, by linear blending or dual
+  // quaternions; false when the skinning shader could not load (then the message went to
+  // stderr once and capsules are drawn).
+  bool DrawSkin(const AppState& state, const MocapSkin& skin, bool linear);
 
   std::unique_ptr<SurfaceRenderer> surfaces_;
   bool surfaces_failed_ = false;

@@ -56,6 +56,10 @@ void CharacterPicker(const MocapScene& scene, CommandQueue& queue) {
     SendCommand(queue, "retarget", {retarget ? "on" : "off"});
   }
   ImGui::SameLine();
+  bool linear = scene.linear_skinning();
+  if (ImGui::Checkbox("linear blend", &linear)) {
+    SendCommand(queue, "character", {"skinning", linear ? "linear" : "dq"});
+  }
   ImGui::TextColored(kDim, "%d bones, %zu vertices; retarget %.1f us, skin %.1f us",
                      skin->model().skeleton.bone_count(), skin->model().vertices.size(),
                      skin->retarget_us(), skin->skin_us());

@@ -380,6 +380,7 @@ void MocapScene::WriteCharacterState(nlohmann::json& j) const {
   j["character"] = {{"path", skin_->path()},
                     {"bones", model.skeleton.bone_count()},
                     {"vertices", model.vertices.size()},
+                    {"skinning", linear_skinning_ ? "linear" : "dq"},
                     {"names", model.skeleton.names},
                     {"joints", std::move(joints)}};
   j["retarget_us"] = Num(skin_->retarget_us());

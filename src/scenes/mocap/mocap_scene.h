@@ -90,6 +90,9 @@ class MocapScene final : public Scene {
   // Retargeting on, or off: the character holds its bind pose at the clip's pelvis.
   void SetRetarget(bool on) { retarget_ = on; }
   bool retarget() const { return retarget_; }
+  // How the GPU skins the character: linear blending, or dual quaternions (the default).
+  void SetLinearSkinning(bool linear) { linear_skinning_ = linear; }
+  bool linear_skinning() const { return linear_skinning_; }
   // The skinned character, if one is loaded.
   const std::optional<MocapSkin>& skin() const { return skin_; }
 
@@ -156,6 +159,7 @@ class MocapScene final : public Scene {
   std::optional<ClipExport> export_;
   std::optional<MocapSkin> skin_;
   bool retarget_ = true;
+  bool linear_skinning_ = false;
   // The live grounding figures (ClipGrounding, IkGrounding), restarted with the ground.
   std::optional<mocap::GroundingMeter> clip_meter_, ik_meter_;
 };
