@@ -127,6 +127,7 @@ StartOptions ToStartOptions(const Options& o) {
   start.bvh_path = o.bvh_path;
   start.bvh_scale = o.bvh_scale;
   start.characters = o.characters;
+  start.character_path = o.character_path;
   start.markers_path = o.markers_path;
   start.solver = o.solver;
   start.exec = o.exec;

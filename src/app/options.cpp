@@ -224,11 +224,9 @@ OptError CheckFolder(const std::string& name, const std::string& path) {
 // may be named twice.
 OptError OutputOverwritesInput(const Options& o) {
   using Named = std::pair<const char*, const std::string*>;
-  const Named inputs[] = {{"--script", &o.script_path},
-                          {"--spline", &o.spline_path},
-                          {"--terrain", &o.terrain_path},
-                          {"--bvh", &o.bvh_path},
-                          {"--markers", &o.markers_path}};
+  const Named inputs[] = {{"--script", &o.script_path},       {"--spline", &o.spline_path},
+                          {"--terrain", &o.terrain_path},     {"--bvh", &o.bvh_path},
+                          {"--character", &o.character_path}, {"--markers", &o.markers_path}};
   const Named outputs[] = {{"--state-out", &o.state_out_path},
                            {"--screenshot", &o.screenshot_path},
                            {"--export", &o.export_path}};
@@ -365,6 +363,8 @@ std::vector<OptionRow> OptionRows(const std::string& scene_list) {
        [](const std::string& t, O& o) {
          return ReadNumber("--bvh-scale", t, 1e-6f, 1e3f, o.bvh_scale);
        }},
+      {"--character", "the mocap scene's skinned character: a model file (default: capsules)",
+       Use::kInput, nullptr, &O::character_path},
       {"--characters", "characters in the crowd scene (1..5000, default 100)", Use::kRead,
        [](const std::string& t, O& o) {
          return ReadNumber("--characters", t, 1, 5000, o.characters);

@@ -51,6 +51,7 @@ struct Options {
   std::string bvh_path;         // --bvh: the mocap scene's clip ("" = the default clip)
   float bvh_scale = 0.0f;       // --bvh-scale: metres per file unit (0 = from the skeleton)
   int characters = 100;         // --characters: the crowd scene's size
+  std::string character_path;   // --character: the mocap scene's skinned model ("" = capsules)
   std::string markers_path;     // --markers: the markers scene's take ("" = the default take)
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order

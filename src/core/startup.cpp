@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "character/model.h"
 #include "core/builtin_table.h"
 #include "core/command_table.h"
 #include "core/execute.h"
@@ -89,6 +90,12 @@ Status LoadStartFiles(AppState& state, const StartOptions& options) {
       const std::string& e = rig.error();
       return MakeError("--bvh: " + (e.rfind(source, 0) == 0 ? e : source + ": " + e));
     }
+  }
+  if (!options.character_path.empty()) {
+    // The same for a skinned character (docs/characters.md: Errors).
+    auto model = character::LoadModelFile(
+        ResolveDataPath(options.character_path, state.command_context.search_roots));
+    if (!model) return MakeError("--character: " + model.error());
   }
   if (!options.markers_path.empty()) {
     // The same for a marker take: a file that cannot be read exits 2 naming --markers.

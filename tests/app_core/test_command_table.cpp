@@ -181,6 +181,8 @@ TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
       {"ik", "ik weight 0.5"},
       {"ghost", "ghost off"},
       {"follow", "follow off"},
+      {"character", "character /usr/share/assimp/models/X/BCN_Epileptic.X"},
+      {"retarget", "retarget off"},
       {"characters", "characters 20"},
       {"soften", "soften 0.8"},
       {"stretch", "stretch 1.5"},
@@ -200,7 +202,8 @@ TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
     ASSERT_NE(it, good.end()) << "no good line for this command";
     Core core;
     if (name == "walker") core.Run("scene walker");
-    for (std::string_view needs_clip : {"mocap", "reach", "look", "ik", "ghost", "follow"}) {
+    for (std::string_view needs_clip :
+         {"mocap", "reach", "look", "ik", "ghost", "follow", "character", "retarget"}) {
       if (name == needs_clip) core.Run("scene mocap");
     }
     if (name == "camera") core.Send(app::CameraOrbit{{80.0f, 0.0f}});  // so reset moves it

@@ -53,7 +53,8 @@ USES = {
     "mocap": {"ik", "io", "lang", "terrain"},
     "character": {"ik", "skin", "mocap"},
     "core": set(LOWER),
-    "render": {"ik", "io", "skin", "camera"},
+    # character: model.h's plain vertex and mesh types for the GPU skinning (header only)
+    "render": {"ik", "io", "skin", "camera", "character"},
     "app": set(LOWER) | {"core", "render", "scenes"},
     "scenes": set(LOWER) | {"core"},
     "scenes_shell": set(LOWER) | {"core", "render", "app"},

@@ -1,7 +1,7 @@
 // The mocap scene's console commands (docs/mocap.md: The mocap scene), entries of the app's
 // command table: `mocap` (load, play, pause, speed, frame, loop, scale, export), `reach`, `look`,
-// `ik weight`, `ghost` and `follow`. Each parser writes its numbers back with 9 significant
-// digits, so the apply step reads the same floats a script replays.
+// `ik weight`, `character`, `retarget`, `ghost` and `follow`. Each parser writes its numbers back
+// with 9 significant digits, so the apply step reads the same floats a script replays.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -296,6 +296,76 @@ constexpr std::string_view kIkDetails[] = {
     "  0 shows the clip itself, 1 the full IK (feet grounded, reach, look), between: blended."};
 constexpr std::string_view kIkKeywords[] = {"weight"};
 
+// --- character PATH | capsules; retarget on|off ---
+
+constexpr const char* kCharacterUsage =
+    "character PATH | character capsules | character skinning dq|linear";
+
+Result<std::vector<std::string>> ParseCharacter(Args args) {
+  if (args.size() == 2 && text::Lower(args[0]) == "skinning") {
+    const std::string how = text::Lower(args[1]);
+    if (how != "dq" && how != "linear") {
+      return MakeError("character skinning: expected dq or linear, got " + text::Quote(args[1]) +
+                       " (usage: " + std::string(kCharacterUsage) + ")");
+    }
+    return std::vector<std::string>{"skinning", how};
+  }
+  if (args.size() != 1 || args[0].empty()) {
+    return MakeError("character: expected a model file or capsules (usage: " +
+                     std::string(kCharacterUsage) + ")");
+  }
+  if (text::Lower(args[0]) == "capsules") return std::vector<std::string>{"capsules"};
+  return std::vector<std::string>{args[0]};
+}
+
+bool ApplyCharacter(AppState& state, Args args, CommandOutput& out) {
+  MocapScene* scene = Mocap(state);
+  if (scene == nullptr) return NeedMocap("character", out);
+  if (args.size() == 2) {
+    scene->SetLinearSkinning(args[1] == "linear");
+    out.Print("character skinning " + args[1]);
+    return true;
+  }
+  const bool capsules = args[0] == "capsules";
+  if (Status done = scene->SetCharacter(state, capsules ? std::string() : args[0]); !done) {
+    return out.Fail("character: " + done.error());
+  }
+  if (capsules) {
+    out.Print("character capsules");
+  } else {
+    const character::Model& model = scene->skin()->model();
+    out.Print("character: " + args[0] + " (" + std::to_string(model.skeleton.bone_count()) +
+              " bones, " + std::to_string(model.vertices.size()) + " vertices)");
+  }
+  return true;
+}
+
+constexpr std::string_view kCharacterDetails[] = {
+    "  A skinned model (docs/characters.md: what loads), its bones following the clip after",
+    "  the IK; the clip is reloaded scaled to the model's legs and restarts. capsules: the",
+    "  clip's own bones as capsules. The packaged human:",
+    "  /usr/share/assimp/models/X/BCN_Epileptic.X (package assimp-testmodels).",
+    "  skinning dq|linear: the GPU blends the bones by dual quaternions (default) or linearly."};
+constexpr std::string_view kCharacterKeywords[] = {"capsules", "skinning"};
+
+Result<std::vector<std::string>> ParseRetarget(Args args) {
+  auto on = ParseOnOff("retarget", args);
+  if (!on) return MakeError(on.error());
+  return std::vector<std::string>{on.value() ? "on" : "off"};
+}
+
+bool ApplyRetarget(AppState& state, Args args, CommandOutput& out) {
+  MocapScene* scene = Mocap(state);
+  if (scene == nullptr) return NeedMocap("retarget", out);
+  scene->SetRetarget(args[0] == "on");
+  out.Print("retarget " + args[0]);
+  return true;
+}
+
+constexpr std::string_view kRetargetDetails[] = {
+    "  on: the skinned character's bones follow the clip (after the IK); off: it holds its",
+    "  bind pose at the clip's pelvis."};
+
 // --- ghost on|off, follow on|off: the mocap scene's view ---
 
 Result<std::vector<std::string>> OnOffWords(std::string_view what, Args args) {
@@ -371,6 +441,16 @@ const AppCommandEntry kMocapEntries[] = {
     {{"ik", "ik weight W", "blend the mocap IK with the clip (0 clip .. 1 full IK)", kIkDetails,
       ParseIk, kIkKeywords},
      ApplyIk},
+    {{"character", kCharacterUsage, "the mocap scene's body: a skinned model file, or capsules",
+      kCharacterDetails, ParseCharacter, kCharacterKeywords},
+     ApplyCharacter,
+     nullptr,
+     nullptr,
+     nullptr,
+     EveryLineAWholeFrame},  // reads a model and the clip again
+    {{"retarget", "retarget on|off", "the skinned character follows the clip (mocap scene)",
+      kRetargetDetails, ParseRetarget, kOnOff},
+     ApplyRetarget},
     {{"ghost", "ghost on|off", "draw the clip's own pose faintly (mocap scene)", kGhostDetails,
       ParseGhost, kOnOff},
      ApplyViewFlag<&MocapScene::ghost>},

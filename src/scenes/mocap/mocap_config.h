@@ -11,6 +11,8 @@ namespace fabrik {
 // The folder of the packaged clips (assimp-testmodels) and the default clip.
 inline constexpr const char* kPackagedClipFolder = "/usr/share/assimp/models/BVH";
 inline constexpr const char* kDefaultClipPath = "/usr/share/assimp/models/BVH/01_01.bvh";
+// The packaged skinned human (assimp-testmodels; docs/characters.md), the panel's picker.
+inline constexpr const char* kPackagedHumanPath = "/usr/share/assimp/models/X/BCN_Epileptic.X";
 
 // The crowd's size: `characters N` and `--characters N` take 1..kMaxCharacters.
 inline constexpr int kDefaultCharacters = 100;
@@ -20,6 +22,8 @@ struct MocapConfig {
   std::string clip_path = kDefaultClipPath;  // as written (relative paths: the data folder)
   float scale = 0.0f;  // metres per file unit; 0: chosen from the skeleton's height (clip.h)
   int characters = kDefaultCharacters;
+  // The mocap scene's skinned character (mocap_skin.h), as written; "" draws capsules.
+  std::string character_path;
 };
 
 // The *.bvh files in kPackagedClipFolder, full paths, sorted; empty when the package is not

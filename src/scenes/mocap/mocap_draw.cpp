@@ -83,6 +83,34 @@ bool MocapLook::DrawGround(const AppState& state, const std::shared_ptr<const He
   return true;
 }
 
+bool MocapLook::DrawSkin(const AppState& state, const MocapSkin& skin, bool linear) {
+  if (!skin_pass_ && !skin_pass_failed_) {
+    auto made = ModelSkinPass::Create(state.data_dir + "/shaders");
+    if (!made) {
+      std::fprintf(stderr, "fabrik-demo: the skinned character not drawn: %s\n",
+                   made.error().c_str());
+      skin_pass_failed_ = true;
+    } else {
+      skin_pass_ = std::move(made).value();
+    }
+  }
+  if (!skin_pass_) return false;
+  if (uploaded_ != skin.shared_model()) {
+    skin_pass_->SetModel(skin.model());
+    uploaded_ = skin.shared_model();
+  }
+  const glm::mat4 view_projection = state.view.projection * state.view.view;
+  const std::vector<character::MeshPart>& parts = skin.model().parts;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    // The packaged human's meshes by name (docs/characters.md): a shirt, trousers, a head.
+    const std::string& name = parts[i].name;
+    const BodyPart part = name == "Legs" ? kLeg : name == "Head" ? kHead : kTorso;
+    skin_pass_->Draw(skin.bones(), static_cast<int>(i), kPartColor[part], linear, view_projection,
+                     state.view.camera.eye());
+  }
+  return true;
+}
+
 void MocapLook::CacheRadii(const mocap::Rig& rig) {
   if (radii_rig_ == &rig) return;
   radii_rig_ = &rig;
@@ -147,7 +175,8 @@ void MocapLook::DrawMocap(const AppState& state, const MocapScene& scene, Render
   bones_.clear();
   spheres_.clear();
   lines_.clear();
-  AddBody(c.rig(), c.pose(), 1.0f, false);
+  if (!scene.skin() || !DrawSkin(state, *scene.skin(), scene.linear_skinning()))
+    AddBody(c.rig(), c.pose(), 1.0f, false);
   const mocap::Limbs& limbs = c.rig().limbs;
   const float h = c.rig().clip.rest_height();
   // Contacts and pins: a green ring on the ground under a foot in contact, a yellow pin ball

@@ -1,6 +1,6 @@
-// The mocap scene's panel section: the clip picker, playback, the IK weight, the view toggles,
-// readouts and the export. Every change is sent as the console command that does the same
-// (docs/mocap.md: The mocap scene).
+// The mocap scene's panel section: the clip picker, the body picker, playback, the IK weight, the
+// view toggles, readouts and the export. Every change is sent as the console command that does the
+// same (docs/mocap.md: The mocap scene).
 #include <imgui.h>
 
 #include <cstdio>
@@ -35,6 +35,34 @@ void ClipPicker(const MocapScene& scene, CommandQueue& queue) {
     if (clips.empty()) ImGui::TextColored(kDim, "no packaged clips (assimp-testmodels)");
     ImGui::EndCombo();
   }
+}
+
+// The body: capsules on the clip's bones, or the packaged skinned human (or the file loaded
+// with `character PATH`), with the retargeting switch and its cost a frame.
+void CharacterPicker(const MocapScene& scene, CommandQueue& queue) {
+  const std::optional<MocapSkin>& skin = scene.skin();
+  const std::string current = skin ? FileName(skin->path()) : "capsules";
+  if (ImGui::BeginCombo("body", current.c_str())) {
+    if (ImGui::Selectable("capsules", !skin)) SendCommand(queue, "character", {"capsules"});
+    const std::string human = FileName(kPackagedHumanPath);
+    if (ImGui::Selectable(human.c_str(), current == human)) {
+      SendCommand(queue, "character", {kPackagedHumanPath});
+    }
+    ImGui::EndCombo();
+  }
+  if (!skin) return;
+  bool retarget = scene.retarget();
+  if (ImGui::Checkbox("retarget", &retarget)) {
+    SendCommand(queue, "retarget", {retarget ? "on" : "off"});
+  }
+  ImGui::SameLine();
+  bool linear = scene.linear_skinning();
+  if (ImGui::Checkbox("linear blend", &linear)) {
+    SendCommand(queue, "character", {"skinning", linear ? "linear" : "dq"});
+  }
+  ImGui::TextColored(kDim, "%d bones, %zu vertices; retarget %.1f us, skin %.1f us",
+                     skin->model().skeleton.bone_count(), skin->model().vertices.size(),
+                     skin->retarget_us(), skin->skin_us());
 }
 
 void PlaybackControls(const MocapScene& scene, CommandQueue& queue) {
@@ -161,6 +189,7 @@ void MocapPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
   const MocapScene* scene = state.scene.As<MocapScene>();
   if (scene == nullptr) return;
   ClipPicker(*scene, queue);
+  CharacterPicker(*scene, queue);
   PlaybackControls(*scene, queue);
   IkControls(*scene, queue);
   GroundingTable(*scene);

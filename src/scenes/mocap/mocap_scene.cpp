@@ -39,23 +39,66 @@ glm::vec3 Root(const mocap::Character& c) {
 }  // namespace
 
 bool MocapScene::Enter(AppState& state) {
-  const std::string& path = state.scene.configs.Get<MocapConfig>().clip_path;
-  return Load(state, path, ResolveDataPath(path, state.command_context.search_roots),
-              state.scene.configs.Get<MocapConfig>().scale);
+  const MocapConfig& config = state.scene.configs.Get<MocapConfig>();
+  const auto& roots = state.command_context.search_roots;
+  std::optional<MocapSkin> skin;
+  if (!config.character_path.empty()) {
+    auto loaded =
+        MocapSkin::Load(config.character_path, ResolveDataPath(config.character_path, roots));
+    if (!loaded) {
+      SetMessage(state, "character: " + loaded.error(), true);
+      return false;
+    }
+    skin = std::move(loaded).value();
+  }
+  const Status done = LoadWith(state, config.clip_path, ResolveDataPath(config.clip_path, roots),
+                               config.scale, std::move(skin));
+  if (!done) SetMessage(state, "mocap load: " + done.error(), true);
+  return static_cast<bool>(done);
 }
 
 bool MocapScene::Load(AppState& state, const std::string& path, const std::string& resolved_path,
                       float scale) {
+  const Status done = LoadWith(state, path, resolved_path, scale, skin_);
+  if (!done) SetMessage(state, "mocap load: " + done.error(), true);
+  return static_cast<bool>(done);
+}
+
+Status MocapScene::SetCharacter(AppState& state, const std::string& path) {
+  if (!character_) return MakeError("no clip is loaded");
+  const auto& roots = state.command_context.search_roots;
+  std::optional<MocapSkin> skin;
+  if (!path.empty()) {
+    auto loaded = MocapSkin::Load(path, ResolveDataPath(path, roots));
+    if (!loaded) return MakeError(loaded.error());
+    skin = std::move(loaded).value();
+  }
+  const float scale = state.scene.configs.Get<MocapConfig>().scale;
+  if (Status done = LoadWith(state, path_, ResolveDataPath(path_, roots), scale, std::move(skin));
+      !done) {
+    return done;
+  }
+  state.scene.configs.Get<MocapConfig>().character_path = path;
+  return Ok{};
+}
+
+Status MocapScene::LoadWith(AppState& state, const std::string& path,
+                            const std::string& resolved_path, float scale,
+                            std::optional<MocapSkin> skin) {
   auto rig = LoadRig(resolved_path, scale);
-  if (!rig) {
-    SetMessage(state, "mocap load: " + rig.error(), true);
-    return false;
+  if (!rig) return MakeError(rig.error());
+  if (skin) {
+    // The clip scaled by the library's leg-length ratio: its legs become the character's.
+    const Result<float> ratio = skin->ScaleFor(rig.value()->clip);
+    if (!ratio) return MakeError(ratio.error());
+    if (std::abs(ratio.value() - 1.0f) > 1e-5f) {
+      rig = LoadRig(resolved_path, rig.value()->clip.scale() * ratio.value());
+      if (!rig) return MakeError(rig.error());
+    }
+    if (Status bound = skin->Bind(rig.value()->clip); !bound) return bound;
   }
   auto made = mocap::Character::Create(rig.value());
-  if (!made) {
-    SetMessage(state, "mocap load: " + path + ": " + made.error(), true);
-    return false;
-  }
+  if (!made) return MakeError(path + ": " + made.error());
   mocap::Character next = std::move(made).value();
   // The new character takes over what the user set on the old one. The targets were checked
   // when set; a clip without arms or head simply has none.
@@ -79,8 +122,10 @@ bool MocapScene::Load(AppState& state, const std::string& path, const std::strin
                 character_->pose()
                     .positions[static_cast<std::size_t>(rig_->limbs.arms[mocap::kRight].end())]);
   }
+  skin_ = std::move(skin);
+  if (skin_) (void)skin_->Frame(character_->pose(), retarget_);
   if (!first) PlaceCamera(state);
-  return true;
+  return Ok{};
 }
 
 void MocapScene::SyncGround(AppState& state) {
@@ -148,6 +193,7 @@ void MocapScene::Solve(AppState& state) {
   character_->Update(playback.time, dt);
   RecordSolveTime(state, start);
   ik_us_ = character_->last_ik_seconds() * 1e6;
+  if (skin_) (void)skin_->Frame(character_->pose(), retarget_);
   if (clip_meter_ && ik_meter_) {
     const mocap::Pose& clip_pose = character_->animated();
     clip_meter_->Frame(frame(), clip_pose, clip_pose, character_->restarted());
@@ -320,6 +366,27 @@ nlohmann::json GroundingJson(const mocap::GroundingFigures& f) {
 
 }  // namespace
 
+void MocapScene::WriteCharacterState(nlohmann::json& j) const {
+  j["retarget"] = retarget_;
+  if (!skin_) {
+    j["character"] = nullptr;
+    j["retarget_us"] = 0;
+    j["skin_us"] = 0;
+    return;
+  }
+  nlohmann::json joints = nlohmann::json::array();
+  for (const character::BoneTransform& t : skin_->pose()) joints.push_back(Vec(t.translation));
+  const character::Model& model = skin_->model();
+  j["character"] = {{"path", skin_->path()},
+                    {"bones", model.skeleton.bone_count()},
+                    {"vertices", model.vertices.size()},
+                    {"skinning", linear_skinning_ ? "linear" : "dq"},
+                    {"names", model.skeleton.names},
+                    {"joints", std::move(joints)}};
+  j["retarget_us"] = Num(skin_->retarget_us());
+  j["skin_us"] = Num(skin_->skin_us());
+}
+
 void MocapScene::WriteState(nlohmann::json& j) const {
   if (!character_) return;
   const mocap::Character& c = *character_;
@@ -361,18 +428,21 @@ void MocapScene::WriteState(nlohmann::json& j) const {
                    {"loop", playback.loop},
                    {"right_follows_target", right_follows_}};
   j["mocap_view"] = {{"ghost", ghost}, {"follow", follow}};
+  WriteCharacterState(j);
   j["grounding"] = {{"clip", GroundingJson(ClipGrounding())}, {"ik", GroundingJson(IkGrounding())}};
   if (export_) j["mocap"] = {{"export", export_->Json()}};
 }
 
 // Its registry line (scenes/registry.h).
 namespace {
-// The clip from --bvh and --bvh-scale, the crowd's size from --characters (docs/options.md).
+// The clip from --bvh and --bvh-scale, the crowd's size from --characters, the skinned
+// character from --character (docs/options.md).
 void StartMocap(AppState& state, const StartOptions& options) {
   MocapConfig& config = state.scene.configs.Get<MocapConfig>();
   if (!options.bvh_path.empty()) config.clip_path = options.bvh_path;
   config.scale = options.bvh_scale;
   config.characters = options.characters;
+  if (!options.character_path.empty()) config.character_path = options.character_path;
 }
 
 // --export OUT: the clip baked at once (the same export `mocap export` runs over frames).

@@ -23,6 +23,10 @@
 // `mocap load` and `terrain load` meanwhile change the scene, not the export; leaving the
 // scene cancels it (nothing written, one error line).
 //
+// Character (mocap_skin.h): capsules on the clip's bones, or a skinned model from a file
+// (`character PATH`, `--character PATH`) whose bones follow the final pose by retargeting
+// (`retarget on|off`); with a model the clip is loaded scaled to the model's legs.
+//
 // Playback (mocap_playback.h) advances by the frame's dt, so `--fixed-dt` plays the clip
 // deterministically. The camera, when following, moves its pivot with the character's root.
 #pragma once
@@ -34,12 +38,13 @@
 #include <vector>
 
 #include "core/scene.h"
-#include "targets/target_sources.h"
 #include "mocap/character.h"
 #include "mocap/grounding_meter.h"
 #include "scenes/mocap/mocap_config.h"
 #include "scenes/mocap/mocap_export.h"
 #include "scenes/mocap/mocap_playback.h"
+#include "scenes/mocap/mocap_skin.h"
+#include "targets/target_sources.h"
 #include "terrain/heightmap.h"
 
 namespace fabrik {
@@ -65,7 +70,8 @@ class MocapScene final : public Scene {
   void Handles(const AppState& state, std::vector<Handle>& out) const override;
   bool MoveHandle(const Grab& grab, const glm::vec3& position) override;
   // "skeleton", "clip", "ik_weight", "ik_us", "playback", "mocap_view", "grounding" (the
-  // live figures below), and "mocap" with the last export's "export" once one was started
+  // live figures below), "character" (null with capsules), "retarget", "retarget_us",
+  // "skin_us", and "mocap" with the last export's "export" once one was started
   // (docs/state.md).
   void WriteState(nlohmann::json& line) const override;
   // Cancels a running export with one error line (the header comment).
@@ -76,6 +82,20 @@ class MocapScene final : public Scene {
   // message set, nothing changed.
   bool Load(AppState& state, const std::string& path, const std::string& resolved_path,
             float scale);
+  // The skinned character at `path` (resolved against the data folder), or capsules for "";
+  // the clip is reloaded (scaled to the character, mocap_skin.h) and restarts at 0. Refused
+  // with one line naming the problem, nothing changed: no clip, a file the library refuses,
+  // a model the clip cannot be retargeted onto.
+  Status SetCharacter(AppState& state, const std::string& path);
+  // Retargeting on, or off: the character holds its bind pose at the clip's pelvis.
+  void SetRetarget(bool on) { retarget_ = on; }
+  bool retarget() const { return retarget_; }
+  // How the GPU skins the character: linear blending, or dual quaternions (the default).
+  void SetLinearSkinning(bool linear) { linear_skinning_ = linear; }
+  bool linear_skinning() const { return linear_skinning_; }
+  // The skinned character, if one is loaded.
+  const std::optional<MocapSkin>& skin() const { return skin_; }
+
   // A hand's reach: a point, or nullopt to let go. The right hand's point also becomes the
   // app's target. Refused (message, nothing changed) without arms or for a non-finite or
   // farther than 10 km point.
@@ -117,7 +137,13 @@ class MocapScene final : public Scene {
  private:
   // Points the character at the app's current terrain, or at flat ground (docs above).
   void SyncGround(AppState& state);
+  // Load's work: the clip at `resolved_path`, scaled to `skin`'s legs when there is one, and
+  // on success the scene takes both. On failure: the error, nothing changed.
+  Status LoadWith(AppState& state, const std::string& path, const std::string& resolved_path,
+                  float scale, std::optional<MocapSkin> skin);
   void PlaceCamera(AppState& state);
+  // The state line's "retarget", "character", "retarget_us" and "skin_us" (docs/state.md).
+  void WriteCharacterState(nlohmann::json& line) const;
 
   std::shared_ptr<const mocap::Rig> rig_;
   std::optional<mocap::Character> character_;
@@ -131,12 +157,16 @@ class MocapScene final : public Scene {
   glm::vec3 followed_{0.0f};             // the root position the camera last followed
   double ik_us_ = 0.0;
   std::optional<ClipExport> export_;
+  std::optional<MocapSkin> skin_;
+  bool retarget_ = true;
+  bool linear_skinning_ = false;
   // The live grounding figures (ClipGrounding, IkGrounding), restarted with the ground.
   std::optional<mocap::GroundingMeter> clip_meter_, ik_meter_;
 };
 
 struct AppCommandEntry;  // core/command_table.h
-// The scene's own commands: mocap, reach, look, ik, ghost, follow (mocap_commands.cpp).
+// The scene's own commands: mocap, reach, look, ik, character, retarget, ghost, follow
+// (mocap_commands.cpp).
 std::span<const AppCommandEntry> MocapCommandEntries();
 
 }  // namespace fabrik
