@@ -30,8 +30,13 @@ std::string CheckField(const fabrik::Options& o) {
 
 // The scenes --scene accepts here (the app passes its registry's): one started by an option
 // when --scene is not given, one with a check of its own.
-const fabrik::OptionScene kScenes[] = {
-    {"chain"}, {"arm"}, {"creature"}, {"field", "", CheckField}, {"walker"}, {"mocap", "--bvh"}};
+const fabrik::OptionScene kScenes[] = {{"chain"},
+                                       {"arm"},
+                                       {"creature"},
+                                       {"field", "", CheckField},
+                                       {"walker"},
+                                       {"mocap", "--bvh"},
+                                       {"markers", "--markers"}};
 
 void Check(bool condition, const char* what) {
   if (!condition) {
@@ -72,7 +77,7 @@ void CheckAccepted(const fabrik::Options& o) {
   Check(fabrik::ParseSolverKind(o.solver).has_value(), "unknown solver");
   for (const std::string& line : o.exec) Check(Printable(line), "--exec with a control character");
   Check(Printable(o.spline_path) && Printable(o.script_path) && Printable(o.screenshot_path) &&
-            Printable(o.state_out_path),
+            Printable(o.state_out_path) && Printable(o.markers_path) && Printable(o.character_path),
         "a path with a control character");
 }
 
