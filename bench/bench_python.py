@@ -10,7 +10,7 @@ Prints:
     a cold solve (target uniform in the reach, tolerance 1e-3, cap 100);
   * solve_batch on 100,000 10-joint chains with cold targets (tolerance 1e-3, cap 100,
     textbook FABRIK, all cores) against a Python loop of solve over the same chains, and the
-    same with the module's defaults (accelerate=True, tolerance 0.01, cap 10);
+    same with the module's defaults (accelerate=False, tolerance 0.01, cap 10);
   * with --bench, bench_batch_python's C++ figures on the same workload (SolveFabrikPacked:
     the same work as solve_batch after reading its arguments), for the ratio;
   * with --cpu instead, CPU time (time.process_time) per chain on one thread (threads=1) of
@@ -161,7 +161,7 @@ def main():
     print(f"  Python loop of solve on the same chains: {per_chain_loop * CHAINS * 1e3:.0f} ms "
           f"-> solve_batch is {per_chain_loop * CHAINS / t_batch:.0f}x faster")
 
-    # The module's defaults: accelerate=True, tolerance 0.01, cap 10.
+    # The module's defaults: accelerate=False, tolerance 0.01, cap 10.
     def default_loop():
         for c in range(loop_chains):
             fabrik.solve(poses[c], targets[c])
@@ -171,7 +171,7 @@ def main():
         return fabrik.solve_batch(work, targets)
     t_dbatch = median_time(default_batch, args.repeats)[0] - t_copy
     out = default_batch()
-    print(f"defaults (accelerate=True, tolerance 0.01, cap 10): solve_batch "
+    print(f"defaults (accelerate=False, tolerance 0.01, cap 10): solve_batch "
           f"{t_dbatch * 1e3:.1f} ms ({out['reached'].mean():.1%} reached), Python loop "
           f"{t_dloop / loop_chains * CHAINS * 1e3:.0f} ms -> "
           f"{t_dloop / loop_chains * CHAINS / t_dbatch:.0f}x")

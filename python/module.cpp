@@ -2,6 +2,7 @@
 // The work is in py_single.cpp (solve, solve_request) and py_batch.cpp (solve_batch).
 #include <pybind11/pybind11.h>
 
+#include "ik/solve_types.h"
 #include "ik/solver.h"
 #include "ik/version.h"
 #include "py_api.h"
@@ -24,23 +25,26 @@ PYBIND11_MODULE(fabrik, m) {
   }
   m.attr("SOLVERS") = solvers;
 
+  // The docstrings below spell the defaults out; they are the library's (ik/solve_types.h).
+  static_assert(!fabrik::kAccelerateByDefault, "the docstrings say accelerate=False");
   m.def("solve", &fabrik::py::SolveOne, "joints"_a, "target"_a, pb::kw_only(), "tolerance"_a = 0.01,
-        "max_iterations"_a = 10, "accelerate"_a = true, "solver"_a = "fabrik",
-        "solve(joints, target, *, tolerance=0.01, max_iterations=10, accelerate=True,\n"
+        "max_iterations"_a = 10, "accelerate"_a = fabrik::kAccelerateByDefault,
+        "solver"_a = "fabrik",
+        "solve(joints, target, *, tolerance=0.01, max_iterations=10, accelerate=False,\n"
         "      solver='fabrik') -> (joints, info)\n\n"
         "Moves a chain of n segments so its end effector reaches target.\n"
         "joints: (n+1, 3) array-like of real numbers, root first; segment lengths are taken\n"
         "from it and kept. target: (3,). tolerance: world units, > 0. max_iterations: >= 1.\n"
         "accelerate: the accelerated FABRIK (bend-scale steps; fabrik solver only, the others\n"
-        "ignore it). solver: one of SOLVERS.\n"
+        "ignore it); off by default, the textbook FABRIK. solver: one of SOLVERS.\n"
         "Returns the new joints as a float32 (n+1, 3) array and a dict with iterations (int),\n"
         "distance (float, |effector - target|), reached (distance <= tolerance) and\n"
         "reachable (|target - root| <= total length). The input is not modified.");
 
   m.def("solve_batch", &fabrik::py::SolveBatch, "joints"_a, "targets"_a, pb::kw_only(),
-        "tolerance"_a = 0.01, "max_iterations"_a = 10, "accelerate"_a = true,
-        "threads"_a = pb::none(),
-        "solve_batch(joints, targets, *, tolerance=0.01, max_iterations=10, accelerate=True,\n"
+        "tolerance"_a = 0.01, "max_iterations"_a = 10,
+        "accelerate"_a = fabrik::kAccelerateByDefault, "threads"_a = pb::none(),
+        "solve_batch(joints, targets, *, tolerance=0.01, max_iterations=10, accelerate=False,\n"
         "            threads=None) -> dict\n\n"
         "Solves N chains of n+1 joints with FABRIK, each towards its own target, with SIMD\n"
         "on all cores (threads=None) or on at most `threads` threads; the GIL is released.\n"

@@ -1,6 +1,7 @@
-"""The accelerated FABRIK in the demo (docs/accelerated-fabrik.md): on by default, the
-`accelerate on|off` console command and the state line's `accelerate` field, the race with
-both FABRIKs, and the step view naming the bend-scale step."""
+"""The accelerated FABRIK in the demo (docs/accelerated-fabrik.md): off by default (the
+library's default), the `accelerate on|off` console command and the state line's
+`accelerate` field, the race with both FABRIKs, and the step view naming the bend-scale
+step."""
 import math
 import os
 import sys
@@ -29,9 +30,17 @@ class Accelerate(unittest.TestCase):
         self.assertEqual(code, 0, err)
         return read_states(state)
 
-    def test_on_by_default_and_the_command_switches_it(self):
+    def test_off_by_default_and_the_command_switches_it(self):
+        # The default is the library's: the textbook FABRIK (docs/library.md, "Versioning").
+        # Near the rim its passes hit the cap of 10 and fall behind the target.
+        off = self.run_exec([TARGET], frames=40)
+        self.assertTrue(all(s["accelerate"] is False for s in off))
+        stalled = [s for s in off if not s["reached"]]
+        self.assertTrue(stalled)
+        self.assertTrue(all(s["iterations"] == 10 for s in stalled))
+
         # The typed target glides there in about 30 frames; the chain tracks it warm.
-        on = self.run_exec([TARGET], frames=40)
+        on = self.run_exec(["accelerate on", TARGET], frames=40)
         self.assertTrue(all(s["accelerate"] is True for s in on))
         self.assertTrue(all(s["reached"] for s in on), [s["distance"] for s in on])
         self.assertLessEqual(max(s["iterations"] for s in on), 4)
@@ -39,16 +48,9 @@ class Accelerate(unittest.TestCase):
         self.assertTrue(arrived)
         self.assertLessEqual(dist(arrived[0]["joints"][-1], NEAR_RIM), 0.001 + 1e-6)
 
-        off = self.run_exec(["accelerate off", TARGET], frames=40)
-        self.assertTrue(all(s["accelerate"] is False for s in off))
-        # Near the rim the textbook passes hit the cap of 10 and fall behind the target.
-        stalled = [s for s in off if not s["reached"]]
-        self.assertTrue(stalled)
-        self.assertTrue(all(s["iterations"] == 10 for s in stalled))
-
-        again = self.run_exec(["accelerate off", "accelerate on", TARGET], frames=40)
-        self.assertEqual([s["joints"] for s in again], [s["joints"] for s in on])
-        self.assertEqual([s["iterations"] for s in again], [s["iterations"] for s in on])
+        again = self.run_exec(["accelerate on", "accelerate off", TARGET], frames=40)
+        self.assertEqual([s["joints"] for s in again], [s["joints"] for s in off])
+        self.assertEqual([s["iterations"] for s in again], [s["iterations"] for s in off])
 
     def test_bad_argument_is_refused_with_a_message(self):
         code, _, err = run_demo(FAST + ["--frames", "2", "--exec", "accelerate maybe"])
@@ -72,7 +74,7 @@ class Accelerate(unittest.TestCase):
         self.assertLessEqual(dist(by["fabrik_accelerated"]["effector"], NEAR_RIM), 0.001 + 1e-6)
 
     def test_step_view_names_the_bend_scale_step(self):
-        states = self.run_exec(["step on", TARGET, "step end"])
+        states = self.run_exec(["accelerate on", "step on", TARGET, "step end"])
         end = states[0]["step"]
         self.assertEqual(end["step"], end["reach_count"])
         # backward, forward, then the bend-scale step that lands on the target.

@@ -230,7 +230,12 @@ namespace {
 
 TEST(AppCommands, AccelerateSwitchesFabriksSteps) {
   testing::Core core;
-  EXPECT_TRUE(core.state().settings.accelerate);  // on by default
+  EXPECT_FALSE(core.state().settings.accelerate);  // off by default, as the library
+  EXPECT_EQ(core.state().settings.accelerate, kAccelerateByDefault);
+  EXPECT_EQ(core.Json()["accelerate"], false);
+  core.Run("accelerate on");
+  EXPECT_TRUE(core.state().settings.accelerate);
+  EXPECT_EQ(core.LastLine(), "accelerate on: FABRIK with bend-scale steps");
   core.Run("accelerate off");
   EXPECT_FALSE(core.state().settings.accelerate);
   EXPECT_EQ(core.LastLine(), "accelerate off: textbook FABRIK");

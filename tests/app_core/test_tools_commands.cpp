@@ -62,6 +62,9 @@ TEST(ToolCommands, ConflictingToolsAreRefused) {
 TEST(ToolCommands, SoftenKeepsTheEffectorShortOfAFarTarget) {
   Core core = ChainTowards("0 3.9 0");
   ASSERT_TRUE(core.Json()["reached"].get<bool>());
+  // The softened target lies near the rim, where the textbook passes creep (5 mm short after
+  // 30 frames); the accelerated FABRIK lands on it, so the curve itself is what is checked.
+  core.Run("accelerate on");
   core.Run("soften 0.8");
   core.Frames(30);
   nlohmann::json j = core.Json();

@@ -51,6 +51,36 @@ def test_solve_reads_float32_as_float64():
             assert info == want_info
 
 
+def test_defaults_are_fabrik_solves():
+    """With nothing said, solve and solve_batch run what fabrik-solve runs for a request
+    without "accelerate" (the library's one default: the textbook FABRIK), and differ from
+    the accelerated FABRIK on targets near the rim, where the two take different steps."""
+    rng = np.random.default_rng(11)
+    requests = []
+    for i in range(40):
+        joints = random_chain(rng, 8)
+        reach = float(np.sum(np.linalg.norm(np.diff(joints, axis=0), axis=1)))
+        direction = rng.normal(size=3)
+        target = joints[0] + direction / np.linalg.norm(direction) * reach * 0.98
+        # fabrik-solve needs these two; they are the module's defaults too.
+        requests.append({"joints": joints.tolist(), "target": target.tolist(), "id": i,
+                         "tolerance": 0.01, "max_iterations": 10})
+    answers = run_fabrik_solve(requests)
+    differs = 0
+    for request, answer in zip(requests, answers):
+        assert answer["ok"], answer
+        chain = np.array(request["joints"])
+        joints, info = fabrik.solve(chain, request["target"])
+        np.testing.assert_array_equal(joints, np.array(answer["joints"], np.float32))
+        assert info["iterations"] == answer["iterations"]
+        batch = chain[None].astype(np.float32)
+        out = fabrik.solve_batch(batch, np.array([request["target"]], np.float32))
+        np.testing.assert_array_equal(out["joints"][0], joints)
+        accelerated, _ = fabrik.solve(chain, request["target"], accelerate=True)
+        differs += not np.array_equal(accelerated, joints)
+    assert differs > 0
+
+
 CASES = [(solver, accelerate) for solver in fabrik.SOLVERS for accelerate in (False, True)
          if solver == "fabrik" or not accelerate]
 
