@@ -12,39 +12,56 @@ Result<TakeSolution> SolveTake(const Take& take, const MarkerSet& set) {
   if (!bound.ok()) return MakeError(bound.error());
   Result<Calibration> calibration = Calibrate(take, bound.value());
   if (!calibration.ok()) return MakeError(calibration.error());
-  Result<MarkerSolver> solver = MarkerSolver::Create(calibration.value(), take.marker_count());
+  Result<TakeSolveRun> run = TakeSolveRun::Start(take, calibration.value());
+  if (!run.ok()) return MakeError(run.error());
+  run.value().Advance(std::max(take.frame_count, 1));
+  return std::move(run).value().Release();
+}
+
+Result<TakeSolveRun> TakeSolveRun::Start(Take take, const Calibration& calibration) {
+  Result<MarkerSolver> solver = MarkerSolver::Create(calibration, take.marker_count());
   if (!solver.ok()) return MakeError(solver.error());
-  TakeSolution out;
-  out.calibration = std::move(calibration).value();
-  const std::size_t frames = static_cast<std::size_t>(take.frame_count);
-  out.joints.resize(frames);
-  out.segments.resize(frames);
-  out.filled = take;
-  out.states.resize(take.positions.size());
-  out.residuals.resize(take.positions.size());
-  out.residual_rms.resize(frames);
-  out.residual_max.resize(frames);
-  out.solve_us.resize(frames);
-  out.iterations.resize(frames);
-  for (int f = 0; f < take.frame_count; ++f) {
+  return TakeSolveRun(std::move(take), std::move(solver).value(), calibration);
+}
+
+TakeSolveRun::TakeSolveRun(Take take, MarkerSolver solver, const Calibration& calibration)
+    : take_(std::move(take)), solver_(std::move(solver)) {
+  out_.calibration = calibration;
+  const std::size_t frames = static_cast<std::size_t>(take_.frame_count);
+  out_.joints.resize(frames);
+  out_.segments.resize(frames);
+  out_.filled = take_;
+  out_.states.resize(take_.positions.size());
+  out_.residuals.resize(take_.positions.size());
+  out_.residual_rms.resize(frames);
+  out_.residual_max.resize(frames);
+  out_.solve_us.resize(frames);
+  out_.iterations.resize(frames);
+}
+
+bool TakeSolveRun::Advance(int frames) {
+  const int end = std::min(take_.frame_count, frames_done_ + std::max(frames, 1));
+  for (int f = frames_done_; f < end; ++f) {
     const auto start = std::chrono::steady_clock::now();
-    const FrameSolution& s = solver.value().Solve(take, f);
-    const auto end = std::chrono::steady_clock::now();
-    out.solve_us[f] = std::chrono::duration<float, std::micro>(end - start).count();
-    out.joints[f] = s.joints;
-    out.segments[f] = s.segments;
-    out.residual_rms[f] = s.residual_rms;
-    out.residual_max[f] = s.residual_max;
-    out.iterations[f] = s.iterations;
-    for (int m = 0; m < take.marker_count(); ++m) {
-      const std::size_t i = take.index(f, m);
-      out.states[i] = s.state[m];
-      out.residuals[i] = s.residual[m];
-      out.filled.positions[i] = s.estimate[m];
-      out.filled.seen[i] = s.state[m] != MarkerState::kMissing;
+    const FrameSolution& s = solver_.Solve(take_, f);
+    const auto stop = std::chrono::steady_clock::now();
+    const auto fi = static_cast<std::size_t>(f);
+    out_.solve_us[fi] = std::chrono::duration<float, std::micro>(stop - start).count();
+    out_.joints[fi] = s.joints;
+    out_.segments[fi] = s.segments;
+    out_.residual_rms[fi] = s.residual_rms;
+    out_.residual_max[fi] = s.residual_max;
+    out_.iterations[fi] = s.iterations;
+    for (int m = 0; m < take_.marker_count(); ++m) {
+      const std::size_t i = take_.index(f, m);
+      out_.states[i] = s.state[m];
+      out_.residuals[i] = s.residual[m];
+      out_.filled.positions[i] = s.estimate[m];
+      out_.filled.seen[i] = s.state[m] != MarkerState::kMissing;
     }
   }
-  return out;
+  frames_done_ = end;
+  return done();
 }
 
 SolveSummary Summarise(const TakeSolution& solution) {

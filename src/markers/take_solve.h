@@ -26,9 +26,40 @@ struct TakeSolution {
   std::vector<int> iterations;                    // per frame, SolveTree's
 };
 
-// Calibrates on `take` and solves every frame in order. Fails, naming the problem, when the
-// set names markers the take lacks or the calibration fails.
+// Calibrates on `take` and solves every frame in order (a TakeSolveRun advanced to the end).
+// Fails, naming the problem, when the set names markers the take lacks or the calibration
+// fails.
 Result<TakeSolution> SolveTake(const Take& take, const MarkerSet& set);
+
+// A take solved a few frames at a time, so that a caller with a frame budget (the demo's
+// export) can spread the work: frame for frame the solve SolveTake does, the same solution
+// once every frame is solved. Holds its own copy of the take.
+class TakeSolveRun {
+ public:
+  // Starts on `take` with `calibration` (Calibrate's, for this take and its bound set).
+  // Fails, naming the problem, when the calibration does not make a solver (markers/solve.h).
+  static Result<TakeSolveRun> Start(Take take, const Calibration& calibration);
+
+  // Solves up to `frames` (>= 1) more frames in order. Returns true once every frame is
+  // solved (at once for a take without frames).
+  bool Advance(int frames);
+
+  bool done() const { return frames_done_ >= take_.frame_count; }
+  int frames_done() const { return frames_done_; }
+  int frame_count() const { return take_.frame_count; }
+  // The frames solved so far; the whole take's solution once done().
+  const TakeSolution& solution() const { return out_; }
+  // Moves the solution out (the run is then spent).
+  TakeSolution Release() && { return std::move(out_); }
+
+ private:
+  TakeSolveRun(Take take, MarkerSolver solver, const Calibration& calibration);
+
+  Take take_;
+  MarkerSolver solver_;
+  TakeSolution out_;
+  int frames_done_ = 0;
+};
 
 struct SolveSummary {
   double residual_rms_mean = 0, residual_rms_worst = 0, residual_max_worst = 0;  // metres

@@ -84,10 +84,15 @@ class Markers(unittest.TestCase):
 
             # The skeleton exported from the console, atomically.
             out = os.path.join(d, "fencer.bvh")
+            # The work is spread over frames: the state line shows it running, then done.
             demo.run_in_console("markers export bvh " + out,
-                                lambda s: "markers export:" in s["console_last"],
-                                "the export")
-            self.assertIn("wrote " + out + " (2439 frames)", demo.latest()["console_last"])
+                                lambda s: "export" in s["markers"],
+                                "the export started")
+            done = demo.wait_until(lambda s: s["markers"]["export"]["state"] != "running",
+                                   timeout=300, what="the export finished")
+            self.assertEqual(done["markers"]["export"]["state"], "done", done["markers"])
+            self.assertEqual(done["markers"]["export"]["frames_done"], 2439)
+            self.assertIn("wrote " + out + " (2439 frames)", done["console_last"])
             self.assertEqual(sorted(f for f in os.listdir(d) if f.endswith(".bvh")),
                              ["fencer.bvh"])
 

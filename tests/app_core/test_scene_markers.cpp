@@ -13,6 +13,7 @@
 #include "core_test_util.h"
 #include "markers/skeleton.h"
 #include "mocap/clip.h"
+#include "scenes/markers/markers_scene.h"
 
 namespace fabrik::testing {
 namespace {
@@ -47,6 +48,20 @@ class MarkersSceneTest : public ::testing::Test {
                           {"skeleton", j["skeleton"]},
                           {"playback", j["playback"]}}
         .dump();
+  }
+
+  // Runs frames until the export on the state line is no longer running (at most `limit`);
+  // returns its state-line object.
+  nlohmann::json ExportFinished(int limit = 400) {
+    for (int i = 0; i < limit; ++i) {
+      const nlohmann::json j = core_.Json();
+      if (j["markers"].contains("export") && j["markers"]["export"]["state"] != "running") {
+        return j["markers"]["export"];
+      }
+      core_.Frames(1);
+    }
+    ADD_FAILURE() << "the export did not finish in " << limit << " frames";
+    return {};
   }
 
   Core core_;
@@ -148,16 +163,65 @@ TEST_F(MarkersSceneTest, ExportWritesABvhTheMocapLoaderReadsAndATrc) {
   std::filesystem::remove(bvh);
   std::filesystem::remove(trc);
   core_.Run("markers export bvh " + bvh);
+  EXPECT_NE(core_.LastKind(), ConsoleLine::Kind::kError) << core_.LastLine();
+  // The work is spread over frames: nothing is written on the first, and the state line
+  // says how far it has got.
+  nlohmann::json e = core_.Json()["markers"]["export"];
+  EXPECT_EQ(e["state"], "running");
+  EXPECT_EQ(e["frames"], 2439);
+  EXPECT_EQ(e["kind"], "bvh");
+  EXPECT_FALSE(std::filesystem::exists(bvh));
+  const int before = e["frames_done"];
+  EXPECT_LT(before, 2439);
+  core_.Frames(1);
+  e = core_.Json()["markers"]["export"];
+  EXPECT_EQ(e["frames_done"], before + MarkersScene::kExportFramesPerFrame);
+  // A second export waits for the first.
+  core_.Run("markers export trc " + trc);
+  EXPECT_EQ(core_.LastKind(), ConsoleLine::Kind::kError);
+  EXPECT_NE(core_.LastLine().find("is running"), std::string::npos) << core_.LastLine();
+  e = ExportFinished();
+  EXPECT_EQ(e["state"], "done");
+  EXPECT_EQ(e["frames_done"], 2439);
   EXPECT_EQ(core_.LastLine(), "markers export: wrote " + bvh + " (2439 frames)");
   Result<mocap::Clip> clip = mocap::LoadClipFile(bvh);
   ASSERT_TRUE(clip.ok()) << clip.error();
   EXPECT_EQ(clip.value().frame_count(), 2439);
   core_.Run("markers export trc " + trc);
   EXPECT_NE(core_.LastKind(), ConsoleLine::Kind::kError) << core_.LastLine();
+  EXPECT_EQ(ExportFinished()["state"], "done");
   std::ifstream in(trc);
   std::string first;
   std::getline(in, first);
   EXPECT_EQ(first.rfind("PathFileType", 0), 0u);
+}
+
+// Leaving the scene, or loading another take, stops a running export: nothing is written.
+TEST_F(MarkersSceneTest, ARunningExportIsCancelledByLeavingOrLoading) {
+  const std::string bvh = ::testing::TempDir() + "markers_scene_cancel.bvh";
+  std::filesystem::remove(bvh);
+  core_.Run("markers export bvh " + bvh);
+  core_.Frames(2);
+  core_.Run("scene chain");
+  core_.Frames(1);
+  EXPECT_FALSE(std::filesystem::exists(bvh));
+  bool said = false;
+  for (const auto& line : core_.state().console.log) {
+    said = said || line.text.find("cancelled: the scene was left before " + bvh) !=
+                       std::string::npos;
+  }
+  EXPECT_TRUE(said);
+
+  core_.Run(std::string("markers load ") + kFencer);
+  core_.Run("markers export bvh " + bvh);
+  core_.Frames(2);
+  core_.Run(std::string("markers load ") + kFencer);
+  EXPECT_EQ(core_.Json()["markers"]["export"]["state"], "failed");
+  EXPECT_NE(core_.Json()["markers"]["export"]["error"].get<std::string>().find(
+                "another take was loaded"),
+            std::string::npos);
+  core_.Frames(100);
+  EXPECT_FALSE(std::filesystem::exists(bvh));
 }
 
 // Files the library refuses, each with its own problem: one error line naming it, and the

@@ -30,6 +30,38 @@ const TakeSolution& SharedSolution() {
   return solution;
 }
 
+// The take solved a few frames at a time (the demo's export) is SolveTake's solution, frame
+// for frame, and says how far it has got.
+TEST(TakeSolveRun, InStepsGivesSolveTakesSolution) {
+  const Subject& subject = SharedSubject();
+  Result<BoundSet> bound = BindMarkerSet(subject.set, subject.take);
+  ASSERT_TRUE(bound.ok()) << bound.error();
+  Result<TakeSolveRun> run = TakeSolveRun::Start(subject.take, SharedSolution().calibration);
+  ASSERT_TRUE(run.ok()) << run.error();
+  TakeSolveRun& r = run.value();
+  EXPECT_EQ(r.frame_count(), kFrames);
+  int calls = 0;
+  while (!r.Advance(97)) {
+    ++calls;
+    EXPECT_EQ(r.frames_done(), 97 * calls);
+    ASSERT_LT(calls, kFrames);
+  }
+  EXPECT_EQ(calls, kFrames / 97);
+  EXPECT_TRUE(r.done());
+  EXPECT_EQ(r.frames_done(), kFrames);
+  const TakeSolution stepped = std::move(r).Release();
+  const TakeSolution& whole = SharedSolution();
+  ASSERT_EQ(stepped.joints.size(), whole.joints.size());
+  for (std::size_t f = 0; f < whole.joints.size(); ++f) {
+    for (int n = 0; n < kNodeCount; ++n) {
+      ASSERT_EQ(stepped.joints[f][n], whole.joints[f][n]) << "frame " << f << " joint " << n;
+    }
+  }
+  EXPECT_EQ(stepped.states, whole.states);
+  EXPECT_EQ(stepped.filled.positions, whole.filled.positions);
+  EXPECT_EQ(stepped.residual_rms, whole.residual_rms);
+}
+
 TEST(MarkerCalibration, LimbJointCentresAreFoundWhereTheClipHasThem) {
   const Subject& subject = SharedSubject();
   const TakeSolution& solution = SharedSolution();

@@ -158,9 +158,11 @@ bool ApplyMarkers(AppState& state, MarkersArgs args, CommandOutput& out) {
   }
   if (sub == "hide") return ApplyMarkersHide(*scene, args, out);
   if (sub == "export") {
-    Result<std::string> written = scene->Export(args[1], args[2]);
-    if (!written) return out.Fail("markers export: " + written.error());
-    out.Print("markers export: " + written.value());
+    if (Status started = scene->StartExport(args[1], args[2]); !started) {
+      return out.Fail("markers export: " + started.error());
+    }
+    out.Print("markers export: solving " + std::to_string(scene->take().frame_count) +
+              " frames into " + args[2] + " (the state line's markers.export has the progress)");
     return true;
   }
   Playback& p = scene->playback;
@@ -180,10 +182,10 @@ bool ApplyMarkers(AppState& state, MarkersArgs args, CommandOutput& out) {
   return true;
 }
 
-// `load` reads and calibrates a take, `export` solves the whole take again: a whole frame of a
-// script's budget (AppCommandEntry::whole_frame).
+// `load` reads and calibrates a take: a whole frame of a script's budget
+// (AppCommandEntry::whole_frame). An export only starts (its work is spread over frames).
 bool MarkersLineRereads(std::span<const std::string> args) {
-  return !args.empty() && (args[0] == "load" || args[0] == "export");
+  return !args.empty() && args[0] == "load";
 }
 
 constexpr std::string_view kMarkersDetails[] = {
@@ -197,7 +199,8 @@ constexpr std::string_view kMarkersDetails[] = {
     "    frame shown for SECONDS of the take (up to 60): the solve predicts them. A left",
     "    click on a marker hides it for 2 s.",
     "  export bvh|trc PATH: the whole take solved, as the skeleton's BVH or the gap-filled",
-    "    markers' TRC, written atomically.",
+    "    markers' TRC, a few frames at a time while the demo runs, then written atomically",
+    "    (progress: the state line's markers.export; leaving the scene cancels it).",
     "  The packaged take is in /usr/share/assimp/models/CSM (package assimp-testmodels)."};
 constexpr std::string_view kMarkersKeywords[] = {"load",  "play", "pause", "speed",
                                                  "frame", "loop", "hide",  "export"};

@@ -3,6 +3,8 @@
 // that does the same (docs/markers.md, "The markers scene").
 #include <imgui.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -94,8 +96,20 @@ void HideControls(CommandQueue& queue) {
   }
 }
 
-// "Export" and its path field, sent as the typed line `markers export bvh|trc PATH`.
-void MarkersExport(CommandQueue& queue) {
+// "Export" and its path field, or the running export's progress bar; then how the last export
+// ended. Sent as the typed line `markers export bvh|trc PATH` (echoed, errors shown).
+void MarkersExport(const MarkersScene& scene, CommandQueue& queue) {
+  using Export = MarkersScene::Export;
+  const std::optional<Export>& last = scene.last_export();
+  if (last && last->state == Export::State::kRunning) {
+    char label[64];
+    std::snprintf(label, sizeof label, "%d / %d frames", last->frames_done, last->frames);
+    const float progress =
+        static_cast<float>(last->frames_done) / static_cast<float>(std::max(last->frames, 1));
+    ImGui::ProgressBar(progress, ImVec2(-1.0f, 0.0f), label);
+    ImGui::TextColored(kDim, "solving into %s", last->path.c_str());
+    return;
+  }
   // The field's text is the shell's, not app state: kept here between frames.
   static char path[512] = "markers_skeleton.bvh";
   ImGui::SetNextItemWidth(-1.0f);
@@ -108,6 +122,12 @@ void MarkersExport(CommandQueue& queue) {
     ImGui::SameLine();
   }
   ImGui::NewLine();
+  if (!last) return;
+  if (last->state == Export::State::kDone) {
+    ImGui::TextColored(kGood, "wrote %s (%d frames)", last->path.c_str(), last->frames);
+  } else {
+    ImGui::TextColored(kBad, "%s", last->error.c_str());
+  }
 }
 
 }  // namespace
@@ -119,7 +139,7 @@ void MarkersPanel(const AppState& state, UiState&, CommandQueue& queue) {
   MarkersPlayback(*scene, queue);
   FrameFigures(*scene, state);
   HideControls(queue);
-  MarkersExport(queue);
+  MarkersExport(*scene, queue);
   ImGui::TextColored(kDim, "Click a marker to hide it for 2 s.");
   ImGui::TextColored(kDim, "Console: help markers.");
 }

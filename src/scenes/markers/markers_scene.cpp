@@ -47,6 +47,7 @@ bool MarkersScene::Load(AppState& state, const std::string& path,
   if (!solver) return fail(resolved_path + ": " + solver.error());
 
   // Everything checked: the scene changes from here on.
+  CancelExport(state, "cancelled: another take was loaded");
   const bool first = !take_.has_value();
   take_ = std::move(read).value();
   set_ = std::move(set).value();
@@ -160,6 +161,7 @@ void MarkersScene::FollowRoot(AppState& state) {
 
 void MarkersScene::Solve(AppState& state) {
   if (!take_) return;
+  AdvanceExport(state, kExportFramesPerFrame);
   const float dt = std::isfinite(state.timing.dt) ? std::max(state.timing.dt, 0.0f) : 0.0f;
   playback.Advance(dt, duration());
   frame_ = FrameAt(playback.time, 1.0f / take_->rate, take_->frame_count);
@@ -235,21 +237,56 @@ Result<std::vector<std::string>> MarkersScene::Hide(const std::vector<std::strin
   return names;
 }
 
-Result<std::string> MarkersScene::Export(const std::string& kind, const std::string& path) const {
+Status MarkersScene::StartExport(const std::string& kind, const std::string& path) {
   if (!take_) return MakeError("no take loaded");
-  if (path.empty()) return MakeError("the path is empty");
-  const auto out_id = io::IdentifyFile(path);
-  if (out_id && out_id == io::IdentifyFile(resolved_)) {
-    return MakeError("'" + path + "' is the take being read; writing it would overwrite it");
+  if (export_ && export_->state == Export::State::kRunning) {
+    return MakeError("an export to " + export_->path + " is running (" +
+                     std::to_string(export_->frames_done * 100 / std::max(export_->frames, 1)) +
+                     "%); wait for it to finish");
   }
-  Result<markers::TakeSolution> solved = markers::SolveTake(*take_, set_);
-  if (!solved) return MakeError(solved.error());
-  const Status written = kind == "bvh"
-                             ? markers::WriteBvhFile(markers::SkeletonBvh(solved.value()), path)
-                             : markers::WriteTrcFile(solved.value().filled, path);
-  if (!written) return MakeError(written.error());
-  return "wrote " + path + " (" + std::to_string(take_->frame_count) + " frames)";
+  if (Status usable = io::CheckExportPath(path, resolved_, "take"); !usable) return usable;
+  Result<markers::TakeSolveRun> run = markers::TakeSolveRun::Start(*take_, solver_->calibration());
+  if (!run) return MakeError(run.error());
+  export_.emplace();
+  export_->kind = kind;
+  export_->path = path;
+  export_->frames = take_->frame_count;
+  export_->run.emplace(std::move(run).value());
+  return Ok{};
 }
+
+void MarkersScene::AdvanceExport(AppState& state, int frames) {
+  if (!export_ || export_->state != Export::State::kRunning) return;
+  markers::TakeSolveRun& run = *export_->run;
+  const bool done = run.Advance(frames);
+  export_->frames_done = run.frames_done();
+  if (!done) return;
+  const markers::TakeSolution solved = std::move(run).Release();
+  export_->run.reset();
+  const Status written = export_->kind == "bvh"
+                             ? markers::WriteBvhFile(markers::SkeletonBvh(solved), export_->path)
+                             : markers::WriteTrcFile(solved.filled, export_->path);
+  if (written) {
+    export_->state = Export::State::kDone;
+    ConsolePrint(state, "markers export: wrote " + export_->path + " (" +
+                            std::to_string(export_->frames) + " frames)");
+    return;
+  }
+  export_->state = Export::State::kFailed;
+  export_->error = written.error();
+  ConsolePrint(state, "markers export: " + export_->error, ConsoleLine::Kind::kError);
+  SetMessage(state, "markers export: " + export_->error, true);
+}
+
+void MarkersScene::CancelExport(AppState& state, const std::string& why) {
+  if (!export_ || export_->state != Export::State::kRunning) return;
+  export_->run.reset();
+  export_->state = Export::State::kFailed;
+  export_->error = why + " before " + export_->path + " was complete; nothing written";
+  ConsolePrint(state, "markers export: " + export_->error, ConsoleLine::Kind::kError);
+}
+
+void MarkersScene::Leave(AppState& state) { CancelExport(state, "cancelled: the scene was left"); }
 
 void MarkersScene::WriteState(nlohmann::json& j) const {
   using state_json::Num;
@@ -282,6 +319,18 @@ void MarkersScene::WriteState(nlohmann::json& j) const {
       {"playing", playback.playing}, {"speed", Num(playback.speed)}, {"loop", playback.loop}};
   j["residual_rms"] = Num(shown_.residual_rms);
   j["residual_max"] = Num(shown_.residual_max);
+  if (export_) {
+    static constexpr const char* kStates[] = {"running", "done", "failed"};
+    nlohmann::json& e = j["markers"]["export"];
+    e = {{"kind", export_->kind},
+         {"path", export_->path},
+         {"state", kStates[static_cast<int>(export_->state)]},
+         {"frames", export_->frames},
+         {"frames_done", export_->frames_done},
+         {"progress", Num(static_cast<float>(export_->frames_done) /
+                          static_cast<float>(std::max(export_->frames, 1)))}};
+    if (export_->state == Export::State::kFailed) e["error"] = export_->error;
+  }
 }
 
 // Its registry line (scenes/registry.h).

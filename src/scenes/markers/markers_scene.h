@@ -18,8 +18,12 @@
 // past, a jump, a loop). The take itself is never changed: a hide only masks what the solve
 // sees.
 //
-// Export (`markers export bvh|trc PATH`): the whole take as loaded (without the hides)
-// calibrated and solved again, written atomically (markers/skeleton_bvh.h, markers/trc.h).
+// Export (`markers export bvh|trc PATH`): the whole take as loaded (without the hides) solved
+// again from its first frame with the calibration made when it was loaded, kExportFramesPerFrame
+// take frames per frame of the demo (markers/take_solve.h, TakeSolveRun), so the demo stays
+// interactive; once every frame is solved the file is written atomically
+// (markers/skeleton_bvh.h, markers/trc.h). Progress is in the state line. Leaving the scene or
+// loading another take cancels a running export (nothing written).
 #pragma once
 
 #include <array>
@@ -31,6 +35,7 @@
 #include "core/scene.h"
 #include "markers/solve.h"
 #include "markers/take.h"
+#include "markers/take_solve.h"
 #include "scenes/markers/markers_config.h"
 #include "scenes/mocap/mocap_playback.h"
 
@@ -41,6 +46,18 @@ class MarkersScene final : public Scene {
   static constexpr int kCatchUpFrames = 64;
   static constexpr float kClickHideSeconds = 2.0f;
   static constexpr float kMaxHideSeconds = 60.0f;
+  // Take frames an export solves in one frame of the demo (docs/limits.md): about 2-3 ms.
+  static constexpr int kExportFramesPerFrame = 32;
+
+  // One export: running, then done (the file written) or failed (nothing written).
+  struct Export {
+    enum class State { kRunning, kDone, kFailed };
+    std::string kind, path;  // "bvh" or "trc"; the file
+    State state = State::kRunning;
+    std::string error;  // when failed
+    int frames = 0, frames_done = 0;
+    std::optional<markers::TakeSolveRun> run;  // released once finished
+  };
 
   std::string_view name() const override { return "markers"; }
   // Loads MarkersConfig's take (path resolved against the data folder); fails with the
@@ -70,9 +87,17 @@ class MarkersScene final : public Scene {
   // a word that is neither, or a hide that would leave no marker of the take seen. Returns the
   // names hidden.
   Result<std::vector<std::string>> Hide(const std::vector<std::string>& words, float seconds);
-  // Writes the solved skeleton (`bvh`) or the gap-filled markers (`trc`) to `path` (header
-  // comment). Returns the line to print, or one error line (nothing written).
-  Result<std::string> Export(const std::string& kind, const std::string& path) const;
+  // Starts writing the solved skeleton (`bvh`) or the gap-filled markers (`trc`) to `path`
+  // (header comment). Refused with one line, nothing started: no take, an export running, a
+  // path io::CheckExportPath refuses (the take's own file among them).
+  Status StartExport(const std::string& kind, const std::string& path);
+  // Solves up to `frames` more take frames of a running export; after the last one writes the
+  // file and prints the outcome ("markers export: wrote PATH (N frames)" or the error).
+  void AdvanceExport(AppState& state, int frames);
+  // Cancels a running export (nothing written), with an error line.
+  void Leave(AppState& state) override;
+  // The running or last export, if any.
+  const std::optional<Export>& last_export() const { return export_; }
   // Jumps to frame `frame` (0-based, clamped into the take).
   void SetFrame(int frame);
 
@@ -99,6 +124,8 @@ class MarkersScene final : public Scene {
   void HideClicked(AppState& state);
   void FollowRoot(AppState& state);
 
+  void CancelExport(AppState& state, const std::string& why);
+
   std::optional<markers::Take> take_;
   markers::MarkerSet set_;
   std::optional<markers::MarkerSolver> solver_;
@@ -112,6 +139,7 @@ class MarkersScene final : public Scene {
   bool was_grabbing_ = false;
   bool dirty_ = false;  // the hides changed: the frame shown is solved again
   glm::vec3 followed_{0.0f};
+  std::optional<Export> export_;
 };
 
 struct AppCommandEntry;  // core/command_table.h

@@ -1,9 +1,6 @@
 // mocap_export.cpp - see mocap_export.h.
 #include "scenes/mocap/mocap_export.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <nlohmann/json.hpp>
@@ -13,39 +10,12 @@
 
 namespace fabrik {
 
-Status CheckExportPath(const std::string& path, const std::string& clip_path) {
-  if (path.empty()) return MakeError("the path is empty");
-  if (path.back() == '/') return MakeError(path + " names a folder, not a file");
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return MakeError(path + " is a folder");
-    if (!S_ISREG(st.st_mode)) {
-      return MakeError(path + " is not a regular file (a FIFO, a device or a socket)");
-    }
-    const auto id = io::IdentifyFile(path);
-    if (id && id == io::IdentifyFile(clip_path)) {
-      return MakeError(path + " is the clip being read; writing it would overwrite it");
-    }
-    return Ok{};
-  }
-  if (errno != ENOENT) return MakeError("cannot write " + path + ": " + io::ErrnoText(errno));
-  const std::size_t slash = path.find_last_of('/');
-  const std::string folder =
-      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return MakeError("cannot write " + path + ": the folder " + folder + " does not exist");
-  }
-  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
-    return MakeError("cannot write " + path + ": " + io::ErrnoText(errno));
-  }
-  return Ok{};
-}
-
 Result<ClipExport> ClipExport::Start(const std::string& path, const std::string& clip_path,
                                      std::shared_ptr<const mocap::Rig> rig,
                                      std::shared_ptr<const Heightmap> ground,
                                      mocap::BakeOptions options) {
-  if (Status usable = CheckExportPath(path, clip_path); !usable) return MakeError(usable.error());
+  if (Status usable = io::CheckExportPath(path, clip_path, "clip"); !usable)
+    return MakeError(usable.error());
   options.terrain = ground.get();
   Result<mocap::Baker> baker = mocap::Baker::Create(rig, options);
   if (!baker) return MakeError(baker.error());

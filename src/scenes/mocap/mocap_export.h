@@ -18,19 +18,12 @@ namespace fabrik {
 // interactive, and a clip of N frames takes N / 32 demo frames.
 inline constexpr int kExportFramesPerFrame = 32;
 
-// Whether a BVH file can be written at `path` without harm, checked before any baking:
-// refused (one line naming the path and the problem) when it is empty, names a folder, is an
-// existing folder, FIFO, device or socket, lies in a folder that does not exist or cannot be
-// written, or is the file `clip_path` (the clip being read; compared by file identity, so
-// another spelling or a link is caught too). Nothing is created.
-Status CheckExportPath(const std::string& path, const std::string& clip_path);
-
 // One export: running, then done (the file written) or failed (nothing written).
 class ClipExport {
  public:
   enum class State { kRunning, kDone, kFailed };
 
-  // Checks `path` (CheckExportPath against `clip_path`) and makes the baker from `rig` and
+  // Checks `path` (io::CheckExportPath against `clip_path`) and makes the baker from `rig` and
   // `options`; `ground` (null: flat ground) is kept alive here and becomes options.terrain.
   // Fails with one line (the path's problem or the baker's refusal); nothing is started.
   static Result<ClipExport> Start(const std::string& path, const std::string& clip_path,

@@ -105,7 +105,7 @@ class MocapScene final : public Scene {
   Status SetLook(const std::optional<glm::vec3>& point);
   Status SetIkWeight(float weight);
   // Starts exporting the clip to `path` (the header comment). Refused with one line, nothing
-  // started: no clip, an export already running, a path CheckExportPath refuses, a target
+  // started: no clip, an export already running, a path io::CheckExportPath refuses, a target
   // the bake refuses.
   Status StartExport(AppState& state, const std::string& path);
   // Bakes up to `frames` more clip frames of a running export; when it finishes prints one
