@@ -451,7 +451,9 @@ OptError CheckTogether(const CLI::App& app, std::span<const OptionScene> scenes,
     }
   } else {
     for (const OptionScene& s : scenes) {
-      if (!s.implied_by.empty() && app.count(std::string(s.implied_by))) o.scene = s.name;
+      for (std::string_view option : s.implied_by) {
+        if (app.count(std::string(option))) o.scene = s.name;
+      }
     }
   }
   for (const OptionScene& s : scenes) {

@@ -71,8 +71,9 @@ struct Options {
 // (OptionScenes, app/scene_shell.h); the scene's shell entry says the last two.
 struct OptionScene {
   std::string_view name;
-  // The option that, given without --scene, starts this scene ("--bvh"), or "".
-  std::string_view implied_by{};
+  // The options that, given without --scene, start this scene ("--bvh", "--character"); none:
+  // only --scene does.
+  std::span<const std::string_view> implied_by{};
   // The options this scene cannot start with, as one line naming them, or "" when it can;
   // asked only when the scene is the one starting. Null: any options do.
   std::string (*check)(const Options& options) = nullptr;

@@ -25,9 +25,9 @@ struct SceneShell {
   void (*panel)(const AppState& state, UiState& ui, CommandQueue& queue) = nullptr;
   // Draws the scene (SceneDrawer's pieces); null: as a chain through its pose.
   void (*draw)(SceneDrawer& drawer, const AppState& state, Renderer& renderer) = nullptr;
-  // The command line (app/options.h, OptionScene): the option that starts this scene when
-  // --scene is not given ("--bvh"), and the options it cannot start with.
-  std::string_view implied_by{};
+  // The command line (app/options.h, OptionScene): the options that start this scene when
+  // --scene is not given ("--bvh", "--character"), and the options it cannot start with.
+  std::span<const std::string_view> implied_by{};
   std::string (*check_options)(const Options& options) = nullptr;
 };
 

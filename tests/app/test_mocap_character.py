@@ -1,6 +1,7 @@
 """The mocap scene's skinned character (docs/mocap.md: The skinned character): the packaged
 human playing CMU's 01_01 on the hills, started with --character, checked through the state
-stream and a screenshot; and switched in the console, a bad file refused, capsules back."""
+stream and a screenshot; --character alone starting the scene; and switched in the console, a
+bad file refused, capsules back."""
 import os
 import sys
 import tempfile
@@ -115,6 +116,22 @@ class MocapCharacter(unittest.TestCase):
             st = open_console_and_run(demo, "character capsules",
                                       lambda st: st["character"] is None, "capsules back")
             self.assertEqual(st["clip"]["scale"], before["clip"]["scale"])
+
+    def test_the_option_alone_starts_the_mocap_scene(self):
+        # --character dresses the mocap scene's clip: given without --scene it starts that
+        # scene (docs/options.md), as --bvh does; --scene still decides when given.
+        d = tempfile.mkdtemp()
+        state = os.path.join(d, "s.jsonl")
+        code, _, err = run_demo(FAST + ["--character", HUMAN, "--frames", "2",
+                                        "--state-out", state])
+        self.assertEqual(code, 0, err)
+        last = read_states(state)[-1]
+        self.assertEqual(last["scene"], "mocap")
+        self.assertEqual(last["character"]["path"], HUMAN)
+        code, _, err = run_demo(FAST + ["--scene", "chain", "--character", HUMAN,
+                                        "--frames", "2", "--state-out", state])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(read_states(state)[-1]["scene"], "chain")
 
 
 if __name__ == "__main__":

@@ -30,13 +30,15 @@ std::string CheckField(const fabrik::Options& o) {
 
 // The scenes --scene accepts here (the app passes its registry's): one started by an option
 // when --scene is not given, one with a check of its own.
+constexpr std::string_view kMocapOptions[] = {"--bvh", "--character"};
+constexpr std::string_view kMarkersOptions[] = {"--markers"};
 const fabrik::OptionScene kScenes[] = {{"chain"},
                                        {"arm"},
                                        {"creature"},
-                                       {"field", "", CheckField},
+                                       {"field", {}, CheckField},
                                        {"walker"},
-                                       {"mocap", "--bvh"},
-                                       {"markers", "--markers"}};
+                                       {"mocap", kMocapOptions},
+                                       {"markers", kMarkersOptions}};
 
 void Check(bool condition, const char* what) {
   if (!condition) {
