@@ -10,6 +10,7 @@
 #include <set>
 
 #include "core/app_state.h"
+#include "core/settings.h"
 #include "core_test_util.h"
 #include "markers/skeleton.h"
 #include "mocap/clip.h"
@@ -283,6 +284,32 @@ TEST_F(MarkersSceneTest, BadFilesAndLinesChangeNothing) {
   EXPECT_EQ(core_.LastKind(), ConsoleLine::Kind::kError);
   EXPECT_NE(core_.LastLine().find("every marker"), std::string::npos) << core_.LastLine();
   EXPECT_EQ(Kept(), kept);
+}
+
+// A take other than the default is saved under "take" and loaded again at the next start when
+// the markers scene was on; --markers wins over it.
+TEST(MarkersScene, TheSettingsRestoreTheSceneAndItsTake) {
+  const std::string copy = ::testing::TempDir() + "markers_settings_take.csm";
+  std::filesystem::copy_file(kFencer, copy, std::filesystem::copy_options::overwrite_existing);
+  Core core;
+  core.Run("scene markers");
+  EXPECT_FALSE(CaptureSettings(core.state(), std::nullopt, std::nullopt)
+                   .Get<std::string>("take")
+                   .has_value());  // the default take is not written
+  core.Run("markers load " + copy);
+  ASSERT_EQ(core.state().scene.name(), "markers") << core.LastLine();
+  const Settings saved = CaptureSettings(core.state(), std::nullopt, std::nullopt);
+  EXPECT_EQ(saved.Get<std::string>("take"), copy);
+  StartOptions options = FixedStep();
+  options.saved = SettingsCommands(saved);
+  Core restored(options);
+  restored.Frames(1);
+  EXPECT_EQ(restored.state().scene.name(), "markers");
+  EXPECT_EQ(restored.Json()["take"]["path"], copy);
+  Settings overridden = saved;
+  const std::string given[] = {"--markers"};
+  DropOverridden(overridden, given);
+  EXPECT_FALSE(overridden.Get<std::string>("take").has_value());
 }
 
 TEST(MarkersScene, CommandsNeedTheSceneAndABadStartTakeKeepsThePreviousScene) {

@@ -10,6 +10,7 @@
 #include "core/app_state.h"
 #include "core/command_table.h"
 #include "core/frame.h"
+#include "core/saved_setting.h"
 #include "core/scene_registry.h"
 #include "lang/text.h"
 #include "scenes/markers/markers_scene.h"
@@ -205,6 +206,27 @@ constexpr std::string_view kMarkersDetails[] = {
 constexpr std::string_view kMarkersKeywords[] = {"load",  "play", "pause", "speed",
                                                  "frame", "loop", "hide",  "export"};
 
+// Saved: a take other than the default, under "take", restored (`markers load`, which switches
+// to the markers scene) only when the saved scene is the markers scene, before the scene line.
+void RestoreTake(const nlohmann::json& v, const SettingValues& all, RestoreLines& out) {
+  const auto scene = all.find("scene");
+  if (scene != all.end() && scene->second == "markers") {
+    out.now.push_back(SettingQuoted("markers load", v.get<std::string>()));
+  }
+}
+constexpr std::string_view kTakeOverriddenBy[] = {"--markers"};
+const SavedSetting kTakeSaved = {
+    .key = "take",
+    .order = RestoreOrder::kSceneFile,
+    .capture =
+        [](const AppState& state) {
+          const std::string& path = state.scene.configs.Get<MarkersConfig>().take_path;
+          return path != kDefaultTakePath ? nlohmann::json(SettingPath(path)) : nlohmann::json();
+        },
+    .check = CheckSettingPath,
+    .restore = RestoreTake,
+    .overridden_by = kTakeOverriddenBy};
+
 const AppCommandEntry kMarkersEntries[] = {
     {{"markers", kMarkersUsage,
       "the optical marker take: load, play, pause, speed, frame, loop, hide, export",
@@ -212,7 +234,7 @@ const AppCommandEntry kMarkersEntries[] = {
      ApplyMarkers,
      nullptr,
      nullptr,
-     nullptr,
+     &kTakeSaved,
      MarkersLineRereads},
 };
 
