@@ -15,11 +15,10 @@
 // * A built-in command (lang/command.h): a command that keys and panel widgets send as a
 //   typed value (Command{cmd::Mode{...}}), or whose parse reads a file. Its CommandSpec
 //   (name, usage, summary, details, parse, completion keywords), its struct's Format and
-//   Validate, its apply and its BuiltinEntry (core/builtin_table.h: the apply registered by
-//   the struct's place in Command, and how the settings file keeps it) sit together in one
-//   section of core/commands/GROUP.cpp (chain.cpp, playback.cpp, session.cpp, view.cpp).
-//   Execute (core/execute.h) calls the apply registered for the command's struct; the
-//   start-up refuses a build where a struct has none.
+//   Validate, its apply (an ApplyBuiltin overload, declared in core/builtin_table.h) and, when
+//   the settings file keeps it, its BuiltinEntry sit together in one section of
+//   core/commands/GROUP.cpp (chain.cpp, playback.cpp, session.cpp, view.cpp). Execute
+//   (core/execute.h) calls the apply through std::visit: a struct without one does not build.
 //
 // Either way the console, scripts, --exec lines, Tab completion and `help` take the command
 // from here (the start-up passes AppCommandLanguage() to the parser as

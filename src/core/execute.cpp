@@ -51,13 +51,11 @@ void UseScript(AppState& state, std::shared_ptr<const Script> script, const std:
   state.script.path = path;
 }
 
-namespace {
-
 // A blank line or a comment: nothing to do.
-bool ApplyNothing(AppState&, const cmd::Nothing&, CommandOutput&) { return true; }
+bool ApplyBuiltin(AppState&, const cmd::Nothing&, CommandOutput&) { return true; }
 
 // An app command, by its AppCommandEntry (a flag by its FlagEntry).
-bool ApplyExtension(AppState& state, const cmd::Extension& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Extension& c, CommandOutput& out) {
   const AppCommandEntry* entry = FindAppCommand(c.name);
   if (entry == nullptr) return out.Fail(c.name + ": not in this build");
   if (entry->flag != nullptr) {
@@ -79,23 +77,11 @@ bool ApplyExtension(AppState& state, const cmd::Extension& c, CommandOutput& out
   return entry->apply(state, args.value(), out);
 }
 
-constexpr BuiltinApply kNothingApplies[] = {ApplyOf<cmd::Nothing, ApplyNothing>()};
-constexpr BuiltinApply kExtensionApplies[] = {ApplyOf<cmd::Extension, ApplyExtension>()};
-const BuiltinEntry kCoreEntries[] = {{.name = cmd::Nothing::kName, .applies = kNothingApplies},
-                                     {.name = "app commands", .applies = kExtensionApplies}};
-
-}  // namespace
-
-std::span<const BuiltinEntry> CoreBuiltins() { return kCoreEntries; }
-
 bool Execute(AppState& state, const Command& command, CommandSource source) {
   // Keys and panel widgets act quietly; the console, --exec and scripts print the result.
   CommandOutput out(state, source);
-  // Each struct's apply, registered by its section (core/builtin_table.h); the start-up has
-  // checked that every struct has one.
-  const auto apply = BuiltinApplyFor(command.index());
-  if (apply == nullptr) return out.Fail("this build cannot carry out that command");
-  return apply(state, command, out);
+  // Each struct's apply (core/builtin_table.h), chosen by the compiler.
+  return std::visit([&](const auto& c) { return ApplyBuiltin(state, c, out); }, command);
 }
 
 bool RunConsoleLine(AppState& state, std::string_view line, CommandSource source) {

@@ -110,11 +110,6 @@ Status LoadStartFiles(AppState& state, const StartOptions& options) {
 
 Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
                                            const std::string& data_dir) {
-  // A build whose command struct has no apply (or two) is a programming error: refuse to
-  // start rather than meet it when the command comes.
-  if (const Status applies = CheckBuiltinApplies(BuiltinTable()); !applies) {
-    return MakeError(applies.error());
-  }
   const auto solver = ParseSolverKind(options.solver);
   if (!solver) return MakeError("--solver: unknown or unavailable solver '" + options.solver + "'");
   const std::vector<float> lengths = options.lengths.empty()

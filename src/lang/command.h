@@ -289,7 +289,7 @@ using Command =
                  cmd::Extension>;
 
 // The language half of one built-in command: everything about it except how the app carries
-// it out (its apply, registered in its BuiltinEntry, core/builtin_table.h). One entry per
+// it out (its apply, an ApplyBuiltin overload declared in core/builtin_table.h). One entry per
 // first word; the entries live in the group files lang/commands/*.cpp, each group listed once
 // in kGroups in lang/command.cpp.
 struct CommandSpec {

@@ -1,9 +1,13 @@
-// The built-in commands' core table (core/builtin_table.h): every struct of Command has
-// exactly one apply, the check that the start-up makes says which one does not, and a command
-// reaches its apply by its place in Command.
+// The built-in commands' core half (core/builtin_table.h): the compiler finds each struct's
+// apply (a struct without one is refused at compile time, checked below with a concept), a
+// command sent as a typed value reaches its apply, and every saved entry names a command of
+// the language with a saved setting.
 #include <gtest/gtest.h>
 
-#include <vector>
+#include <concepts>
+#include <set>
+#include <string>
+#include <variant>
 
 #include "core/builtin_table.h"
 #include "core_test_util.h"
@@ -11,55 +15,49 @@
 namespace fabrik {
 namespace {
 
-// Every apply of the real table.
-std::vector<BuiltinApply> AllApplies() {
-  std::vector<BuiltinApply> all;
-  for (const BuiltinEntry& e : BuiltinTable())
-    all.insert(all.end(), e.applies.begin(), e.applies.end());
-  return all;
+// Whether ApplyBuiltin has an overload for T (the deleted template does not count).
+template <class T>
+concept HasApply = requires(AppState& state, const T& command, CommandOutput& out) {
+  { ApplyBuiltin(state, command, out) } -> std::same_as<bool>;
+};
+
+template <class... Ts>
+constexpr bool EveryAlternativeHasApply(const std::variant<Ts...>*) {
+  return (HasApply<Ts> && ...);
 }
 
-TEST(BuiltinTable, EveryCommandStructHasExactlyOneApply) {
-  const Status check = CheckBuiltinApplies(BuiltinTable());
-  EXPECT_TRUE(check) << (check ? "" : check.error());
-  for (std::size_t i = 0; i < std::variant_size_v<Command>; ++i) {
-    EXPECT_NE(BuiltinApplyFor(i), nullptr) << i;
-  }
-  EXPECT_EQ(BuiltinApplyFor(std::variant_size_v<Command>), nullptr);
-  EXPECT_EQ(AllApplies().size(), std::variant_size_v<Command>);
-}
+// A command struct nobody wrote an apply for: Execute would not compile with it in Command.
+struct Unapplied {
+  static constexpr std::string_view kName = "unapplied";
+};
 
-bool QuitAgain(AppState&, const cmd::Quit&, CommandOutput&) { return true; }
+// Checked when this file compiles: every struct of Command has its apply, and one without an
+// apply (or a type that is no command) has none, so Execute's std::visit would not compile.
+static_assert(EveryAlternativeHasApply(static_cast<const Command*>(nullptr)));
+static_assert(!HasApply<Unapplied>);
+static_assert(!HasApply<int>);
 
-TEST(BuiltinTable, TheCheckNamesAStructWithoutItsApplyOrWithTwo) {
-  std::vector<BuiltinApply> missing;
-  for (const BuiltinApply& a : AllApplies()) {
-    if (a.index != kCommandIndex<cmd::Moe>) missing.push_back(a);
-  }
-  const BuiltinEntry without[] = {{.name = "all but moe", .applies = missing}};
-  const Status none = CheckBuiltinApplies(without);
-  ASSERT_FALSE(none);
-  EXPECT_NE(none.error().find("'moe'"), std::string::npos) << none.error();
-  EXPECT_NE(none.error().find("no apply"), std::string::npos) << none.error();
-
-  std::vector<BuiltinApply> doubled = AllApplies();
-  doubled.push_back(ApplyOf<cmd::Quit, QuitAgain>());
-  const BuiltinEntry twice[] = {{.name = "quit twice", .applies = doubled}};
-  const Status two = CheckBuiltinApplies(twice);
-  ASSERT_FALSE(two);
-  EXPECT_NE(two.error().find("'quit'"), std::string::npos) << two.error();
-  EXPECT_NE(two.error().find("more than one"), std::string::npos) << two.error();
-}
-
-TEST(BuiltinTable, ACommandReachesItsApplyByItsPlaceInCommand) {
-  static_assert(kCommandIndex<cmd::Nothing> == 0);
-  static_assert(kCommandIndex<cmd::Extension> == std::variant_size_v<Command> - 1);
+TEST(BuiltinTable, ACommandSentAsATypedValueReachesItsApply) {
   testing::Core core;
   core.Send(Command(cmd::Moe{0.125f}));
   core.Send(Command(cmd::Iterations{42}));
+  core.Send(Command(cmd::Extension{"accelerate", {"on"}}));
   core.Frames(1);
   EXPECT_EQ(core.state().settings.tolerance, 0.125f);
   EXPECT_EQ(core.state().settings.max_iterations, 42);
+  EXPECT_TRUE(core.state().settings.accelerate);
+}
+
+TEST(BuiltinTable, EverySavedEntryIsACommandWithASetting) {
+  std::set<std::string> names;
+  for (const CommandSpec& spec : CommandList()) names.insert(std::string(spec.name));
+  std::set<std::string> keys;
+  ASSERT_FALSE(BuiltinTable().empty());
+  for (const BuiltinEntry& e : BuiltinTable()) {
+    EXPECT_TRUE(names.count(std::string(e.name))) << e.name;
+    ASSERT_NE(e.saved, nullptr) << e.name;
+    EXPECT_TRUE(keys.insert(std::string(e.saved->key)).second) << e.saved->key;
+  }
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ std::string Fmt(const char* fmt, double a) {
 
 }  // namespace
 
-static bool Apply(AppState& state, const cmd::Target& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Target& c, CommandOutput& out) {
   if (out.source() == CommandSource::kScript) {
     state.script.target = c.position;  // the angles: `orient` in scripts
     return true;
@@ -51,7 +51,7 @@ static bool Apply(AppState& state, const cmd::Target& c, CommandOutput& out) {
   return true;
 }
 
-static bool Apply(AppState& state, const cmd::Mode& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Mode& c, CommandOutput& out) {
   SetMode(state, c.mode);
   out.Print("mode " + std::string(ModeName(c.mode)));
   return true;
@@ -77,7 +77,7 @@ const SavedSetting kModeSaved = {
     .overridden_by = kModeOverriddenBy};
 }  // namespace
 
-static bool Apply(AppState& state, const cmd::Joints& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Joints& c, CommandOutput& out) {
   // Commands apply in order, so a script's "joints" and "length" lines at the same time
   // build on each other.
   std::vector<float> lengths = state.lengths;
@@ -87,7 +87,7 @@ static bool Apply(AppState& state, const cmd::Joints& c, CommandOutput& out) {
   return true;
 }
 
-static bool Apply(AppState& state, const cmd::Length& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Length& c, CommandOutput& out) {
   if (!ApplyLengths(state, UniformLengths(static_cast<int>(state.lengths.size()), c.length))) {
     return out.Fail(state.message);
   }
@@ -112,7 +112,7 @@ const SavedSetting kLengthSaved = {
     .overridden_by = kShapeOverriddenBy};
 }  // namespace
 
-static bool Apply(AppState& state, const cmd::Lengths& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Lengths& c, CommandOutput& out) {
   if (!ApplyLengths(state, c.lengths)) return out.Fail(state.message);
   out.Print("lengths set: " + std::to_string(c.lengths.size() + 1) + " joints");
   return true;
@@ -145,7 +145,7 @@ const SavedSetting kLengthsSaved = {.key = "lengths",
                                     .overridden_by = kShapeOverriddenBy};
 }  // namespace
 
-static bool Apply(AppState& state, const cmd::Moe& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Moe& c, CommandOutput& out) {
   state.settings.tolerance = c.tolerance;
   out.Print(Fmt("margin of error %.6g", c.tolerance));
   return true;
@@ -162,7 +162,7 @@ const SavedSetting kMoeSaved = {
     .overridden_by = kMoeOverriddenBy};
 }  // namespace
 
-static bool Apply(AppState& state, const cmd::Iterations& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Iterations& c, CommandOutput& out) {
   state.settings.max_iterations = c.max_iterations;
   out.Print("iteration cap " + std::to_string(c.max_iterations));
   return true;
@@ -184,26 +184,12 @@ const SavedSetting kIterationsSaved = {
     .overridden_by = kIterationsOverriddenBy};
 }  // namespace
 
-// Each apply, found by its struct's place in Command.
 namespace {
-constexpr BuiltinApply kTargetApplies[] = {ApplyOf<cmd::Target, Apply>()};
-constexpr BuiltinApply kModeApplies[] = {ApplyOf<cmd::Mode, Apply>()};
-constexpr BuiltinApply kJointsApplies[] = {ApplyOf<cmd::Joints, Apply>()};
-constexpr BuiltinApply kLengthApplies[] = {ApplyOf<cmd::Length, Apply>()};
-constexpr BuiltinApply kLengthsApplies[] = {ApplyOf<cmd::Lengths, Apply>()};
-constexpr BuiltinApply kMoeApplies[] = {ApplyOf<cmd::Moe, Apply>()};
-constexpr BuiltinApply kIterationsApplies[] = {ApplyOf<cmd::Iterations, Apply>()};
-}  // namespace
-
-namespace {
-const BuiltinEntry kChainEntries[] = {
-    {.name = cmd::Target::kName, .applies = kTargetApplies},
-    {.name = cmd::Mode::kName, .applies = kModeApplies, .saved = &kModeSaved},
-    {.name = cmd::Joints::kName, .applies = kJointsApplies},
-    {.name = cmd::Length::kName, .applies = kLengthApplies, .saved = &kLengthSaved},
-    {.name = cmd::Lengths::kName, .applies = kLengthsApplies, .saved = &kLengthsSaved},
-    {.name = cmd::Moe::kName, .applies = kMoeApplies, .saved = &kMoeSaved},
-    {.name = cmd::Iterations::kName, .applies = kIterationsApplies, .saved = &kIterationsSaved}};
+const BuiltinEntry kChainEntries[] = {{.name = cmd::Mode::kName, .saved = &kModeSaved},
+                                      {.name = cmd::Length::kName, .saved = &kLengthSaved},
+                                      {.name = cmd::Lengths::kName, .saved = &kLengthsSaved},
+                                      {.name = cmd::Moe::kName, .saved = &kMoeSaved},
+                                      {.name = cmd::Iterations::kName, .saved = &kIterationsSaved}};
 }  // namespace
 
 std::span<const BuiltinEntry> ChainBuiltins() { return kChainEntries; }

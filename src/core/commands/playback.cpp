@@ -12,7 +12,7 @@
 #include "lang/script.h"
 
 namespace fabrik {
-static bool Apply(AppState& state, const cmd::SplineLoad& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::SplineLoad& c, CommandOutput& out) {
   UseSpline(state, c.spline, c.path);
   if (out.source() != CommandSource::kScript) SetMode(state, TargetMode::kSpline);
   char length[64];
@@ -21,7 +21,7 @@ static bool Apply(AppState& state, const cmd::SplineLoad& c, CommandOutput& out)
   return true;
 }
 
-static bool Apply(AppState& state, const cmd::SplineSpeed& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::SplineSpeed& c, CommandOutput& out) {
   (void)state.spline.follower.SetSpeed(c.speed);  // validated by the parser
   char text[64];
   std::snprintf(text, sizeof(text), "spline speed %.4g", static_cast<double>(c.speed));
@@ -29,7 +29,7 @@ static bool Apply(AppState& state, const cmd::SplineSpeed& c, CommandOutput& out
   return true;
 }
 
-static bool Apply(AppState& state, const cmd::SplinePlayback& c, CommandOutput&) {
+bool ApplyBuiltin(AppState& state, const cmd::SplinePlayback& c, CommandOutput&) {
   SplineFollower& f = state.spline.follower;
   switch (c.action) {
     case cmd::Playback::kPlay:
@@ -49,7 +49,7 @@ static bool Apply(AppState& state, const cmd::SplinePlayback& c, CommandOutput&)
   return true;
 }
 
-static bool Apply(AppState& state, const cmd::SplineEnd& c, CommandOutput&) {
+bool ApplyBuiltin(AppState& state, const cmd::SplineEnd& c, CommandOutput&) {
   state.spline.follower.SetEndBehavior(c.behavior);
   return true;
 }
@@ -77,7 +77,7 @@ const SavedSetting kSplineSaved = {
     .overridden_by = kFileOverriddenBy};
 }  // namespace
 
-static bool Apply(AppState& state, const cmd::ScriptRun& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::ScriptRun& c, CommandOutput& out) {
   if (out.source() == CommandSource::kScript) {
     return out.Fail("script run: scripts cannot start scripts");
   }
@@ -87,7 +87,7 @@ static bool Apply(AppState& state, const cmd::ScriptRun& c, CommandOutput& out) 
   return true;
 }
 
-static bool Apply(AppState& state, const cmd::ScriptPlayback& c, CommandOutput&) {
+bool ApplyBuiltin(AppState& state, const cmd::ScriptPlayback& c, CommandOutput&) {
   ScriptPlayer& p = state.script.player;
   switch (c.action) {
     case cmd::Playback::kPlay:
@@ -142,17 +142,9 @@ const SavedSetting kScriptSaved = {.key = "script",
                                    .overridden_by = kFileOverriddenBy};
 }  // namespace
 
-// Each apply, found by its struct's place in Command.
 namespace {
-constexpr BuiltinApply kSplineLoadApplies[] = {
-    ApplyOf<cmd::SplineLoad, Apply>(), ApplyOf<cmd::SplineSpeed, Apply>(),
-    ApplyOf<cmd::SplinePlayback, Apply>(), ApplyOf<cmd::SplineEnd, Apply>()};
-constexpr BuiltinApply kScriptRunApplies[] = {ApplyOf<cmd::ScriptRun, Apply>(),
-                                              ApplyOf<cmd::ScriptPlayback, Apply>()};
-
-const BuiltinEntry kPlaybackEntries[] = {
-    {.name = cmd::SplineLoad::kName, .applies = kSplineLoadApplies, .saved = &kSplineSaved},
-    {.name = cmd::ScriptRun::kName, .applies = kScriptRunApplies, .saved = &kScriptSaved}};
+const BuiltinEntry kPlaybackEntries[] = {{.name = cmd::SplineLoad::kName, .saved = &kSplineSaved},
+                                         {.name = cmd::ScriptRun::kName, .saved = &kScriptSaved}};
 }  // namespace
 
 std::span<const BuiltinEntry> PlaybackBuiltins() { return kPlaybackEntries; }

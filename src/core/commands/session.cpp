@@ -10,26 +10,26 @@
 #include "core/tool_solve.h"
 
 namespace fabrik {
-static bool Apply(AppState& state, const cmd::CameraReset&, CommandOutput&) {
+bool ApplyBuiltin(AppState& state, const cmd::CameraReset&, CommandOutput&) {
   state.view.camera.SetHome(state.scene.current ? state.scene.current->CameraHome(state)
                                                 : HomeFor(state.chain));
   state.view.camera.Reset();
   return true;
 }
 
-static bool Apply(AppState& state, const cmd::State&, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::State&, CommandOutput& out) {
   out.Print(StateLine(state, ShellReport{}, /*with_console_last=*/false));
   return true;
 }
 
-static bool Apply(AppState& state, const cmd::Help& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Help& c, CommandOutput& out) {
   for (std::string& line : HelpLines(c.topic, state.command_context)) {
     out.Print(std::move(line));
   }
   return true;
 }
 
-static bool Apply(AppState& state, const cmd::Solver& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Solver& c, CommandOutput& out) {
   if (c.name == kTwoBoneSolverName) return SelectTwoBone(state, out);  // core/tool_solve.h
   const auto kind = ParseSolverKind(c.name);
   if (!kind) return out.Fail("solver: '" + c.name + "' is not in this build");
@@ -54,7 +54,7 @@ const SavedSetting kSolverSaved = {
     .overridden_by = kSolverOverriddenBy};
 }  // namespace
 
-static bool Apply(AppState& state, const cmd::Scene& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Scene& c, CommandOutput& out) {
   if (!SetScene(state, c.name)) return out.Fail(state.message);
   out.Print("scene " + c.name);
   return true;
@@ -81,22 +81,9 @@ const SavedSetting kSceneSaved = {
     .overridden_by = kSceneOverriddenBy};
 }  // namespace
 
-// Each apply, found by its struct's place in Command.
 namespace {
-constexpr BuiltinApply kCameraApplies[] = {ApplyOf<cmd::CameraReset, Apply>()};
-constexpr BuiltinApply kStateApplies[] = {ApplyOf<cmd::State, Apply>()};
-constexpr BuiltinApply kHelpApplies[] = {ApplyOf<cmd::Help, Apply>()};
-constexpr BuiltinApply kSolverApplies[] = {ApplyOf<cmd::Solver, Apply>()};
-constexpr BuiltinApply kSceneApplies[] = {ApplyOf<cmd::Scene, Apply>()};
-}  // namespace
-
-namespace {
-const BuiltinEntry kSessionEntries[] = {
-    {.name = cmd::CameraReset::kName, .applies = kCameraApplies},
-    {.name = cmd::State::kName, .applies = kStateApplies},
-    {.name = cmd::Help::kName, .applies = kHelpApplies},
-    {.name = cmd::Solver::kName, .applies = kSolverApplies, .saved = &kSolverSaved},
-    {.name = cmd::Scene::kName, .applies = kSceneApplies, .saved = &kSceneSaved}};
+const BuiltinEntry kSessionEntries[] = {{.name = cmd::Solver::kName, .saved = &kSolverSaved},
+                                        {.name = cmd::Scene::kName, .saved = &kSceneSaved}};
 }  // namespace
 
 std::span<const BuiltinEntry> SessionBuiltins() { return kSessionEntries; }

@@ -6,12 +6,12 @@
 #include "core/step_view.h"
 
 namespace fabrik {
-static bool Apply(AppState& state, const cmd::Clear&, CommandOutput&) {
+bool ApplyBuiltin(AppState& state, const cmd::Clear&, CommandOutput&) {
   state.console.log.clear();
   return true;
 }
 
-static bool Apply(AppState& state, const cmd::Step& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Step& c, CommandOutput& out) {
   using A = cmd::StepAction;
   if (c.action != A::kOff && !SetStepView(state, true)) return out.Fail(state.message);
   switch (c.action) {
@@ -52,32 +52,15 @@ static bool Apply(AppState& state, const cmd::Step& c, CommandOutput& out) {
   return true;
 }
 
-static bool Apply(AppState& state, const cmd::Race& c, CommandOutput& out) {
+bool ApplyBuiltin(AppState& state, const cmd::Race& c, CommandOutput& out) {
   if (!SetRace(state, c.on)) return out.Fail(state.message);
   out.Print(c.on ? "race on: every solver chases the target" : "race off");
   return true;
 }
 
-static bool Apply(AppState& state, const cmd::Quit&, CommandOutput&) {
+bool ApplyBuiltin(AppState& state, const cmd::Quit&, CommandOutput&) {
   state.quit_requested = true;
   return true;
 }
-
-// Each apply, found by its struct's place in Command.
-namespace {
-constexpr BuiltinApply kClearApplies[] = {ApplyOf<cmd::Clear, Apply>()};
-constexpr BuiltinApply kStepApplies[] = {ApplyOf<cmd::Step, Apply>()};
-constexpr BuiltinApply kRaceApplies[] = {ApplyOf<cmd::Race, Apply>()};
-constexpr BuiltinApply kQuitApplies[] = {ApplyOf<cmd::Quit, Apply>()};
-}  // namespace
-
-namespace {
-const BuiltinEntry kViewEntries[] = {{.name = cmd::Clear::kName, .applies = kClearApplies},
-                                     {.name = cmd::Step::kName, .applies = kStepApplies},
-                                     {.name = cmd::Race::kName, .applies = kRaceApplies},
-                                     {.name = cmd::Quit::kName, .applies = kQuitApplies}};
-}  // namespace
-
-std::span<const BuiltinEntry> ViewBuiltins() { return kViewEntries; }
 
 }  // namespace fabrik
