@@ -1,6 +1,7 @@
 // retarget.cpp - a clip played on a character's own skeleton (retarget.h).
 #include "character/retarget.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <glm/geometric.hpp>
@@ -234,11 +235,11 @@ Result<Retargeter> Retargeter::Create(const Skeleton& character, const mocap::Cl
   r.delta_.resize(r.joints_.size());
   r.parents_ = character.parents;
   for (int side : {mocap::kLeft, mocap::kRight}) {
-    r.AddLimbFit(r.character_limbs_.legs[side], kl.legs[side], true);
+    r.AddLimbFit(r.character_limbs_.legs[side], kl.legs[side], -1);
   }
   if (cl.has_arms && kl.has_arms) {
     for (int side : {mocap::kLeft, mocap::kRight}) {
-      r.AddLimbFit(r.character_limbs_.arms[side], kl.arms[side], false);
+      r.AddLimbFit(r.character_limbs_.arms[side], kl.arms[side], side);
     }
   }
   return r;
@@ -251,7 +252,12 @@ int Retargeter::JointOf(int bone) const {
   return -1;
 }
 
-void Retargeter::AddLimbFit(const mocap::Limb& ours, const mocap::Limb& theirs, bool leg) {
+void Retargeter::SetHandFollow(int side, float weight) {
+  hand_follow_[side == mocap::kRight ? 1 : 0] =
+      std::isnan(weight) ? 0.0f : std::clamp(weight, 0.0f, 1.0f);
+}
+
+void Retargeter::AddLimbFit(const mocap::Limb& ours, const mocap::Limb& theirs, int arm) {
   const int root = ours.chain[0], middle = ours.chain[ours.middle], end = ours.end();
   const int j_root = JointOf(root), j_middle = JointOf(middle), j_end = JointOf(end);
   if (j_root < 0 || j_middle < 0 || j_end < 0) return;
@@ -262,8 +268,8 @@ void Retargeter::AddLimbFit(const mocap::Limb& ours, const mocap::Limb& theirs, 
   const auto length = [](std::span<const glm::vec3> p, int a, int b, int c) {
     return glm::length(p[b] - p[a]) + glm::length(p[c] - p[b]);
   };
-  LimbFit fit{j_root, j_middle, j_end, -1, -1, scale_, std::move(chain).value()};
-  if (leg) {
+  LimbFit fit{j_root, j_middle, j_end, -1, -1, scale_, std::move(chain).value(), arm};
+  if (arm < 0) {
     fit.anchor = joints_[0].bone;
     fit.clip_anchor = joints_[0].clip;
   } else {
@@ -295,9 +301,16 @@ void Retargeter::FitLimb(LimbFit& fit, const mocap::Pose& clip_pose,
   const int end = joints_[fit.end].bone;
   const glm::vec3 r = pose[root].translation, m = pose[middle].translation;
   const glm::vec3 e = pose[end].translation;
-  const glm::vec3 goal =
-      pose[fit.anchor].translation + fit.scale * (clip_pose.positions[joints_[fit.end].clip] -
-                                                  clip_pose.positions[fit.clip_anchor]);
+  const glm::vec3 clip_end = clip_pose.positions[joints_[fit.end].clip];
+  glm::vec3 goal =
+      pose[fit.anchor].translation + fit.scale * (clip_end - clip_pose.positions[fit.clip_anchor]);
+  if (fit.arm >= 0 && hand_follow_[fit.arm] > 0.0f) {
+    // Where the clip's wrist is, from the pelvis (SetHandFollow).
+    const RetargetJoint& pelvis = joints_[0];
+    const glm::vec3 where =
+        pose[pelvis.bone].translation + scale_ * (clip_end - clip_pose.positions[pelvis.clip]);
+    goal = glm::mix(goal, where, hand_follow_[fit.arm]);
+  }
   const glm::vec3 now[3] = {glm::vec3(0.0f), m - r, e - r};
   if (!fit.chain.SetPose(now)) return;
   SolveSettings settings;

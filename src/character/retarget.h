@@ -75,6 +75,16 @@ class Retargeter {
   // Allocates nothing.
   bool Apply(const mocap::Pose& clip_pose, std::span<BoneTransform> out);
 
+  // How far each hand (mocap::kLeft, kRight) follows the clip's wrist where it is rather than
+  // in proportion: at 0 (the default) the wrist's goal is the shoulder plus the clip's wrist
+  // offset from its shoulder times the arms' length ratio (the header comment); at 1 it is the
+  // pelvis plus the clip's wrist offset from its pelvis times scale(), so with the pelvis on
+  // the clip's (and scale() 1) the character's wrist lands on the clip's: a hand the clip's IK
+  // put on a target reaches that target, within the arm's reach. In between the two goals are
+  // blended. Clamped into [0, 1]; NaN is 0. Ignored without arms.
+  void SetHandFollow(int side, float weight);
+  float hand_follow(int side) const { return hand_follow_[side == mocap::kRight ? 1 : 0]; }
+
   // The character's leg length over the clip's (hip to ankle along the leg, mean of both).
   float scale() const { return scale_; }
   std::span<const RetargetJoint> joints() const { return joints_; }
@@ -91,10 +101,12 @@ class Retargeter {
     int anchor = -1;                       // its character bone
     float scale = 1.0f;                    // character over clip length for the goal
     Chain chain;                           // root at the origin
+    int arm = -1;                          // mocap::kLeft or kRight for an arm, -1 for a leg
   };
   void Match(int bone, int clip, int bone_aim, int clip_aim);
   int JointOf(int bone) const;
-  void AddLimbFit(const mocap::Limb& ours, const mocap::Limb& theirs, bool leg);
+  // `arm`: mocap::kLeft or kRight for an arm, -1 for a leg.
+  void AddLimbFit(const mocap::Limb& ours, const mocap::Limb& theirs, int arm);
   void Pose(std::span<BoneTransform> out) const;
   void FitLimb(LimbFit& fit, const mocap::Pose& clip_pose, std::span<const BoneTransform> pose);
   void MatchSpine(int base, const std::vector<int>& bones, int clip_base,
@@ -102,6 +114,7 @@ class Retargeter {
 
   std::vector<RetargetJoint> joints_;
   std::vector<LimbFit> fits_;
+  float hand_follow_[2] = {0.0f, 0.0f};
   std::vector<int> parents_;
   std::vector<int> driver_;          // per bone: its matched joint, or the nearest one above it
   std::vector<BoneTransform> bind_;  // bind pose, model space

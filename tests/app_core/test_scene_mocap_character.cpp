@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -121,6 +122,46 @@ TEST(MocapCharacter, TheHumanFollowsTheClipAfterTheIk) {
   // The bones keep the character's lengths: the shin as in frame 5.
   EXPECT_NEAR(glm::distance(Bone(b, "B_Knee_Left"), Bone(b, "B_Ankle_Left")),
               glm::distance(Bone(a, "B_Knee_Left"), Bone(a, "B_Ankle_Left")), 1e-4f);
+}
+
+// A reaching hand of the human reaches the target the clip's hand was given (its wrist goes
+// where the clip's is, not in proportion), fading in and out with the reach.
+TEST(MocapCharacter, AReachingHandReachesTheTarget) {
+  Core core;
+  core.Run("scene mocap");
+  core.Run("mocap pause");
+  core.Run(std::string("character ") + kHuman);
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  core.Frames(5);
+  const nlohmann::json a = core.Json();
+  // A point the clip's arm and the human's both reach: between the clip's shoulder and hand,
+  // moved forward and up a little.
+  const glm::vec3 target =
+      0.5f * (Joint(a, "RightArm") + Joint(a, "RightHand")) + glm::vec3(0.05f, 0.1f, 0.05f);
+  const float before = glm::distance(Bone(a, "B_Hand_Right"), target);
+  char line[128];
+  std::snprintf(line, sizeof line, "reach right %.4f %.4f %.4f", target.x, target.y, target.z);
+  core.Run(line);
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  core.Frames(90);
+  const nlohmann::json b = core.Json();
+  EXPECT_LT(glm::distance(Joint(b, "RightHand"), target), 0.01f);  // the clip's IK
+  EXPECT_LT(glm::distance(Bone(b, "B_Hand_Right"), target), 0.01f) << "before: " << before;
+  // The other hand is untouched: still where the clip's is in proportion.
+  const glm::vec3 shoulder = Bone(b, "B_UpperArm_Left"), elbow = Bone(b, "B_ForeArm_Left");
+  const glm::vec3 hand = Bone(b, "B_Hand_Left");
+  const float ratio = (glm::distance(shoulder, elbow) + glm::distance(elbow, hand)) /
+                      (glm::distance(Joint(b, "LeftArm"), Joint(b, "LeftForeArm")) +
+                       glm::distance(Joint(b, "LeftForeArm"), Joint(b, "LeftHand")));
+  EXPECT_LT(glm::distance(hand - shoulder, ratio * (Joint(b, "LeftHand") - Joint(b, "LeftArm"))),
+            0.04f);
+  // The arm keeps its lengths.
+  EXPECT_NEAR(glm::distance(Bone(b, "B_ForeArm_Right"), Bone(b, "B_Hand_Right")),
+              glm::distance(Bone(a, "B_ForeArm_Right"), Bone(a, "B_Hand_Right")), 1e-4f);
+  core.Run("reach right off");
+  core.Frames(90);
+  const nlohmann::json c = core.Json();
+  EXPECT_LT(glm::distance(Bone(c, "B_Hand_Right"), Bone(a, "B_Hand_Right")), 0.01f);
 }
 
 TEST(MocapCharacter, RetargetOffHoldsTheBindPoseAtThePelvis) {

@@ -123,7 +123,7 @@ Status MocapScene::LoadWith(AppState& state, const std::string& path,
                     .positions[static_cast<std::size_t>(rig_->limbs.arms[mocap::kRight].end())]);
   }
   skin_ = std::move(skin);
-  if (skin_) (void)skin_->Frame(character_->pose(), retarget_);
+  if (skin_) (void)skin_->Frame(character_->pose(), retarget_, HandFollow());
   if (!first) PlaceCamera(state);
   return Ok{};
 }
@@ -193,7 +193,7 @@ void MocapScene::Solve(AppState& state) {
   character_->Update(playback.time, dt);
   RecordSolveTime(state, start);
   ik_us_ = character_->last_ik_seconds() * 1e6;
-  if (skin_) (void)skin_->Frame(character_->pose(), retarget_);
+  if (skin_) (void)skin_->Frame(character_->pose(), retarget_, HandFollow());
   if (clip_meter_ && ik_meter_) {
     const mocap::Pose& clip_pose = character_->animated();
     clip_meter_->Frame(frame(), clip_pose, clip_pose, character_->restarted());
@@ -327,6 +327,12 @@ Status MocapScene::StartExport(AppState& state, const std::string& path) {
   if (!started) return MakeError(started.error());
   export_ = std::move(started).value();
   return Ok{};
+}
+
+std::array<float, 2> MocapScene::HandFollow() const {
+  if (!character_) return {0.0f, 0.0f};
+  const float w = character_->applied_ik_weight();
+  return {character_->reach_blend(mocap::kLeft) * w, character_->reach_blend(mocap::kRight) * w};
 }
 
 void MocapScene::AdvanceExport(AppState& state, int frames) {

@@ -31,6 +31,7 @@
 // deterministically. The camera, when following, moves its pivot with the character's root.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <span>
@@ -142,6 +143,10 @@ class MocapScene final : public Scene {
   Status LoadWith(AppState& state, const std::string& path, const std::string& resolved_path,
                   float scale, std::optional<MocapSkin> skin);
   void PlaceCamera(AppState& state);
+  // How far each hand of the skinned character goes where the clip's wrist is (MocapSkin::
+  // Frame): the hand's reach blend times the IK weight this frame, so a reaching hand
+  // reaches the target, fading in and out with the reach.
+  std::array<float, 2> HandFollow() const;
   // The state line's "retarget", "character", "retarget_us" and "skin_us" (docs/state.md).
   void WriteCharacterState(nlohmann::json& line) const;
 

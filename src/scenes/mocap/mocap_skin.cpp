@@ -43,9 +43,12 @@ Status MocapSkin::Bind(const mocap::Clip& clip) {
   return Ok{};
 }
 
-bool MocapSkin::Frame(const mocap::Pose& clip_pose, bool retarget) {
+bool MocapSkin::Frame(const mocap::Pose& clip_pose, bool retarget,
+                      std::array<float, 2> hand_follow) {
   if (!retarget_ || pelvis_clip_ >= clip_pose.joint_count()) return false;
   const auto start = std::chrono::steady_clock::now();
+  retarget_->SetHandFollow(mocap::kLeft, hand_follow[0]);
+  retarget_->SetHandFollow(mocap::kRight, hand_follow[1]);
   const bool posed =
       retarget ? retarget_->Apply(clip_pose, pose_) : character::BindPose(model_->skeleton, pose_);
   if (!posed) return false;

@@ -13,6 +13,7 @@
 // SkinningTransforms), ready for the GPU pass (render/skin_pass.h: ModelSkinPass).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,9 +41,11 @@ class MocapSkin {
   Status Bind(const mocap::Clip& clip);
 
   // Poses the character from the clip's world pose (the scene's final pose) and makes the
-  // skinning transforms; times both (retarget_us, skin_us). False before Bind or on a pose
-  // of another size (then nothing changes).
-  bool Frame(const mocap::Pose& clip_pose, bool retarget);
+  // skinning transforms; times both (retarget_us, skin_us). `hand_follow` (left, right; see
+  // character::Retargeter::SetHandFollow) is how far each hand goes where the clip's wrist
+  // is rather than in proportion: the scene's reach blends, so a reaching hand reaches its
+  // target. False before Bind or on a pose of another size (then nothing changes).
+  bool Frame(const mocap::Pose& clip_pose, bool retarget, std::array<float, 2> hand_follow);
 
   const std::string& path() const { return path_; }
   const character::Model& model() const { return *model_; }
