@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/app_state.h"
+#include "core/settings.h"
 #include "core_test_util.h"
 
 // LeakSanitizer (the sanitizer build): Debian's Assimp, which is not instrumented, keeps a few
@@ -162,6 +163,37 @@ TEST(MocapCharacter, AReachingHandReachesTheTarget) {
   core.Frames(90);
   const nlohmann::json c = core.Json();
   EXPECT_LT(glm::distance(Bone(c, "B_Hand_Right"), Bone(a, "B_Hand_Right")), 0.01f);
+}
+
+// The character's model is saved under "character" and put on again at the next start when
+// the mocap scene was on; capsules save nothing; --character wins over it.
+TEST(MocapCharacter, TheSettingsRestoreTheCharacter) {
+  Core core;
+  core.Run("scene mocap");
+  EXPECT_FALSE(CaptureSettings(core.state(), std::nullopt, std::nullopt)
+                   .Get<std::string>("character")
+                   .has_value());
+  core.Run(std::string("character ") + kHuman);
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  const Settings saved = CaptureSettings(core.state(), std::nullopt, std::nullopt);
+  EXPECT_EQ(saved.Get<std::string>("character"), std::string(kHuman));
+  StartOptions options = FixedStep();
+  options.saved = SettingsCommands(saved);
+  Core restored(options);
+  restored.Frames(2);
+  EXPECT_EQ(restored.state().scene.name(), "mocap");
+  const nlohmann::json j = restored.Json();
+  ASSERT_TRUE(j["character"].is_object()) << restored.LastLine();
+  EXPECT_EQ(j["character"]["path"], kHuman);
+  EXPECT_EQ(j["clip"]["scale"], core.Json()["clip"]["scale"]);  // scaled to the human again
+  Settings overridden = saved;
+  const std::string given[] = {"--character"};
+  DropOverridden(overridden, given);
+  EXPECT_FALSE(overridden.Get<std::string>("character").has_value());
+  core.Run("character capsules");
+  EXPECT_FALSE(CaptureSettings(core.state(), std::nullopt, std::nullopt)
+                   .Get<std::string>("character")
+                   .has_value());
 }
 
 TEST(MocapCharacter, RetargetOffHoldsTheBindPoseAtThePelvis) {

@@ -417,6 +417,28 @@ const SavedSetting kClipSaved = {
     .restore = RestoreClip,
     .overridden_by = kClipOverriddenBy};
 
+// Saved: the skinned character's model, under "character", restored (`character PATH`) after
+// every other setting, once the scene line has started the mocap scene, and only when the
+// saved scene is the mocap scene (the crowd draws capsules).
+void RestoreCharacter(const nlohmann::json& v, const SettingValues& all, RestoreLines& out) {
+  const auto scene = all.find("scene");
+  if (scene != all.end() && scene->second == "mocap") {
+    out.last.push_back(SettingQuoted("character", v.get<std::string>()));
+  }
+}
+constexpr std::string_view kCharacterOverriddenBy[] = {"--character"};
+const SavedSetting kCharacterSaved = {
+    .key = "character",
+    .order = RestoreOrder::kSceneFile,
+    .capture =
+        [](const AppState& state) {
+          const std::string& path = state.scene.configs.Get<MocapConfig>().character_path;
+          return path.empty() ? nlohmann::json() : nlohmann::json(SettingPath(path));
+        },
+    .check = CheckSettingPath,
+    .restore = RestoreCharacter,
+    .overridden_by = kCharacterOverriddenBy};
+
 // `mocap load` reads a clip and `mocap scale` re-measures it: a whole frame of a script's
 // budget (AppCommandEntry::whole_frame).
 bool MocapLineRereads(std::span<const std::string> args) {
@@ -446,7 +468,7 @@ const AppCommandEntry kMocapEntries[] = {
      ApplyCharacter,
      nullptr,
      nullptr,
-     nullptr,
+     &kCharacterSaved,
      EveryLineAWholeFrame},  // reads a model and the clip again
     {{"retarget", "retarget on|off", "the skinned character follows the clip (mocap scene)",
       kRetargetDetails, ParseRetarget, kOnOff},
