@@ -209,6 +209,8 @@ WalkerSettings QuadrupedWalkerSettings(const Model& model, const QuadrupedRig& r
   // Proxies long enough for every foothold (the walker's reach check), never drawn.
   const float proxy = (s.ride_height + spread + s.max_drift) * 0.6f;
   s.segment_lengths = {proxy, proxy, proxy};
+  // Their solves are never used: one iteration each keeps their cost small.
+  s.max_iterations = 1;
   glm::vec3 lo = bind[0].translation, hi = lo;
   for (const BoneTransform& t : bind) {
     lo = glm::min(lo, t.translation);

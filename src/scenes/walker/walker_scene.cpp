@@ -85,8 +85,8 @@ OrbitCamera::Home WalkerScene::CameraHome(const AppState& state) const {
   OrbitCamera::Home home;
   home.pivot = active()->body_position();
   home.yaw = 0.5f;
-  home.pitch = 0.55f;
-  home.distance = 17.0f;
+  home.pitch = quadruped ? 0.4f : 0.55f;
+  home.distance = quadruped ? 6.5f : 17.0f;  // the quadruped is 1.5 m high, the spider 3 m wide
   return home;
 }
 
