@@ -302,7 +302,7 @@ OptError ReadIn(const char* name, const std::string& text, const NumberRange& ra
   return ReadNumber(name, text, static_cast<T>(range.lowest), static_cast<T>(range.highest), out);
 }
 
-// The option table (docs/options.md).
+// The option table (docs/options.md): one row per option, so longer than 100 lines.
 std::vector<OptionRow> OptionRows(const std::string& scene_list) {
   using O = Options;
   return {
