@@ -128,6 +128,7 @@ StartOptions ToStartOptions(const Options& o) {
   start.bvh_scale = o.bvh_scale;
   start.characters = o.characters;
   start.character_path = o.character_path;
+  start.walker_model_path = o.walker_model_path;
   start.markers_path = o.markers_path;
   start.solver = o.solver;
   start.exec = o.exec;

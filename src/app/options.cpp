@@ -224,9 +224,13 @@ OptError CheckFolder(const std::string& name, const std::string& path) {
 // may be named twice.
 OptError OutputOverwritesInput(const Options& o) {
   using Named = std::pair<const char*, const std::string*>;
-  const Named inputs[] = {{"--script", &o.script_path},       {"--spline", &o.spline_path},
-                          {"--terrain", &o.terrain_path},     {"--bvh", &o.bvh_path},
-                          {"--character", &o.character_path}, {"--markers", &o.markers_path}};
+  const Named inputs[] = {{"--script", &o.script_path},
+                          {"--spline", &o.spline_path},
+                          {"--terrain", &o.terrain_path},
+                          {"--bvh", &o.bvh_path},
+                          {"--character", &o.character_path},
+                          {"--markers", &o.markers_path},
+                          {"--walker-model", &o.walker_model_path}};
   const Named outputs[] = {{"--state-out", &o.state_out_path},
                            {"--screenshot", &o.screenshot_path},
                            {"--export", &o.export_path}};
@@ -298,7 +302,7 @@ OptError ReadIn(const char* name, const std::string& text, const NumberRange& ra
   return ReadNumber(name, text, static_cast<T>(range.lowest), static_cast<T>(range.highest), out);
 }
 
-// The option table (docs/options.md).
+// The option table (docs/options.md): one row per option, so longer than 100 lines.
 std::vector<OptionRow> OptionRows(const std::string& scene_list) {
   using O = Options;
   return {
@@ -365,6 +369,9 @@ std::vector<OptionRow> OptionRows(const std::string& scene_list) {
        }},
       {"--character", "the mocap scene's skinned character: a model file (default: capsules)",
        Use::kInput, nullptr, &O::character_path},
+      {"--walker-model",
+       "the walker scene's body: a four-legged skinned model file (implies --scene walker)",
+       Use::kInput, nullptr, &O::walker_model_path},
       {"--characters", "characters in the crowd scene (1..5000, default 100)", Use::kRead,
        [](const std::string& t, O& o) {
          return ReadNumber("--characters", t, 1, 5000, o.characters);

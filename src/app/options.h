@@ -43,16 +43,17 @@ struct Options {
   std::string screenshot_path;
   std::string state_out_path;
   std::string scene = "chain";
-  int chains = 10000;           // the field scene's chains (--chains)
-  int field_joints = 10;        // the field scene's joints per chain (--joints when given)
-  std::string terrain_path;     // --terrain: a gray PNG heightmap (docs/walker.md: Terrain)
-  float terrain_size = 40.0f;   // --terrain-size S
-  float terrain_height = 3.0f;  // --terrain-height H
-  std::string bvh_path;         // --bvh: the mocap scene's clip ("" = the default clip)
-  float bvh_scale = 0.0f;       // --bvh-scale: metres per file unit (0 = from the skeleton)
-  int characters = 100;         // --characters: the crowd scene's size
-  std::string character_path;   // --character: the mocap scene's skinned model ("" = capsules)
-  std::string markers_path;     // --markers: the markers scene's take ("" = the default take)
+  int chains = 10000;             // the field scene's chains (--chains)
+  int field_joints = 10;          // the field scene's joints per chain (--joints when given)
+  std::string terrain_path;       // --terrain: a gray PNG heightmap (docs/walker.md: Terrain)
+  float terrain_size = 40.0f;     // --terrain-size S
+  float terrain_height = 3.0f;    // --terrain-height H
+  std::string bvh_path;           // --bvh: the mocap scene's clip ("" = the default clip)
+  float bvh_scale = 0.0f;         // --bvh-scale: metres per file unit (0 = from the skeleton)
+  int characters = 100;           // --characters: the crowd scene's size
+  std::string character_path;     // --character: the mocap scene's skinned model ("" = capsules)
+  std::string walker_model_path;  // --walker-model: the walker scene's quadruped ("" = the spider)
+  std::string markers_path;       // --markers: the markers scene's take ("" = the default take)
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
   // --export OUT: write the scene's export (the mocap scene's baked clip) and exit, without

@@ -97,6 +97,11 @@ Status LoadStartFiles(AppState& state, const StartOptions& options) {
         ResolveDataPath(options.character_path, state.command_context.search_roots));
     if (!model) return MakeError("--character: " + model.error());
   }
+  if (!options.walker_model_path.empty()) {
+    auto model = character::LoadModelFile(
+        ResolveDataPath(options.walker_model_path, state.command_context.search_roots));
+    if (!model) return MakeError("--walker-model: " + model.error());
+  }
   if (!options.markers_path.empty()) {
     // The same for a marker take: a file that cannot be read exits 2 naming --markers.
     Result<markers::Take> take = markers::ReadTakeFile(

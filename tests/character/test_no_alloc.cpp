@@ -1,12 +1,14 @@
 // After setup, a character's frame allocates nothing (pose.h, cpu_skin.h, retarget.h): the
 // animation sampled and put into model space, the skinning transforms, both CPU skinnings of
-// every vertex, and a retargeted frame of a CMU clip with its limb fits.
+// every vertex, a retargeted frame of a CMU clip with its limb fits, and a frame of the
+// quadruped walking (quadruped.h).
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "character/cpu_skin.h"
 #include "character/pose.h"
+#include "character/quadruped.h"
 #include "character/retarget.h"
 #include "character_test_util.h"
 #include "mocap/clip_sample.h"
@@ -45,6 +47,29 @@ TEST(CharacterNoAllocation, FramesAllocateNothing) {
     allocations = window.Close();
   }
   EXPECT_TRUE(ok);
+  EXPECT_EQ(allocations, 0);
+}
+
+TEST(CharacterNoAllocation, TheQuadrupedsFramesAllocateNothing) {
+  auto m = std::make_shared<const Model>(testing::LoadOrFail(testing::kQuadruped));
+  Result<Heightmap> flat = Heightmap::Flat(40.0f);
+  ASSERT_TRUE(flat.ok());
+  Result<QuadrupedWalker> q =
+      QuadrupedWalker::Create(m, std::make_shared<const Heightmap>(std::move(flat).value()));
+  ASSERT_TRUE(q.ok()) << q.error();
+  std::vector<DualQuat> bones(q.value().pose().size());
+  long allocations = 0;
+  bool ok = true;
+  for (int pass = 0; pass < 2; ++pass) {  // the first pass warms up, the second is counted
+    fabrik::testing::AllocationWindow window;
+    for (int f = 0; f < 120; ++f) {  // walking, so feet step and the cycle plays
+      ok = ok && q.value().Update(1.0f / 60.0f, glm::vec3(6.0f, 0.0f, 5.0f)).ok();
+      ok = ok && SkinningTransforms(m->skeleton, q.value().pose(), bones);
+    }
+    allocations = window.Close();
+  }
+  EXPECT_TRUE(ok);
+  EXPECT_GT(q.value().walker().foot_steps(), 0);
   EXPECT_EQ(allocations, 0);
 }
 

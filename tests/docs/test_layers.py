@@ -51,7 +51,8 @@ USES = {
     "walker": {"ik", "terrain"},
     # io: the BVH writer's atomic file writes; lang: text.h's byte-order mark (header only)
     "mocap": {"ik", "io", "lang", "terrain"},
-    "character": {"ik", "skin", "mocap"},
+    # walker, terrain: the quadruped walks on the walker's gait (character/quadruped.h)
+    "character": {"ik", "skin", "mocap", "walker", "terrain"},
     "core": set(LOWER),
     # character: model.h's plain vertex and mesh types for the GPU skinning (header only)
     "render": {"ik", "io", "skin", "camera", "character"},

@@ -32,11 +32,12 @@ std::string CheckField(const fabrik::Options& o) {
 // when --scene is not given, one with a check of its own.
 constexpr std::string_view kMocapOptions[] = {"--bvh", "--character"};
 constexpr std::string_view kMarkersOptions[] = {"--markers"};
+constexpr std::string_view kWalkerOptions[] = {"--walker-model"};
 const fabrik::OptionScene kScenes[] = {{"chain"},
                                        {"arm"},
                                        {"creature"},
                                        {"field", {}, CheckField},
-                                       {"walker"},
+                                       {"walker", kWalkerOptions},
                                        {"mocap", kMocapOptions},
                                        {"markers", kMarkersOptions}};
 

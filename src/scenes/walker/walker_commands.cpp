@@ -93,12 +93,21 @@ constexpr std::string_view kTerrainDetails[] = {
     "  A file that cannot be used is refused with a message; nothing changes."};
 constexpr std::string_view kTerrainKeywords[] = {"load"};
 
-// walker debug on|off, walker leg N|none: the walker scene's debug views (as the panel's).
+// walker debug on|off, walker leg N|none: the walker scene's debug views (as the panel's);
+// walker model PATH|procedural: its body.
+constexpr const char* kWalkerUsage =
+    "walker debug on|off | walker leg N|none | walker model PATH|procedural";
+
 Result<std::vector<std::string>> ParseWalker(Args args) {
-  constexpr const char* kUsage = " (usage: walker debug on|off | walker leg N|none)";
+  const std::string kUsage = std::string(" (usage: ") + kWalkerUsage + ")";
   const std::string sub = args.empty() ? "" : text::Lower(args[0]);
-  if (args.size() != 2 || (sub != "debug" && sub != "leg")) {
-    return MakeError("walker: expected debug on|off or leg N|none" + std::string(kUsage));
+  if (args.size() != 2 || (sub != "debug" && sub != "leg" && sub != "model")) {
+    return MakeError("walker: expected debug on|off, leg N|none or model PATH|procedural" + kUsage);
+  }
+  if (sub == "model") {
+    if (args[1].empty()) return MakeError("walker model: the path is empty" + kUsage);
+    if (text::Lower(args[1]) == "procedural") return std::vector<std::string>{sub, "procedural"};
+    return std::vector<std::string>{sub, args[1]};
   }
   const std::string value = text::Lower(args[1]);
   if (sub == "debug") {
@@ -117,16 +126,33 @@ Result<std::vector<std::string>> ParseWalker(Args args) {
 
 bool ApplyWalker(AppState& state, Args args, CommandOutput& out) {
   WalkerScene* scene = state.scene.As<WalkerScene>();
-  if (scene == nullptr || !scene->walker) {
+  if (scene == nullptr || !scene->active()) {
     return out.Fail("walker: only in the walker scene (type 'scene walker')");
+  }
+  if (args[0] == "model") {
+    const bool procedural = args[1] == "procedural";
+    if (Status done = scene->SetModel(state, procedural ? std::string() : args[1]); !done) {
+      return out.Fail("walker model: " + done.error());
+    }
+    if (procedural) {
+      out.Print("walker model procedural");
+    } else {
+      const character::Model& m = scene->quadruped->model();
+      out.Print("walker model: " + args[1] + " (" + std::to_string(m.skeleton.bone_count()) +
+                " bones, " + std::to_string(m.vertices.size()) + " vertices)");
+    }
+    return true;
   }
   if (args[0] == "debug") {
     scene->SetDebug(args[1] == "on", scene->step_leg);
     out.Print(std::string("walker debug ") + (scene->show_pre_solve ? "on" : "off"));
     return true;
   }
-  const int legs = static_cast<int>(scene->walker->legs().size());
+  const int legs = scene->walker ? static_cast<int>(scene->walker->legs().size()) : 0;
   const int leg = args[1] == "none" ? -1 : std::atoi(args[1].c_str());
+  if (leg >= 0 && !scene->walker) {
+    return out.Fail("walker leg: the step view records the procedural walker's legs only");
+  }
   if (leg >= legs) {
     return out.Fail("walker leg: " + args[1] + " is not a leg (0.." + std::to_string(legs - 1) +
                     ")");
@@ -138,8 +164,17 @@ bool ApplyWalker(AppState& state, Args args, CommandOutput& out) {
 
 constexpr std::string_view kWalkerDetails[] = {
     "  walker debug on|off   every leg's chain before its solve, its pole and swing arc",
-    "  walker leg N|none     record leg N's solves and draw them half-pass by half-pass"};
-constexpr std::string_view kWalkerKeywords[] = {"debug", "leg"};
+    "  walker leg N|none     record leg N's solves and draw them half-pass by half-pass",
+    "  walker model PATH     a four-legged skinned model walks instead (its own walk and run,",
+    "                        FABRIK on each leg); the packaged one:",
+    "                        /usr/share/assimp/models/X/Testwuson.X (assimp-testmodels)",
+    "  walker model procedural   the spider again"};
+constexpr std::string_view kWalkerKeywords[] = {"debug", "leg", "model", "procedural"};
+
+// `walker model` reads a model file: a whole frame of a script's budget.
+bool WalkerLineRereads(std::span<const std::string> args) {
+  return !args.empty() && args[0] == "model";
+}
 
 const AppCommandEntry kWalkerEntries[] = {
     {{"terrain", "terrain load PATH [S H]", "the walker's ground from a gray PNG", kTerrainDetails,
@@ -149,9 +184,13 @@ const AppCommandEntry kWalkerEntries[] = {
      nullptr,
      nullptr,
      EveryLineAWholeFrame},
-    {{"walker", "walker debug on|off | walker leg N|none", "the walker scene's debug views",
-      kWalkerDetails, ParseWalker, kWalkerKeywords},
-     ApplyWalker},
+    {{"walker", kWalkerUsage, "the walker scene's body and debug views", kWalkerDetails,
+      ParseWalker, kWalkerKeywords},
+     ApplyWalker,
+     nullptr,
+     nullptr,
+     nullptr,
+     WalkerLineRereads},
 };
 
 }  // namespace

@@ -79,8 +79,52 @@ bool WalkerDrawer::EnsureSurfaces(const AppState& state) {
   return true;
 }
 
+// The quadruped's fur (a warm brown, docs/walker.md: The skinned quadruped).
+constexpr glm::vec4 kQuadrupedColor{0.62f, 0.40f, 0.22f, 1.0f};
+
+bool WalkerDrawer::DrawModel(const AppState& state, const WalkerScene& scene) {
+  if (!skin_pass_ && !skin_pass_failed_) {
+    auto made = ModelSkinPass::Create(state.data_dir + "/shaders");
+    if (!made) {
+      std::fprintf(stderr, "fabrik-demo: the quadruped not drawn: %s\n", made.error().c_str());
+      skin_pass_failed_ = true;
+    } else {
+      skin_pass_ = std::move(made).value();
+    }
+  }
+  if (!skin_pass_) return false;
+  const character::QuadrupedWalker& q = *scene.quadruped;
+  if (uploaded_ != q.model_ptr()) {
+    skin_pass_->SetModel(q.model());
+    uploaded_ = q.model_ptr();
+  }
+  const glm::mat4 view_projection = state.view.projection * state.view.view;
+  for (std::size_t i = 0; i < q.model().parts.size(); ++i) {
+    skin_pass_->Draw(scene.bones, static_cast<int>(i), kQuadrupedColor, false, view_projection,
+                     state.view.camera.eye());
+  }
+  return true;
+}
+
+void WalkerDrawer::DrawModelDebug(const WalkerScene& scene, Renderer& renderer) {
+  // Each leg as its cycle put it before the solve (the ghost), its solved chain and the
+  // foot's goal.
+  const character::QuadrupedWalker& q = *scene.quadruped;
+  lines_.clear();
+  spheres_.clear();
+  for (std::size_t i = 0; i < 4; ++i) {
+    AddPolyline(lines_, q.leg_pre_solve(i), draw::kWalkerGhost);
+    AddPolyline(lines_, q.leg_joints(i), draw::kWalkerPole);
+    for (const glm::vec3& p : q.leg_joints(i)) spheres_.push_back({p, 0.025f, draw::kWalkerPole});
+    spheres_.push_back(
+        {q.foot_goal(i), 0.035f, q.planted(i) ? draw::kWalkerPlanted : draw::kWalkerSwinging});
+  }
+  renderer.DrawLines(lines_, 1.5f, true);
+  renderer.DrawSpheres(spheres_);
+}
+
 void WalkerDrawer::Draw(const AppState& state, const WalkerScene& scene, Renderer& renderer) {
-  const Walker& w = *scene.walker;
+  const Walker& w = *scene.active();
   const Heightmap& ground = w.terrain();
   const glm::vec3 eye = state.view.camera.eye();
   renderer.SetCamera(state.view.view, state.view.projection, eye);
@@ -104,7 +148,10 @@ void WalkerDrawer::Draw(const AppState& state, const WalkerScene& scene, Rendere
     terrain.grid_step = 1.0f;
     terrain.grid_color = {0.90f, 0.95f, 1.0f, 0.28f};
     surfaces_->Draw(kTerrainSlot, glm::mat4(1.0f), view_projection, eye, terrain);
-
+  }
+  if (scene.quadruped) {
+    DrawModel(state, scene);
+  } else if (surfaces_) {
     const glm::vec3 half = 0.5f * w.settings().body_size;
     const glm::mat4 model = glm::translate(glm::mat4(1.0f), w.body_position()) *
                             glm::mat4_cast(w.body_rotation()) * glm::scale(glm::mat4(1.0f), half);
@@ -119,10 +166,19 @@ void WalkerDrawer::Draw(const AppState& state, const WalkerScene& scene, Rendere
   lines_.clear();
   const glm::vec3 forward = w.body_rotation() * glm::vec3(0.0f, 0.0f, 1.0f);
   const glm::vec3 up = w.body_rotation() * glm::vec3(0.0f, 1.0f, 0.0f);
-  spheres_.push_back({w.body_position() + forward * (0.5f * w.settings().body_size.z) + up * 0.08f,
-                      0.2f, glm::vec4(0.95f, 0.55f, 0.18f, 1.0f)});
+  if (!scene.quadruped) {
+    spheres_.push_back(
+        {w.body_position() + forward * (0.5f * w.settings().body_size.z) + up * 0.08f, 0.2f,
+         glm::vec4(0.95f, 0.55f, 0.18f, 1.0f)});
+  }
   for (std::size_t i = 0; i < w.legs().size(); ++i) {
     const WalkerLegState& leg = w.legs()[i];
+    if (scene.quadruped) {
+      // The model's legs are skinned: only the foot target's ring.
+      AddRing(lines_, ground, leg.planted ? leg.foot_target : leg.swing_to, 0.12f,
+              leg.planted ? draw::kWalkerPlanted : draw::kWalkerSwinging, 24);
+      continue;
+    }
     const auto joints = leg.leg.joints();
     const bool chosen = static_cast<int>(i) == scene.step_leg;
     const glm::vec4 bone_color = chosen ? glm::vec4(1.0f, 0.86f, 0.55f, 1.0f) : draw::kBoneColor;
@@ -155,6 +211,10 @@ void WalkerDrawer::Draw(const AppState& state, const WalkerScene& scene, Rendere
   spheres_.push_back({goal + glm::vec3(0.0f, 1.2f, 0.0f), 0.12f, draw::kWalkerGoal});
   renderer.DrawSpheres(spheres_);
 
+  if (scene.quadruped) {
+    if (scene.show_pre_solve) DrawModelDebug(scene, renderer);
+    return;
+  }
   DrawDebug(w, scene, renderer);
 }
 

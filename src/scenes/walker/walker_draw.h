@@ -8,6 +8,7 @@
 
 #include "core/app_state.h"
 #include "render/renderer.h"
+#include "render/skin_pass.h"
 #include "render/surface_renderer.h"
 #include "scenes/walker/walker_scene.h"
 
@@ -23,6 +24,12 @@ class WalkerDrawer {
  private:
   bool EnsureSurfaces(const AppState& state);
   void DrawDebug(const Walker& walker, const WalkerScene& scene, Renderer& renderer);
+  // The quadruped skinned on the GPU (ModelSkinPass); false when its shaders failed.
+  bool DrawModel(const AppState& state, const WalkerScene& scene);
+  void DrawModelDebug(const WalkerScene& scene, Renderer& renderer);
+  std::unique_ptr<ModelSkinPass> skin_pass_;
+  bool skin_pass_failed_ = false;
+  std::shared_ptr<const character::Model> uploaded_;
   std::unique_ptr<SurfaceRenderer> surfaces_;
   bool surfaces_failed_ = false;
   std::shared_ptr<const Heightmap> meshed_;  // the terrain the uploaded mesh shows

@@ -5,10 +5,12 @@
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
+#include "character/cpu_skin.h"
 #include "core/app_state.h"
 #include "core/frame.h"
 #include "core/json_util.h"
 #include "core/scene_registry.h"
+#include "core/startup.h"
 #include "core/terrain_load.h"
 #include "terrain/terrain_ray.h"
 
@@ -22,7 +24,50 @@ nlohmann::json Quat(const glm::quat& q) { return {Num(q.w), Num(q.x), Num(q.y), 
 
 }  // namespace
 
+const Walker* WalkerScene::active() const {
+  if (quadruped) return &quadruped->walker();
+  return walker ? &*walker : nullptr;
+}
+
+Status WalkerScene::SetModel(AppState& state, const std::string& path) {
+  const std::shared_ptr<const Heightmap> ground = EnsureTerrain(state);
+  const Walker* now = active();
+  const glm::vec2 at =
+      now ? glm::vec2(now->body_position().x, now->body_position().z) : glm::vec2(0.0f);
+  const float yaw = now ? now->yaw() : 0.0f;
+  if (path.empty()) {
+    auto made = Walker::Create(ground, WalkerSettings::Spider(4), at, yaw);
+    if (!made) return MakeError(made.error());
+    quadruped.reset();
+    walker = std::move(made).value();
+    walker->SetRecordedLeg(step_leg);
+  } else {
+    const std::string resolved = ResolveDataPath(path, state.command_context.search_roots);
+    Result<character::Model> model = character::LoadModelFile(resolved);
+    if (!model) return MakeError(model.error());
+    auto made = character::QuadrupedWalker::Create(
+        std::make_shared<const character::Model>(std::move(model).value()), ground, at, yaw);
+    if (!made) return MakeError(made.error());
+    walker.reset();
+    quadruped = std::move(made).value();
+    step_leg = -1;  // the step view records the spider's legs only
+    bones.resize(quadruped->pose().size());
+    (void)character::SkinningTransforms(quadruped->model().skeleton, quadruped->pose(), bones);
+  }
+  model_path = path;
+  state.scene.configs.Get<WalkerConfig>().model_path = path;
+  RefreshPose();
+  PlaceTarget(state, active()->goal());
+  return Ok{};
+}
+
 bool WalkerScene::Enter(AppState& state) {
+  const std::string& path = state.scene.configs.Get<WalkerConfig>().model_path;
+  if (!path.empty()) {
+    const Status done = SetModel(state, path);
+    if (!done) SetMessage(state, "walker model: " + done.error(), true);
+    return static_cast<bool>(done);
+  }
   auto made = Walker::Create(EnsureTerrain(state), WalkerSettings::Spider(4), {0.0f, 0.0f}, 0.0f);
   if (!made) {
     SetMessage(state, "walker: " + made.error(), true);
@@ -36,19 +81,44 @@ bool WalkerScene::Enter(AppState& state) {
 }
 
 OrbitCamera::Home WalkerScene::CameraHome(const AppState& state) const {
-  if (!walker) return Scene::CameraHome(state);
+  if (!active()) return Scene::CameraHome(state);
   OrbitCamera::Home home;
-  home.pivot = walker->body_position();
+  home.pivot = active()->body_position();
   home.yaw = 0.5f;
-  home.pitch = 0.55f;
-  home.distance = 17.0f;
+  home.pitch = quadruped ? 0.4f : 0.55f;
+  home.distance = quadruped ? 6.5f : 17.0f;  // the quadruped is 1.5 m high, the spider 3 m wide
   return home;
 }
 
+void WalkerScene::SolveQuadruped(AppState& state, float dt) {
+  const auto start = std::chrono::steady_clock::now();
+  const Result<int> ran = quadruped->Update(dt, state.target());
+  RecordSolveTime(state, start);
+  ik_us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  if (!ran) {
+    SetMessage(state, "walker: " + ran.error(), true);
+    return;
+  }
+  const auto skin_start = std::chrono::steady_clock::now();
+  (void)character::SkinningTransforms(quadruped->model().skeleton, quadruped->pose(), bones);
+  skin_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - skin_start)
+                .count();
+  RefreshPose();
+  const Walker& w = quadruped->walker();
+  const glm::vec3 to_goal = w.goal() - w.body_position();
+  state.last.ok = true;
+  state.last.iterations = quadruped->iterations();
+  state.last.distance = std::hypot(to_goal.x, to_goal.z);
+  state.last.reached = w.arrived();
+  state.last.reachable = true;
+}
+
 void WalkerScene::Solve(AppState& state) {
-  if (!walker) return;
   const float dt = state.timing.dt;
   if (!(dt > 0.0f)) return;  // a paused or zero-length frame: nothing to simulate
+  if (quadruped) return SolveQuadruped(state, dt);
+  if (!walker) return;
   const auto start = std::chrono::steady_clock::now();
   const Result<int> ran = walker->Update(dt, state.target());
   RecordSolveTime(state, start);
@@ -68,29 +138,33 @@ void WalkerScene::Solve(AppState& state) {
 }
 
 std::span<const glm::vec3> WalkerScene::Pose(const AppState& state) const {
-  return walker ? std::span<const glm::vec3>(pose_) : Scene::Pose(state);
+  return active() ? std::span<const glm::vec3>(pose_) : Scene::Pose(state);
 }
 
 void WalkerScene::Handles(const AppState& state, std::vector<Handle>& out) const {
-  out.push_back({walker ? walker->goal() : state.target(), {Grab::Kind::kTarget, -1}});
+  out.push_back({active() ? active()->goal() : state.target(), {Grab::Kind::kTarget, -1}});
 }
 
 std::optional<glm::vec3> WalkerScene::SurfaceHit(const Ray& ray) const {
-  if (!walker) return std::nullopt;
-  return IntersectTerrain(walker->terrain(), ray.origin, ray.direction);
+  if (!active()) return std::nullopt;
+  return IntersectTerrain(active()->terrain(), ray.origin, ray.direction);
 }
 
 Status WalkerScene::UseTerrain(AppState& state, const std::shared_ptr<const Heightmap>& map) {
-  if (!walker) return Ok{};
-  Status moved = walker->SetTerrain(map);
+  if (!active()) return Ok{};
+  Status moved = quadruped ? quadruped->SetTerrain(map) : walker->SetTerrain(map);
   if (!moved) return moved;
+  if (quadruped) {
+    (void)character::SkinningTransforms(quadruped->model().skeleton, quadruped->pose(), bones);
+  }
   RefreshPose();
-  PlaceTarget(state, walker->goal());
+  PlaceTarget(state, active()->goal());
   return Ok{};
 }
 
 void WalkerScene::SetDebug(bool show, int leg) {
   show_pre_solve = show;
+  // The step view records the spider's legs only (the quadruped's walker legs are proxies).
   const int legs = walker ? static_cast<int>(walker->legs().size()) : 0;
   step_leg = (leg >= 0 && leg < legs) ? leg : -1;
   if (walker) walker->SetRecordedLeg(step_leg);
@@ -98,13 +172,64 @@ void WalkerScene::SetDebug(bool show, int leg) {
 
 void WalkerScene::RefreshPose() {
   pose_.clear();  // keeps its capacity: no allocation once the first frame sized it
+  if (quadruped) {
+    for (std::size_t i = 0; i < 4; ++i) {
+      for (const glm::vec3& p : quadruped->leg_joints(i)) pose_.push_back(p);
+    }
+    return;
+  }
   for (const WalkerLegState& leg : walker->legs()) {
     for (const glm::vec3& p : leg.leg.joints()) pose_.push_back(p);
   }
 }
 
+void WalkerScene::WriteModelState(nlohmann::json& j) const {
+  const character::QuadrupedWalker& q = *quadruped;
+  const Walker& w = q.walker();
+  const character::Model& model = q.model();
+  j["body"] = {{"position", Vec(w.body_position())}, {"rotation", Quat(w.body_rotation())}};
+  nlohmann::json legs = nlohmann::json::array();
+  for (std::size_t i = 0; i < 4; ++i) {
+    const WalkerLegState& leg = w.legs()[i];
+    nlohmann::json joints = nlohmann::json::array(), rots = nlohmann::json::array();
+    for (const glm::vec3& p : q.leg_joints(i)) joints.push_back(Vec(p));
+    for (int b : q.rig().legs[i].bones) rots.push_back(Quat(q.pose()[std::size_t(b)].rotation));
+    legs.push_back({{"joints", std::move(joints)},
+                    {"planted", leg.planted},
+                    {"foot_target", Vec(leg.foot_target)},
+                    {"foot_goal", Vec(q.foot_goal(i))},
+                    {"foot_height", Num(q.rig().legs[i].foot_height)},
+                    {"rotations", std::move(rots)},
+                    {"drift", Num(leg.drift)}});
+  }
+  j["legs"] = std::move(legs);
+  j["goal"] = Vec(w.goal());
+  j["arrived"] = w.arrived();
+  j["steps"] = w.steps();
+  j["foot_steps"] = w.foot_steps();
+  j["walker_debug"] = {{"pre_solve", show_pre_solve}, {"step_leg", step_leg}};
+  nlohmann::json joints = nlohmann::json::array();
+  for (const character::BoneTransform& t : q.pose()) joints.push_back(Vec(t.translation));
+  j["walker_model"] = model_path;
+  j["character"] = {{"path", model_path},
+                    {"bones", model.skeleton.bone_count()},
+                    {"vertices", model.vertices.size()},
+                    {"names", model.skeleton.names},
+                    {"parents", model.skeleton.parents},
+                    {"joints", std::move(joints)}};
+  const character::QuadrupedCycle& cycle = q.running() ? q.rig().run : q.rig().walk;
+  j["cycle"] = {{"name", model.animations[std::size_t(cycle.animation)].name},
+                {"time", Num(q.cycle_time())},
+                {"rate", Num(q.playback_rate())}};
+  j["ik_us"] = Num(ik_us);
+  j["skin_us"] = Num(skin_us);
+}
+
 void WalkerScene::WriteState(nlohmann::json& j) const {
+  if (quadruped) return WriteModelState(j);
   if (!walker) return;
+  j["walker_model"] = "procedural";
+  j["character"] = nullptr;
   const Walker& w = *walker;
   j["body"] = {{"position", Vec(w.body_position())}, {"rotation", Quat(w.body_rotation())}};
   nlohmann::json legs = nlohmann::json::array();
@@ -131,9 +256,20 @@ void WalkerScene::WriteState(nlohmann::json& j) const {
   j["walker_debug"] = {{"pre_solve", show_pre_solve}, {"step_leg", step_leg}};
 }
 
-// Its registry line (scenes/registry.h).
+// Its registry line (scenes/registry.h); the model from --walker-model (docs/options.md).
+namespace {
+void StartWalker(AppState& state, const StartOptions& options) {
+  if (!options.walker_model_path.empty()) {
+    state.scene.configs.Get<WalkerConfig>().model_path = options.walker_model_path;
+  }
+}
+}  // namespace
+
 SceneEntry WalkerSceneEntry() {
-  return {.make = MakeSceneOf<WalkerScene>, .commands = WalkerCommandEntries, .on_terrain = true};
+  return {.make = MakeSceneOf<WalkerScene>,
+          .commands = WalkerCommandEntries,
+          .start = StartWalker,
+          .on_terrain = true};
 }
 
 }  // namespace fabrik

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <glm/geometric.hpp>
 
 #include "app/panel_widgets.h"
@@ -18,12 +19,35 @@ namespace {
 
 using namespace panel;
 
+// The body: the procedural spider or the packaged quadruped (or the model loaded with
+// `walker model PATH`), with the model's cycle and its cost a frame.
+void ModelPicker(const WalkerScene& scene, CommandQueue& queue) {
+  const std::string current =
+      scene.quadruped ? std::filesystem::path(scene.model_path).filename().string() : "procedural";
+  if (ImGui::BeginCombo("body", current.c_str())) {
+    if (ImGui::Selectable("procedural", !scene.quadruped)) {
+      SendCommand(queue, "walker", {"model", "procedural"});
+    }
+    const std::string packaged = std::filesystem::path(kPackagedQuadrupedPath).filename().string();
+    if (ImGui::Selectable(packaged.c_str(), current == packaged)) {
+      SendCommand(queue, "walker", {"model", kPackagedQuadrupedPath});
+    }
+    ImGui::EndCombo();
+  }
+  if (!scene.quadruped) return;
+  const character::QuadrupedWalker& q = *scene.quadruped;
+  ImGui::TextColored(kDim, "%d bones, %zu vertices; %s at %.2fx; IK %.1f us, skin %.1f us",
+                     q.model().skeleton.bone_count(), q.model().vertices.size(),
+                     q.running() ? "run" : "walk", q.playback_rate(), scene.ik_us, scene.skin_us);
+}
+
 // The walker's readouts and debug views (docs/walker.md: The walker scene).
 void WalkerPanel(const AppState& state, UiState&, CommandQueue& queue) {
   const WalkerScene* walker = state.scene.As<WalkerScene>();
-  if (walker == nullptr || !walker->walker) return;
+  if (walker == nullptr || !walker->active()) return;
   const WalkerScene& scene = *walker;
-  const Walker& w = *scene.walker;
+  const Walker& w = *scene.active();
+  ModelPicker(scene, queue);
   int planted = 0;
   for (const WalkerLegState& leg : w.legs()) planted += leg.planted ? 1 : 0;
   ImGui::TextColored(w.arrived() ? kGood : kWarn, "%s",
@@ -38,7 +62,8 @@ void WalkerPanel(const AppState& state, UiState&, CommandQueue& queue) {
       ImGui::Checkbox("legs before their solve (ghosts, poles, swings)", &view.pre_solve);
   const char* legs[] = {"none", "leg 0", "leg 1", "leg 2", "leg 3", "leg 4", "leg 5"};
   int choice = view.step_leg + 1;
-  const int count = std::min(static_cast<int>(w.legs().size()) + 1, 7);
+  // The step view records the spider's legs only.
+  const int count = scene.walker ? std::min(static_cast<int>(w.legs().size()) + 1, 7) : 1;
   if (ImGui::Combo("step view leg", &choice, legs, count)) {
     view.step_leg = choice - 1;
     changed = true;
@@ -49,17 +74,23 @@ void WalkerPanel(const AppState& state, UiState&, CommandQueue& queue) {
 
 void WalkerDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
   const WalkerScene* walker = state.scene.As<WalkerScene>();
-  if (walker == nullptr || !walker->walker) {
+  if (walker == nullptr || !walker->active()) {
     drawer.DrawChainScene(state, renderer, ChainLook{});
     return;
   }
   drawer.Own<WalkerDrawer>().Draw(state, *walker, renderer);
 }
 
+constexpr std::string_view kWalkerOptions[] = {"--walker-model"};
+
 }  // namespace
 
 SceneShell WalkerShell() {
-  return {"walker (4 legs on hills)", "FABRIK on each leg", WalkerPanel, WalkerDraw};
+  return {.label = "walker (4 legs on hills)",
+          .solver_note = "FABRIK on each leg",
+          .panel = WalkerPanel,
+          .draw = WalkerDraw,
+          .implied_by = kWalkerOptions};
 }
 
 }  // namespace fabrik
