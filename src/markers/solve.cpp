@@ -171,6 +171,28 @@ void MarkerSolver::SolveTreeToTargets(const std::array<glm::vec3, kNodeCount>& t
   for (int n = 0; n < kNodeCount; ++n) out_.joints[n] = tree_.positions()[n] + targets[kRoot];
 }
 
+// The rotation about `axis` (through `pivot`) that brings the segment's seen home markers, as
+// `pose` puts them, closest to where they were recorded (least squares; closed form).
+glm::quat MarkerSolver::BestTwist(const Take& take, int frame, int s, const Pose& pose,
+                                  const glm::vec3& pivot, const glm::vec3& axis) const {
+  const float length = glm::length(axis);
+  if (!(length > 1e-6f)) return glm::quat(1, 0, 0, 0);
+  const glm::vec3 u = axis / length;
+  double sin_sum = 0.0, cos_sum = 0.0;
+  const std::vector<int>& markers = calibration_.set.segments[s];
+  for (std::size_t k = 0; k < markers.size(); ++k) {
+    const int m = markers[k];
+    if (calibration_.set.home[m] != s || !take.is_seen(frame, m) || rejected_[m]) continue;
+    glm::vec3 p = pose.Apply(calibration_.offsets[s][k]) - pivot;
+    glm::vec3 q = take.position(frame, m) - pivot;
+    p -= glm::dot(p, u) * u, q -= glm::dot(q, u) * u;
+    sin_sum += glm::dot(glm::cross(p, q), u);
+    cos_sum += glm::dot(p, q);
+  }
+  if (!(sin_sum * sin_sum + cos_sum * cos_sum > 1e-12)) return glm::quat(1, 0, 0, 0);
+  return glm::angleAxis(static_cast<float>(std::atan2(sin_sum, cos_sum)), u);
+}
+
 void MarkerSolver::Predict(const Take& take, int frame,
                            const std::array<Pose, kSegmentCount>& fitted) {
   const Calibration& cal = calibration_;
@@ -180,6 +202,11 @@ void MarkerSolver::Predict(const Take& take, int frame,
     const glm::quat turn = Turn(fitted[s].rotation * (lb - la), out_.joints[b] - out_.joints[a]);
     Pose pose;
     pose.rotation = glm::normalize(turn * fitted[s].rotation);
+    pose.translation = out_.joints[a] - pose.rotation * la;
+    // Then turned about the bone to fit its markers best.
+    const glm::quat twist =
+        BestTwist(take, frame, s, pose, out_.joints[a], out_.joints[b] - out_.joints[a]);
+    pose.rotation = glm::normalize(twist * pose.rotation);
     pose.translation = out_.joints[a] - pose.rotation * la;
     out_.segments[s] = pose;
   }
@@ -284,8 +311,10 @@ const FrameSolution& MarkerSolver::Solve(const Take& take, int frame) {
     const int joint_of = kNodeJointOf[n];
     if (joint_of >= 0) {
       const int parent = kSegmentParents[joint_of];
-      targets[n] = 0.5f * (fitted[parent].Apply(cal.joint_in_parent[joint_of]) +
-                           fitted[joint_of].translation);
+      // The shoulder girdle moves over the thorax, so the shoulder is where the arm puts it.
+      const float w = n == kShoulderL || n == kShoulderR ? 1.0f : 0.5f;
+      targets[n] = (1.0f - w) * fitted[parent].Apply(cal.joint_in_parent[joint_of]) +
+                   w * fitted[joint_of].translation;
     } else {
       const int s = kNodeBoneSegment[n];
       targets[n] = fitted[s].Apply(cal.end_local[s]);

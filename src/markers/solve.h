@@ -9,15 +9,16 @@
 //     back within kRejectLeave. A segment with too few points (fewer than 3 with the joint, or
 //     on one line) is carried: its pose relative to its parent is kept from the previous frame,
 //     turned about its joint towards any marker of it still seen; the pelvis is held.
-//  2. Joint-centre targets: each joint half way between where its two segments put it; the
+//  2. Joint-centre targets: each joint half way between where its two segments put it (the
+//     shoulders where the upper arms put them: the shoulder girdle moves over the thorax); the
 //     root and the end points from their segments.
 //  3. FABRIK: the calibrated tree (root-relative, bone lengths constant) is laid along the
 //     targets from the root outwards (each node one bone length from its parent towards its
 //     target), then SolveTree (ik/tree.h) brings the head, hands and feet to their targets
 //     (tolerance kTolerance, at most kMaxIterations iterations).
-//  4. Every segment's pose is turned onto its solved bone (the smallest rotation; the twist
-//     about the bone stays the markers'), and every seen marker is predicted from its home
-//     segment with its calibrated offset: the residual.
+//  4. Every segment's pose is turned onto its solved bone (the smallest rotation), then about
+//     the bone to the twist that fits its seen markers best (least squares), and every seen
+//     marker is predicted from its home segment with its calibrated offset: the residual.
 //  5. Markers not seen (missing, hidden or rejected) are predicted from the rigid relation with
 //     their segment's seen markers (Aristidou & Lasenby, "Real-time marker prediction and CoR
 //     estimation in optical motion capture", The Visual Computer 29, 2013): each marker keeps a
@@ -92,6 +93,8 @@ class MarkerSolver {
   void SolveTreeToTargets(const std::array<glm::vec3, kNodeCount>& targets);
   void Predict(const Take& take, int frame, const std::array<Pose, kSegmentCount>& fitted);
   void PredictUnseen(const Take& take, int frame);
+  glm::quat BestTwist(const Take& take, int frame, int s, const Pose& pose, const glm::vec3& pivot,
+                      const glm::vec3& axis) const;
 
   Calibration calibration_;
   // Step 5: per segment, per marker of it, its running offset in the segment's frame; each

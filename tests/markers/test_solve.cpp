@@ -60,6 +60,35 @@ TEST(MarkerSolve, ResidualsAreSmallAndBonesKeepTheirLengths) {
   EXPECT_TRUE(RejectedStretches(solution, 5).empty());
 }
 
+// Each segment's twist about its solved bone is the one that fits its markers best: turning it
+// either way about the bone by half a degree makes its markers' squared residuals no smaller.
+TEST(MarkerSolve, EachSegmentsTwistFitsItsMarkersBest) {
+  const Subject& subject = SharedSubject();
+  const TakeSolution& solution = SharedSolution();
+  const Calibration& cal = solution.calibration;
+  for (int f = 100; f < kFrames; f += 250) {
+    for (int s = 0; s < kSegmentCount; ++s) {
+      const Pose& pose = solution.segments[f][s];
+      const glm::vec3 a = solution.joints[f][kSegmentProximal[s]];
+      const glm::vec3 axis = glm::normalize(solution.joints[f][kSegmentDistal[s]] - a);
+      auto residual = [&](float angle) {
+        const glm::quat turn = glm::angleAxis(angle, axis);
+        double sum = 0.0;
+        for (std::size_t k = 0; k < cal.set.segments[s].size(); ++k) {
+          const int m = cal.set.segments[s][k];
+          const glm::vec3 p = a + turn * (pose.Apply(cal.offsets[s][k]) - a);
+          const glm::vec3 d = p - subject.take.position(f, m);
+          sum += glm::dot(d, d);
+        }
+        return sum;
+      };
+      const float step = glm::radians(0.5f);
+      EXPECT_LE(residual(0.0f), residual(step) + 1e-6) << kSegmentNames[s] << " frame " << f;
+      EXPECT_LE(residual(0.0f), residual(-step) + 1e-6) << kSegmentNames[s] << " frame " << f;
+    }
+  }
+}
+
 // Solves with the shared calibration; the take may differ from the one calibrated on.
 std::vector<FrameSolution> SolveWith(const Take& take, int frames) {
   Result<MarkerSolver> solver =
