@@ -50,6 +50,11 @@ Pose Compose(const Pose& parent, const Pose& relative) {
   return {parent.rotation * relative.rotation, parent.Apply(relative.translation)};
 }
 
+// The weight of a new frame in the running offsets: a time constant of kTrackSeconds.
+float TrackWeight(float rate) {
+  return 1.0f - std::exp(-1.0f / (kTrackSeconds * std::max(rate, 1.0f)));
+}
+
 }  // namespace
 
 const char* MarkerStateName(MarkerState state) {
@@ -88,10 +93,22 @@ MarkerSolver::MarkerSolver(const Calibration& calibration, Tree tree, int marker
   out_.predicted.assign(marker_count, glm::vec3(0.0f));
   out_.state.assign(marker_count, MarkerState::kMissing);
   out_.residual.assign(marker_count, -1.0f);
+  running_ = calibration_.offsets;
+  carriers_.assign(marker_count, {-1, -1});
+  carrier_index_.assign(marker_count, {0, 0});
+  for (int s = 0; s < kSegmentCount; ++s) {  // a marker is on at most two segments
+    const std::vector<int>& list = calibration_.set.segments[s];
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const int slot = s == calibration_.set.home[list[k]] ? 0 : 1;
+      carriers_[list[k]][slot] = s;
+      carrier_index_[list[k]][slot] = static_cast<int>(k);
+    }
+  }
 }
 
 void MarkerSolver::Reset() {
   std::fill(rejected_.begin(), rejected_.end(), 0);
+  running_ = calibration_.offsets;
   has_previous_ = false;
 }
 
@@ -154,6 +171,28 @@ void MarkerSolver::SolveTreeToTargets(const std::array<glm::vec3, kNodeCount>& t
   for (int n = 0; n < kNodeCount; ++n) out_.joints[n] = tree_.positions()[n] + targets[kRoot];
 }
 
+// The rotation about `axis` (through `pivot`) that brings the segment's seen home markers, as
+// `pose` puts them, closest to where they were recorded (least squares; closed form).
+glm::quat MarkerSolver::BestTwist(const Take& take, int frame, int s, const Pose& pose,
+                                  const glm::vec3& pivot, const glm::vec3& axis) const {
+  const float length = glm::length(axis);
+  if (!(length > 1e-6f)) return glm::quat(1, 0, 0, 0);
+  const glm::vec3 u = axis / length;
+  double sin_sum = 0.0, cos_sum = 0.0;
+  const std::vector<int>& markers = calibration_.set.segments[s];
+  for (std::size_t k = 0; k < markers.size(); ++k) {
+    const int m = markers[k];
+    if (calibration_.set.home[m] != s || !take.is_seen(frame, m) || rejected_[m]) continue;
+    glm::vec3 p = pose.Apply(calibration_.offsets[s][k]) - pivot;
+    glm::vec3 q = take.position(frame, m) - pivot;
+    p -= glm::dot(p, u) * u, q -= glm::dot(q, u) * u;
+    sin_sum += glm::dot(glm::cross(p, q), u);
+    cos_sum += glm::dot(p, q);
+  }
+  if (!(sin_sum * sin_sum + cos_sum * cos_sum > 1e-12)) return glm::quat(1, 0, 0, 0);
+  return glm::angleAxis(static_cast<float>(std::atan2(sin_sum, cos_sum)), u);
+}
+
 void MarkerSolver::Predict(const Take& take, int frame,
                            const std::array<Pose, kSegmentCount>& fitted) {
   const Calibration& cal = calibration_;
@@ -163,6 +202,11 @@ void MarkerSolver::Predict(const Take& take, int frame,
     const glm::quat turn = Turn(fitted[s].rotation * (lb - la), out_.joints[b] - out_.joints[a]);
     Pose pose;
     pose.rotation = glm::normalize(turn * fitted[s].rotation);
+    pose.translation = out_.joints[a] - pose.rotation * la;
+    // Then turned about the bone to fit its markers best.
+    const glm::quat twist =
+        BestTwist(take, frame, s, pose, out_.joints[a], out_.joints[b] - out_.joints[a]);
+    pose.rotation = glm::normalize(twist * pose.rotation);
     pose.translation = out_.joints[a] - pose.rotation * la;
     out_.segments[s] = pose;
   }
@@ -196,6 +240,67 @@ void MarkerSolver::Predict(const Take& take, int frame,
   out_.residual_rms = count > 0 ? static_cast<float>(std::sqrt(sum / count)) : 0.0f;
 }
 
+void MarkerSolver::PredictUnseen(const Take& take, int frame) {
+  // Step 5 of solve.h. Each segment's pose as its seen markers' running offsets put it; what
+  // they leave free is held from the frame before relative to the parent (whose pose is
+  // already fitted: parents come first) and, with fewer than 3 seen, taken from the joint.
+  std::array<Pose, kSegmentCount> next{};
+  std::array<int, kSegmentCount> seen_count{};
+  std::array<bool, kSegmentCount> update{};
+  for (int s = 0; s < kSegmentCount; ++s) {
+    const std::vector<int>& markers = calibration_.set.segments[s];
+    const std::size_t n = markers.size();
+    FitPoint points[2 * kMaxMarkersPerSegment + 1];
+    int seen = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const int m = markers[k];
+      const bool use = take.is_seen(frame, m) && !rejected_[m];
+      points[k] = {running_[s][k], use ? take.position(frame, m) : glm::vec3(0.0f),
+                   use ? 1.0f : 0.0f};
+      seen += use ? 1 : 0;
+    }
+    const bool complete = seen == static_cast<int>(n) && seen >= 3;
+    const int parent = kSegmentParents[s];
+    const Pose prior = !has_previous_ ? out_.segments[s]
+                       : parent < 0
+                           ? tracked_[s]
+                           : Compose(next[parent], Relative(tracked_[parent], tracked_[s]));
+    const float prior_weight = complete ? 0.0f : kPriorWeight;
+    for (std::size_t k = 0; k < n; ++k)
+      points[n + k] = {running_[s][k], prior.Apply(running_[s][k]), prior_weight};
+    const int a = kSegmentProximal[s];
+    points[2 * n] = {calibration_.NodeInSegment(a, s), out_.joints[a],
+                     seen < 3 ? kJointPointWeight : 0.0f};
+    const RigidFitResult fit = seen > 0 ? RigidFit({points, 2 * n + 1}) : RigidFitResult{};
+    next[s] = fit.ok ? fit.pose : prior;
+    seen_count[s] = fit.ok ? seen : 0;
+    update[s] = complete && fit.ok;
+  }
+  // Markers not seen: from the carrying segment that sees the most.
+  for (int m = 0; m < take.marker_count(); ++m) {
+    if (out_.state[m] == MarkerState::kSeen || carriers_[m][0] < 0) continue;
+    int slot = 0;
+    if (carriers_[m][1] >= 0 && seen_count[carriers_[m][1]] > seen_count[carriers_[m][0]]) slot = 1;
+    const int s = carriers_[m][slot];
+    const glm::vec3 p = next[s].Apply(running_[s][carrier_index_[m][slot]]);
+    out_.predicted[m] = p;
+    out_.estimate[m] = p;
+  }
+  // The running offsets follow the markers in the frame their own fit gives, only when all are
+  // seen (3 or more): a fit with the held pose in it would turn the frame away from them.
+  const float w = TrackWeight(take.rate);
+  for (int s = 0; s < kSegmentCount; ++s) {
+    if (!update[s]) continue;
+    const std::vector<int>& markers = calibration_.set.segments[s];
+    for (std::size_t k = 0; k < markers.size(); ++k) {
+      const int m = markers[k];
+      if (!take.is_seen(frame, m) || rejected_[m]) continue;
+      running_[s][k] += w * (next[s].Local(take.position(frame, m)) - running_[s][k]);
+    }
+  }
+  tracked_ = next;
+}
+
 const FrameSolution& MarkerSolver::Solve(const Take& take, int frame) {
   const Calibration& cal = calibration_;
   std::array<Pose, kSegmentCount> fitted{};
@@ -206,8 +311,10 @@ const FrameSolution& MarkerSolver::Solve(const Take& take, int frame) {
     const int joint_of = kNodeJointOf[n];
     if (joint_of >= 0) {
       const int parent = kSegmentParents[joint_of];
-      targets[n] = 0.5f * (fitted[parent].Apply(cal.joint_in_parent[joint_of]) +
-                           fitted[joint_of].translation);
+      // The shoulder girdle moves over the thorax, so the shoulder is where the arm puts it.
+      const float w = n == kShoulderL || n == kShoulderR ? 1.0f : 0.5f;
+      targets[n] = (1.0f - w) * fitted[parent].Apply(cal.joint_in_parent[joint_of]) +
+                   w * fitted[joint_of].translation;
     } else {
       const int s = kNodeBoneSegment[n];
       targets[n] = fitted[s].Apply(cal.end_local[s]);
@@ -215,6 +322,7 @@ const FrameSolution& MarkerSolver::Solve(const Take& take, int frame) {
   }
   SolveTreeToTargets(targets);
   Predict(take, frame, fitted);
+  PredictUnseen(take, frame);
   previous_ = out_.segments;
   has_previous_ = true;
   return out_;
