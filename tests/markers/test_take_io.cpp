@@ -73,8 +73,9 @@ TEST(TrcFile, ReadsUnitsAndAZUpFileIntoTheWorld) {
 
 TEST(TrcFile, WrittenToDiskAndReadBack) {
   const Take take = SmallTake();
-  ASSERT_TRUE(WriteTrcFile(take, "small.trc").ok());
-  Result<Take> back = ReadTrcFile("small.trc");
+  const std::string path = ::testing::TempDir() + "markers_small.trc";
+  ASSERT_TRUE(WriteTrcFile(take, path).ok());
+  Result<Take> back = ReadTrcFile(path);
   ASSERT_TRUE(back.ok()) << back.error();
   ExpectSameTake(take, back.value(), 1e-6f);
 }
@@ -184,8 +185,9 @@ TEST(TrcFile, HostileFilesGetOneMessageNamingTheProblem) {
 TEST(TakeFiles, MissingFoldersAndEmptyFilesAreRefused) {
   EXPECT_NE(ReadTrcFile("nope.trc").error().find("no such file"), std::string::npos);
   EXPECT_NE(ReadCsmFile(".").error().find("is a directory"), std::string::npos);
-  std::ofstream("empty.csm").close();
-  EXPECT_NE(ReadCsmFile("empty.csm").error().find("empty"), std::string::npos);
+  const std::string empty = ::testing::TempDir() + "markers_empty.csm";
+  std::ofstream(empty).close();
+  EXPECT_NE(ReadCsmFile(empty).error().find("empty"), std::string::npos);
 }
 
 TEST(MarkerSet, ThePackagedSetListsEverySegment) {
