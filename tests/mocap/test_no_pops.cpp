@@ -40,8 +40,8 @@ Heightmap Hills() {
 using Script = std::function<void(int frame, Character&)>;
 
 GroundingFigures Play(const std::shared_ptr<const Rig>& rig, const Heightmap* ground,
-                      const Script& script = {}) {
-  auto made = Character::Create(rig);
+                      const Script& script = {}, const CharacterSettings& settings = {}) {
+  auto made = Character::Create(rig, settings);
   EXPECT_TRUE(made.ok()) << made.error();
   Character& c = made.value();
   c.SetTerrain(ground);
@@ -151,6 +151,26 @@ TEST(NoPops, LookAndWeightSwitchedOnAndOff) {
             << "frame " << g.pop_frame << ", joint " << rig->clip.name(g.pop_joint);
       }
     }
+  }
+}
+
+// The pop limit's trade-off: a smaller budget gives smaller pops and holds feet back more
+// (larger slides); a budget of 0 or NaN is refused.
+TEST(NoPops, BudgetTradesPopsForSkate) {
+  auto rig = testing::LoadRig(testing::kClipBoxing);
+  ASSERT_TRUE(rig);
+  CharacterSettings tight;
+  tight.max_pop_speed = 1.0f;  // 1 cm a frame at Boxing_Toes' 100 Hz
+  const GroundingFigures loose = Play(rig, nullptr);
+  const GroundingFigures held = Play(rig, nullptr, {}, tight);
+  // Measured: 1.77 cm and 4.2 mm mean skate at the default, 1.00 cm and 5.7 mm held.
+  EXPECT_LT(held.pop_worst, 0.0105);
+  EXPECT_LT(held.pop_worst, loose.pop_worst);
+  EXPECT_GT(held.skate_mean, loose.skate_mean);
+  for (float bad : {0.0f, -1.0f, std::nanf("")}) {
+    CharacterSettings s;
+    s.max_pop_speed = bad;
+    EXPECT_FALSE(Character::Create(rig, s).ok()) << bad;
   }
 }
 
