@@ -300,9 +300,11 @@ void Character::PrepareLegs(float dt) {
   const auto start = std::chrono::steady_clock::now();
   frame_dt_ = dt;
   // Scaled as the IK weight has changed (a correction is weighted by it), and fading.
-  correction_keep_ = jumped_ || !(last_weight_ > 0.0f)
-                         ? 0.0f
-                         : std::exp(-dt / kBendCorrectionTime) * applied_weight_ / last_weight_;
+  // Kept corrections let go as the clip plays, not while it is paused (the same pose then).
+  clip_dt_ = clip_moved_ ? dt : 0.0f;
+  correction_keep_ = jumped_ || !(last_weight_ > 0.0f) ? 0.0f
+                                                       : std::exp(-clip_dt_ / kBendCorrectionTime) *
+                                                             applied_weight_ / last_weight_;
   UpdateBlends(dt, jumped_);
   UpdateFeet(time_, dt, jumped_);
   SolvePelvis(dt, jumped_);
@@ -875,7 +877,7 @@ float Character::CarriedPitch(Side side) const {
   // Last frame's pitch, let go no faster than max_pop_speed moves the tip: a pitch dropped at
   // once would swing the toe down in one frame.
   const float r = glm::distance(animated_.positions[leg.tip], animated_.positions[leg.end()]);
-  const float most = r > 1e-6f ? settings_.max_pop_speed * frame_dt_ / r : 0.0f;
+  const float most = r > 1e-6f ? settings_.max_pop_speed * clip_dt_ / r : 0.0f;
   // Scaled as the IK weight has changed since (the pitch is weighted by it).
   const float scaled =
       last_weight_ > 0.0f ? toe_pitch_[side] * (applied_weight_ / last_weight_) : 0.0f;

@@ -258,6 +258,7 @@ class Character {
   std::array<glm::vec3, 4> bend_memory_{};  // each limb's bend, in its root's parent frame
   // Each limb's middle joint's final less animated position, last frame (ApplyLimb).
   std::array<glm::vec3, 4> middle_correction_{};
+  float clip_dt_ = 0.0f;          // this frame's dt, or 0 when the clip time did not move
   float correction_keep_ = 0.0f;  // this frame's share of middle_correction_ kept
   float applied_weight_ = 1.0f;
   float pelvis_smoothed_ = 0.0f, pelvis_applied_ = 0.0f;
