@@ -1,42 +1,43 @@
 // mocap_export.cpp - see mocap_export.h.
 #include "scenes/mocap/mocap_export.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <nlohmann/json.hpp>
 
 #include "core/json_util.h"
 #include "io/file_write.h"
+#include "io/writable_path.h"
 
 namespace fabrik {
 
 Status CheckExportPath(const std::string& path, const std::string& clip_path) {
-  if (path.empty()) return MakeError("the path is empty");
-  if (path.back() == '/') return MakeError(path + " names a folder, not a file");
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return MakeError(path + " is a folder");
-    if (!S_ISREG(st.st_mode)) {
+  using Kind = io::WritablePath::Kind;
+  const io::WritablePath at = io::InspectWritablePath(path);
+  if (at.kind == Kind::kEmpty) return MakeError("the path is empty");
+  if (at.trailing_slash) return MakeError(path + " names a folder, not a file");
+  switch (at.kind) {
+    case Kind::kFolder:
+      return MakeError(path + " is a folder");
+    case Kind::kCharDevice:
+    case Kind::kOther:
       return MakeError(path + " is not a regular file (a FIFO, a device or a socket)");
+    case Kind::kRegular: {
+      const auto id = io::IdentifyFile(path);
+      if (id && id == io::IdentifyFile(clip_path)) {
+        return MakeError(path + " is the clip being read; writing it would overwrite it");
+      }
+      return Ok{};
     }
-    const auto id = io::IdentifyFile(path);
-    if (id && id == io::IdentifyFile(clip_path)) {
-      return MakeError(path + " is the clip being read; writing it would overwrite it");
-    }
-    return Ok{};
+    case Kind::kStatError:
+      return MakeError("cannot write " + path + ": " + io::ErrnoText(at.error));
+    default:
+      break;
   }
-  if (errno != ENOENT) return MakeError("cannot write " + path + ": " + io::ErrnoText(errno));
-  const std::size_t slash = path.find_last_of('/');
-  const std::string folder =
-      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return MakeError("cannot write " + path + ": the folder " + folder + " does not exist");
+  if (!at.folder_exists) {
+    return MakeError("cannot write " + path + ": the folder " + at.folder + " does not exist");
   }
-  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
-    return MakeError("cannot write " + path + ": " + io::ErrnoText(errno));
+  if (at.folder_error != 0) {
+    return MakeError("cannot write " + path + ": " + io::ErrnoText(at.folder_error));
   }
   return Ok{};
 }
