@@ -42,12 +42,15 @@ Result<Clip> Disguised(const Clip& clip) {
   return LoadClipFromMemory(text.value(), clip.source() + " (disguised)");
 }
 
-void Print(const std::string& clip, const char* ground, const char* pose,
-           const GroundingFigures& g) {
-  std::printf("%-14s %-5s %-4s %5.0f%% %5.0f%% %4d %7.2f %7.2f %7.2f %7.2f %4d\n", clip.c_str(),
+void Print(const std::string& clip, const char* ground, const char* pose, const GroundingFigures& g,
+           const Clip& skeleton) {
+  const std::string at = g.pop_joint >= 0
+                             ? skeleton.name(g.pop_joint) + " @" + std::to_string(g.pop_frame)
+                             : std::string("-");
+  std::printf("%-14s %-5s %-4s %5.0f%% %5.0f%% %4d %7.2f %7.2f %7.2f %7.2f %4d  %s\n", clip.c_str(),
               ground, pose, 100.0 * g.contact_share[kLeft], 100.0 * g.contact_share[kRight],
               g.contacts, 1000.0 * g.skate_mean, 1000.0 * g.skate_worst,
-              100.0 * g.penetration_worst, 100.0 * g.pop_worst, g.restarts);
+              100.0 * g.penetration_worst, 100.0 * g.pop_worst, g.restarts, at.c_str());
 }
 
 // Plays `rig` once on `ground`; prints the clip's and the IK's figures; appends IK times.
@@ -70,8 +73,8 @@ bool Play(const std::shared_ptr<const Rig>& rig, const std::string& name, const 
     ik_us.push_back(c.last_ik_seconds() * 1e6);
   }
   const char* g = ground ? "hills" : "flat";
-  Print(name, g, "clip", raw.Figures());
-  Print(name, g, "IK", ik.Figures());
+  Print(name, g, "clip", raw.Figures(), rig->clip);
+  Print(name, g, "IK", ik.Figures(), rig->clip);
   return true;
 }
 
@@ -94,6 +97,7 @@ int main(int argc, char** argv) {
               "right", "n", "skate", "worst", "below", "pop", "rst");
   std::printf("%-14s %-5s %-4s %6s %6s %4s %7s %7s %7s %7s %4s\n", "", "", "", "contact", "", "",
               "mm", "mm", "cm", "cm", "");
+  // The last column: the joint and frame of the worst pop.
   std::vector<double> ik_us;
   for (const std::string& path : clips) {
     auto clip = LoadClipFile(path);

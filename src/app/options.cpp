@@ -19,6 +19,7 @@
 
 #include "core/window_limits.h"
 #include "ik/solver.h"
+#include "io/writable_path.h"
 #include "lang/command.h"
 #include "lang/text.h"
 
@@ -174,32 +175,36 @@ OptError ParseSize(const std::string& size, int& width, int& height) {
 // must exist and be writable (nothing is created). A FIFO or socket is refused (opening it
 // could block the start for ever); a character device (/dev/null) only where `device_ok`.
 OptError CheckWritable(const std::string& name, const std::string& path, bool device_ok) {
-  if (path.empty()) return name + ": empty path";
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return name + ": " + Quote(path) + " is a directory";
-    if (S_ISCHR(st.st_mode) && device_ok) return std::nullopt;
-    if (!S_ISREG(st.st_mode)) {
+  using Kind = io::WritablePath::Kind;
+  const io::WritablePath at = io::InspectWritablePath(path);
+  switch (at.kind) {
+    case Kind::kEmpty:
+      return name + ": empty path";
+    case Kind::kFolder:
+      return name + ": " + Quote(path) + " is a directory";
+    case Kind::kCharDevice:
+    case Kind::kOther:
+      if (at.kind == Kind::kCharDevice && device_ok) return std::nullopt;
       return name + ": " + Quote(path) + " is not a regular file" +
              (device_ok ? " or a character device" : "");
+    case Kind::kRegular: {
+      const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+      if (fd < 0) return name + ": cannot write " + Quote(path) + ": " + std::strerror(errno);
+      ::close(fd);
+      return std::nullopt;
     }
-    const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) return name + ": cannot write " + Quote(path) + ": " + std::strerror(errno);
-    ::close(fd);
-    return std::nullopt;
+    case Kind::kStatError:
+      return name + ": cannot write " + Quote(path) + ": " + std::strerror(at.error);
+    case Kind::kMissing:
+      break;
   }
-  if (errno != ENOENT) return name + ": cannot write " + Quote(path) + ": " + std::strerror(errno);
-  const std::size_t slash = path.find_last_of('/');
-  const std::string folder =
-      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  if (slash != std::string::npos && slash + 1 == path.size()) {
-    return name + ": " + Quote(path) + " names a folder, not a file";
+  if (at.trailing_slash) return name + ": " + Quote(path) + " names a folder, not a file";
+  if (!at.folder_exists) {
+    return name + ": cannot write " + Quote(path) + ": folder " + Quote(at.folder) +
+           " does not exist";
   }
-  if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return name + ": cannot write " + Quote(path) + ": folder " + Quote(folder) + " does not exist";
-  }
-  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
-    return name + ": cannot write " + Quote(path) + ": " + std::strerror(errno);
+  if (at.folder_error != 0) {
+    return name + ": cannot write " + Quote(path) + ": " + std::strerror(at.folder_error);
   }
   return std::nullopt;
 }

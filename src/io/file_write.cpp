@@ -220,34 +220,4 @@ Result<int> OpenStreamOutput(const std::string& path, bool append) {
   return fd;
 }
 
-Status CheckExportPath(const std::string& path, const std::string& source_path,
-                       std::string_view source_name) {
-  if (path.empty()) return MakeError("the path is empty");
-  if (path.back() == '/') return MakeError(path + " names a folder, not a file");
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return MakeError(path + " is a folder");
-    if (!S_ISREG(st.st_mode)) {
-      return MakeError(path + " is not a regular file (a FIFO, a device or a socket)");
-    }
-    const auto id = IdentifyFile(path);
-    if (id && id == IdentifyFile(source_path)) {
-      return MakeError(path + " is the " + std::string(source_name) +
-                       " being read; writing it would overwrite it");
-    }
-    return Ok{};
-  }
-  if (errno != ENOENT) return MakeError("cannot write " + path + ": " + ErrnoText(errno));
-  const std::size_t slash = path.find_last_of('/');
-  const std::string folder =
-      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return MakeError("cannot write " + path + ": the folder " + folder + " does not exist");
-  }
-  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
-    return MakeError("cannot write " + path + ": " + ErrnoText(errno));
-  }
-  return Ok{};
-}
-
 }  // namespace fabrik::io

@@ -39,15 +39,6 @@ std::optional<FileId> IdentifyFile(const std::string& path);
 // or an unreadable link.
 Result<std::string> ResolveWriteTarget(const std::string& path);
 
-// Whether a file the app exports (a baked clip, a solved take) can be written at `path`
-// without harm, checked before any work starts: refused, with one line naming the path and
-// the problem, when it is empty, names a folder, is an existing folder, FIFO, device or
-// socket, lies in a folder that does not exist or cannot be written, or is the file
-// `source_path` the export reads (compared by file identity, so another spelling or a link is
-// caught too; the line then calls it "the `source_name` being read"). Nothing is created.
-Status CheckExportPath(const std::string& path, const std::string& source_path,
-                       std::string_view source_name);
-
 struct WriteOptions {
   // fsync the temporary file before the rename (the data reaches the disk before the name).
   bool sync = false;

@@ -27,8 +27,10 @@ constexpr float kTiltHeight = 0.04f;
 constexpr bool kHeelByHeight = false;
 // The fastest a foot turns to lie from its heel pin to its ball pin, or back, radians a second.
 constexpr float kMaxFootTurnSpeed = 3.0f;
-// The fastest the gaze's turn of neck and head changes, radians a second.
+// The fastest the gaze's turn of neck and head changes, radians a second, and the share of
+// the pop budget (CharacterSettings::max_pop_speed) it may move the head's tip with.
 constexpr float kMaxGazeTurnSpeed = 3.0f;
+constexpr float kGazePopShare = 0.8f;
 // The pelvis keeps each hip within this share of its leg's length from the foot's target:
 // FABRIK converges slowly on a nearly straight chain, and a grounded leg looks locked if
 // straight.
@@ -41,6 +43,13 @@ constexpr float kLegReachHard = 0.98f;
 constexpr float kStraightShare = 0.08f;
 // From this share on, the clip's bend direction is used as it is (BendDirection).
 constexpr float kBentShare = 0.3f;
+// The time constant with which the middle joint's last correction fades from where the bend
+// puts it (TurnToBend), seconds.
+constexpr float kBendCorrectionTime = 0.2f;
+// The share of the pop budget a foot's turn from the clip's orientation may use (EndFrame).
+constexpr float kFootTurnShare = 0.3f;
+// Bisection rounds of LimitPop: its reach found to 1/2^rounds of the budget.
+constexpr int kPopRounds = 6;
 // The bend given to a straight chain before FABRIK solves it, radians.
 constexpr float kPreBend = 0.15f;
 
@@ -115,6 +124,7 @@ Result<Character> Character::Create(std::shared_ptr<const Rig> rig,
       settings.max_iterations < 1 || !(settings.pelvis_limit >= 0.0f) ||
       !(settings.release_time >= 0.0f) || !(settings.reach_blend_time > 0.0f) ||
       !(settings.pelvis_smoothing >= 0.0f) || !(settings.max_gaze_angle >= 0.0f) ||
+      !(settings.max_pop_speed > 0.0f) ||
       !(settings.neck_share >= 0.0f && settings.neck_share <= 1.0f)) {
     return MakeError("character settings out of range");
   }
@@ -150,6 +160,8 @@ Character::Character(std::shared_ptr<const Rig> rig, const CharacterSettings& se
   animated_.Resize(clip.joint_count());
   final_.Resize(clip.joint_count());
   previous_animated_.resize(static_cast<std::size_t>(clip.joint_count()));
+  last_final_.resize(previous_animated_.size());
+  last_animated_.resize(previous_animated_.size());
   std::size_t arm_joints = 0;
   for (int side : {kLeft, kRight}) {
     leg_local_[side].resize(leg_chain_[side].joint_count());
@@ -159,6 +171,10 @@ Character::Character(std::shared_ptr<const Rig> rig, const CharacterSettings& se
     arm_joints = std::max(arm_joints, arm_chain_[side].joint_count());
   }
   arm_local_.resize(arm_joints);
+  limit_trial_.resize(std::max(
+      arm_joints, std::max(leg_chain_[kLeft].joint_count(), leg_chain_[kRight].joint_count())));
+  limit_best_.resize(limit_trial_.size());
+  limit_alt_.resize(limit_trial_.size());
   // Bend planes before any frame: the rest pose's where its limb is bent, else the knees
   // forward (+Z) and the elbows back (-Z), as a BVH character stands (clip.h).
   for (int id = 0; id < 4; ++id) {
@@ -179,6 +195,7 @@ Character::Character(std::shared_ptr<const Rig> rig, const CharacterSettings& se
   }
   for (auto& q : foot_tilt_) q = glm::quat(1, 0, 0, 0);
   for (auto& q : foot_turn_) q = glm::quat(1, 0, 0, 0);
+  for (auto& q : last_foot_turn_) q = glm::quat(1, 0, 0, 0);
   SetPlacement(Placement{});
 }
 
@@ -282,6 +299,12 @@ void Character::PrepareLegs(float dt) {
   if (!std::isfinite(dt) || dt < 0.0f) dt = 0.0f;
   const auto start = std::chrono::steady_clock::now();
   frame_dt_ = dt;
+  // Scaled as the IK weight has changed (a correction is weighted by it), and fading.
+  // Kept corrections let go as the clip plays, not while it is paused (the same pose then).
+  clip_dt_ = clip_moved_ ? dt : 0.0f;
+  correction_keep_ = jumped_ || !(last_weight_ > 0.0f) ? 0.0f
+                                                       : std::exp(-clip_dt_ / kBendCorrectionTime) *
+                                                             applied_weight_ / last_weight_;
   UpdateBlends(dt, jumped_);
   UpdateFeet(time_, dt, jumped_);
   SolvePelvis(dt, jumped_);
@@ -559,22 +582,56 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
   const auto start = std::chrono::steady_clock::now();
   const Clip& clip = rig_->clip;
   for (int side : {kLeft, kRight}) {
-    if (!leg_active_[side]) continue;
+    feet_[side].held_back = 0.0f;
+    if (!leg_active_[side]) {
+      last_foot_turn_[side] = glm::quat(1, 0, 0, 0);
+      continue;
+    }
     const std::span<const glm::vec3> in = side == kLeft ? left_leg : right_leg;
     auto& solved = leg_solved_[side];
     if (in.size() != solved.size()) continue;
     if (in.data() != solved.data()) std::copy(in.begin(), in.end(), solved.begin());
     const Limb& leg = rig_->limbs.legs[side];
-    ApplyLimb(leg, solved, leg_pole_[side]);
+    TurnToBend(side, leg, solved, leg_pole_[side]);
     // The foot keeps the clip's orientation, tilted towards the ground as far as its pin goes.
+    // With the pitch kept from last frame (KeepToeAboveGround), about the foot's side axis.
     const int a = leg.end();
-    const glm::quat tilt = ScaleRotation(foot_tilt_[side], applied_weight_);
-    const glm::quat back = tilt * animated_.rotations[a] * glm::inverse(final_.rotations[a]);
+    const float carried = CarriedPitch(static_cast<Side>(side));
+    // The unweighted turn (the ground's tilt and the kept pitch) changes no faster than
+    // kFootTurnShare of the pop budget moves the toe tip (the rest of the budget is the
+    // ankle's); the IK weight then scales it, so a weight change moves the foot with it.
+    const float w = applied_weight_;
+    const glm::vec3 u =
+        glm::normalize(foot_tilt_[side] * animated_.rotations[a] * glm::vec3(1.0f, 0.0f, 0.0f));
+    glm::quat full = glm::angleAxis(w > 0.0f ? carried / w : 0.0f, u) * foot_tilt_[side];
+    if (!jumped_) {
+      const float r = glm::distance(animated_.positions[leg.tip], animated_.positions[a]);
+      const float most =
+          r > 1e-6f ? kFootTurnShare * settings_.max_pop_speed * frame_dt_ / r : 0.0f;
+      full = TurnTowards(last_foot_turn_[side], full, most);
+    }
+    last_foot_turn_[side] = full;
+    const glm::quat turn = ScaleRotation(full, w);
+    const glm::vec3 aimed = solved.back();
+    LimitPop(leg, solved, &turn);
+    feet_[side].held_back = glm::distance(aimed, solved.back());
+    WriteLimb(leg, solved);
+    const glm::quat back = turn * animated_.rotations[a] * glm::inverse(final_.rotations[a]);
     RotateJoints(final_, a, clip.subtree_end(a), back, final_.positions[a]);
-    KeepToeAboveGround(static_cast<Side>(side));
+    KeepToeAboveGround(static_cast<Side>(side), carried);
   }
   for (int side : {kLeft, kRight}) SolveArm(static_cast<Side>(side));
   TurnHead();
+  std::copy(final_.positions.begin(), final_.positions.end(), last_final_.begin());
+  std::copy(animated_.positions.begin(), animated_.positions.end(), last_animated_.begin());
+  last_weight_ = applied_weight_;
+  // Each limb's middle joint's correction, for the next frame's bend (TurnToBend).
+  for (int id = 0; id < 4; ++id) {
+    if (id >= 2 && !rig_->limbs.has_arms) break;
+    const Limb& limb = id < 2 ? rig_->limbs.legs[id] : rig_->limbs.arms[id - 2];
+    const int joint = limb.chain[static_cast<std::size_t>(limb.middle)];
+    middle_correction_[id] = final_.positions[joint] - animated_.positions[joint];
+  }
   last_ik_seconds_ +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -608,7 +665,8 @@ glm::vec3 Character::BendDirection(int id, const Limb& limb, std::span<const glm
   return dir;
 }
 
-void Character::ApplyLimb(const Limb& limb, std::span<glm::vec3> solved, const glm::vec3& bend) {
+void Character::TurnToBend(int id, const Limb& limb, std::span<glm::vec3> solved,
+                           const glm::vec3& bend) const {
   const std::size_t n = solved.size();
   const glm::vec3 end = solved[n - 1];
   const float reach = glm::length(end);
@@ -619,14 +677,147 @@ void Character::ApplyLimb(const Limb& limb, std::span<glm::vec3> solved, const g
     const glm::vec3 axis = end / reach;
     const glm::vec3 m = solved[limb.middle];
     const glm::vec3 m_perp = m - axis * glm::dot(m, axis);
-    const glm::vec3 b_perp = bend - axis * glm::dot(bend, axis);
+    glm::vec3 b_perp = bend - axis * glm::dot(bend, axis);
+    // The middle joint goes where, on its circle about the line, it is nearest to the clip's
+    // middle joint moved by its last correction (fading with kBendCorrectionTime): the
+    // correction then changes only as much as the limb's ends make it, and a bend plane the
+    // clip swings fast or leaves undefined (a straight limb) does not swing the knee or elbow
+    // with it. Where that point is too near the line to give a direction, `bend` counts.
+    const int joint = limb.chain[static_cast<std::size_t>(limb.middle)];
+    const glm::vec3 root = final_.positions[limb.chain[0]];
+    const glm::vec3 near =
+        animated_.positions[joint] + middle_correction_[id] * correction_keep_ - root;
+    const glm::vec3 near_perp = near - axis * glm::dot(near, axis);
+    const float near_off = glm::length(near_perp);
+    const float b_len = glm::length(b_perp);
+    if (near_off > 1e-9f && b_len > 1e-9f) {
+      const float k = std::clamp(near_off / (kBentShare * glm::length(m)), 0.0f, 1.0f);
+      b_perp = k * (near_perp / near_off) + (1.0f - k) * (b_perp / b_len);
+    }
     if (glm::length(m_perp) > 1e-6f && glm::length(b_perp) > 1e-6f) {
       const float angle =
           std::atan2(glm::dot(axis, glm::cross(m_perp, b_perp)), glm::dot(m_perp, b_perp));
-      const glm::quat q = glm::angleAxis(angle, axis);
+      // By the IK weight: at a small weight the limb is all but the clip's, turned as little.
+      const glm::quat q = glm::angleAxis(angle * applied_weight_, axis);
       for (std::size_t i = 1; i + 1 < n; ++i) solved[i] = q * solved[i];
     }
   }
+}
+
+float Character::LimbPop(const Limb& limb, std::span<const glm::vec3> solved,
+                         const glm::quat* end_turn) const {
+  const glm::vec3 root = final_.positions[limb.chain[0]];
+  const auto pop = [&](int j, const glm::vec3& p) {
+    return glm::distance(p, animated_.positions[j] + last_final_[j] - last_animated_[j]);
+  };
+  float worst = 0.0f;
+  for (std::size_t i = 0; i < solved.size(); ++i)
+    worst = std::max(worst, pop(limb.chain[i], root + solved[i]));
+  if (end_turn != nullptr) {
+    // The joints below the end, carried by it and turned by end_turn from the clip's.
+    const int end = limb.end();
+    const glm::vec3 p = root + solved.back();
+    for (int j = end + 1; j < rig_->clip.subtree_end(end); ++j) {
+      worst = std::max(worst,
+                       pop(j, p + *end_turn * (animated_.positions[j] - animated_.positions[end])));
+    }
+  }
+  return worst;
+}
+
+void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, const glm::quat* end_turn) {
+  const float budget = settings_.max_pop_speed * frame_dt_;
+  if (jumped_ || !(LimbPop(limb, solved, end_turn) > budget)) return;
+  // Each joint of the chain, from the root down, is aimed at its solved place held within
+  // `reach` of where last frame's correction puts it, and set that bone's length from the
+  // joint before: with `reach` at the budget nothing moves where the solve is within it, with
+  // `reach` 0 the chain follows the clip's motion as closely as its bones allow. The largest
+  // reach whose chain stays within the budget is found by bisection (0 when none does). The
+  // end then falls short of its target, and a pinned foot slides, by what the budget denies.
+  const std::size_t n = solved.size();
+  const glm::vec3 root = final_.positions[limb.chain[0]];
+  const std::span<glm::vec3> trial(limit_trial_.data(), n);
+  const std::span<glm::vec3> alt(limit_alt_.data(), n);
+  const auto expected = [&](std::size_t i) {
+    const int j = limb.chain[i];
+    return animated_.positions[j] + last_final_[j] - last_animated_[j] - root;
+  };
+  const auto pass = [&](float reach) {
+    trial[0] = solved[0];
+    bool two_bone = false;
+    if (n == 3) {
+      // Two bones: the end aimed at its solved place held within `reach` of its expected
+      // one, the middle joint on its circle about the root-end line nearest to its expected
+      // place.
+      const float l1 = glm::distance(solved[1], solved[0]);
+      const float l2 = glm::distance(solved[2], solved[1]);
+      const glm::vec3 e = expected(2) - trial[0];
+      glm::vec3 aim = solved[2] - trial[0];
+      const float off = glm::distance(aim, e);
+      if (off > reach) aim = e + (aim - e) * (reach / off);
+      const float d0 = glm::length(aim);
+      if (d0 > 1e-6f) {
+        const float d = std::clamp(d0, std::fabs(l1 - l2) + 1e-6f, l1 + l2 - 1e-6f);
+        const glm::vec3 axis = aim / d0;
+        const float a = (l1 * l1 - l2 * l2 + d * d) / (2.0f * d);
+        const float h = std::sqrt(std::max(l1 * l1 - a * a, 0.0f));
+        glm::vec3 k = expected(1) - trial[0];
+        k -= axis * glm::dot(k, axis);
+        if (glm::length(k) < 1e-6f) k = solved[1] - axis * glm::dot(solved[1], axis);
+        if (glm::length(k) > 1e-6f) {
+          two_bone = true;
+          alt[0] = trial[0];
+          alt[1] = trial[0] + axis * a + glm::normalize(k) * h;
+          alt[2] = trial[0] + axis * d;
+        }
+      }
+    }
+    for (std::size_t i = 1; i < n; ++i) {
+      const glm::vec3 e = expected(i);
+      glm::vec3 aim = solved[i];
+      const float off = glm::distance(aim, e);
+      if (off > reach) aim = e + (aim - e) * (reach / off);
+      const glm::vec3 bone = aim - trial[i - 1];
+      const float length = glm::distance(solved[i], solved[i - 1]);
+      const float along = glm::length(bone);
+      trial[i] = along > 1e-9f ? trial[i - 1] + bone * (length / along)
+                               : trial[i - 1] + (solved[i] - solved[i - 1]);
+    }
+    // Chained from the root (above), or for two bones placed from the end's aim: whichever
+    // moves less. The first suits a nearly straight leg, whose knee the second swings.
+    const float chained = LimbPop(limb, trial, end_turn);
+    if (two_bone) {
+      const float placed = LimbPop(limb, alt, end_turn);
+      if (placed < chained) {
+        std::copy(alt.begin(), alt.end(), trial.begin());
+        return placed;
+      }
+    }
+    return chained;
+  };
+  float lo = 0.0f, hi = budget;
+  float best = LimbPop(limb, solved, end_turn);
+  std::copy(solved.begin(), solved.end(), limit_best_.begin());
+  const float least = pass(0.0f);
+  if (least < best) {
+    best = least;
+    std::copy(trial.begin(), trial.end(), limit_best_.begin());
+  }
+  for (int round = 0; round < kPopRounds && best <= budget; ++round) {
+    const float mid = 0.5f * (lo + hi);
+    if (pass(mid) <= budget) {
+      lo = mid;
+      std::copy(trial.begin(), trial.end(), limit_best_.begin());
+    } else {
+      hi = mid;
+    }
+  }
+  std::copy(limit_best_.begin(), limit_best_.begin() + static_cast<std::ptrdiff_t>(n),
+            solved.begin());
+}
+
+void Character::WriteLimb(const Limb& limb, std::span<const glm::vec3> solved) {
+  const std::size_t n = solved.size();
   for (std::size_t i = 0; i + 1 < n; ++i) {
     const int j = limb.chain[i];
     const glm::vec3 current = final_.positions[limb.chain[i + 1]] - final_.positions[j];
@@ -635,9 +826,10 @@ void Character::ApplyLimb(const Limb& limb, std::span<glm::vec3> solved, const g
   }
 }
 
-void Character::KeepToeAboveGround(Side side) {
+void Character::KeepToeAboveGround(Side side, float carried) {
   const Limb& leg = rig_->limbs.legs[side];
   const int a = leg.end(), tip = leg.tip;
+  toe_pitch_[side] = 0.0f;
   if (tip == a || !(applied_weight_ > 0.0f)) return;
   const glm::vec3 ankle = final_.positions[a];
   // The leg's target already keeps the clip's foot above the ground (UpdateFoot); this only
@@ -648,17 +840,20 @@ void Character::KeepToeAboveGround(Side side) {
   // few rounds settle it.
   const float slack = 2.0f * settings_.tolerance;
   const glm::vec3 u = glm::normalize(final_.rotations[a] * glm::vec3(1.0f, 0.0f, 0.0f));
+  // The foot already has the pitch kept from last frame (CarriedPitch); what lift is still
+  // needed is added to it.
+  float pitch = carried;
   for (int round = 0; round < 3; ++round) {
     const glm::vec3 t = final_.positions[tip];
     const float floor = Ground(t.x, t.z) + rig_->contacts.tip_low[side] - slack;
-    if (t.y >= floor) return;
+    if (t.y >= floor) break;
     // The tip's height after a turn by theta about u: c + A cos(theta) + B sin(theta).
     const glm::vec3 f = t - ankle;
     const glm::vec3 along = u * glm::dot(u, f);
     const glm::vec3 across = f - along;
     const float A = across.y, B = glm::cross(u, across).y, c = along.y;
     const float r = std::hypot(A, B);
-    if (r < 1e-6f) return;
+    if (r < 1e-6f) break;
     const float phi = std::atan2(B, A);
     const float spread = std::acos(std::clamp((floor - ankle.y - c) / r, -1.0f, 1.0f));
     float theta = phi + spread;
@@ -668,9 +863,25 @@ void Character::KeepToeAboveGround(Side side) {
         theta = candidate;
     }
     theta = std::remainder(theta, 2.0f * std::numbers::pi_v<float>);
-    const glm::quat q = glm::angleAxis(theta * applied_weight_, u);
+    theta *= applied_weight_;
+    pitch += theta;
+    const glm::quat q = glm::angleAxis(theta, u);
     RotateJoints(final_, a, rig_->clip.subtree_end(a), q, ankle);
   }
+  toe_pitch_[side] = pitch;
+}
+
+float Character::CarriedPitch(Side side) const {
+  const Limb& leg = rig_->limbs.legs[side];
+  if (jumped_ || leg.tip == leg.end()) return 0.0f;
+  // Last frame's pitch, let go no faster than max_pop_speed moves the tip: a pitch dropped at
+  // once would swing the toe down in one frame.
+  const float r = glm::distance(animated_.positions[leg.tip], animated_.positions[leg.end()]);
+  const float most = r > 1e-6f ? settings_.max_pop_speed * clip_dt_ / r : 0.0f;
+  // Scaled as the IK weight has changed since (the pitch is weighted by it).
+  const float scaled =
+      last_weight_ > 0.0f ? toe_pitch_[side] * (applied_weight_ / last_weight_) : 0.0f;
+  return scaled - std::clamp(scaled, -most, most);
 }
 
 void Character::SolveArm(Side side) {
@@ -692,7 +903,9 @@ void Character::SolveArm(Side side) {
   if (!chain.SetPose(local)) return;
   if (!SolveFabrik(chain, target, solve_).ok) return;
   std::copy(chain.joints().begin(), chain.joints().end(), local.begin());
-  ApplyLimb(arm, local, bend);
+  TurnToBend(2 + side, arm, local, bend);
+  LimitPop(arm, local, nullptr);
+  WriteLimb(arm, local);
 }
 
 void Character::TurnHead() {
@@ -712,7 +925,12 @@ void Character::TurnHead() {
   if (jumped_) {
     gaze_turn_ = wanted;
   } else {
-    gaze_turn_ = TurnTowards(gaze_turn_, wanted, kMaxGazeTurnSpeed * frame_dt_);
+    // And no faster than kGazePopShare of the pop budget moves the head's tip.
+    const float radius =
+        glm::distance(animated_.positions[limbs.head_tip], animated_.positions[limbs.neck]);
+    float speed = kMaxGazeTurnSpeed;
+    if (radius > 1e-6f) speed = std::min(speed, kGazePopShare * settings_.max_pop_speed / radius);
+    gaze_turn_ = TurnTowards(gaze_turn_, wanted, speed * frame_dt_);
   }
   const glm::quat q = gaze_turn_;
   if (q.x == 0.0f && q.y == 0.0f && q.z == 0.0f) return;  // no turn (IK weight 0: exact)

@@ -32,16 +32,24 @@
 //      line to the clip's side; when the clip's leg is straight or nearly so (or the target
 //      lies on the line), the plane of the last frame where it was bent (at first the rest
 //      pose's, else the knee forward) is used, and the chain handed to FABRIK is bent slightly
-//      into that plane. The foot gets back the clip's orientation, tilted towards the ground's
-//      normal under it by at most max_foot_tilt as the pin weight fades in; then pitched about
-//      the ankle if the toe would be below the terrain plus its clip height.
+//      into that plane; within that, the knee goes where on its circle it is nearest to the
+//      clip's knee moved by its last correction (fading over 0.2 s). Pop limit: no joint of
+//      the leg and foot may move more than max_pop_speed x dt beyond what the clip moves it;
+//      where the solve would, the chain is moved less far (the ankle falls short of its target
+//      and a pinned foot slides; foot(side).held_back says by how much). The foot gets back
+//      the clip's orientation, tilted towards the ground's normal under it by at most
+//      max_foot_tilt as the pin weight fades in, that turn changing by no more than 30% of the
+//      pop budget at the toe tip; then pitched about the ankle if the toe would be below the
+//      terrain plus its clip height, a pitch let go no faster than the budget.
 //   4. Hands: a reach target set for a hand blends in over reach_blend_time (smoothstep), or
 //      longer for a far target (no faster than max_blend_speed), and out the same way when
 //      cleared; the arm chain is solved towards it (a target out of reach: the arm points at
-//      it), the elbow keeping its bend plane as the knee does.
+//      it), the elbow keeping its bend plane as the knee does, the arm's chain under the same
+//      pop limit (the hand below the wrist is not: docs/mocap.md, Figures).
 //   5. Gaze: the neck (share neck_share) and head turn their +Z towards the look point, by at
 //      most max_gaze_angle from the clip's direction, blended in and out like the hands; the
-//      turn changes by at most 3 radians a second. A new reach or look point is moved to
+//      turn changes by at most 3 radians a second, and no faster than 80% of the pop budget
+//      moves the head's tip. A new reach or look point is moved to
 //      from the last one at max_blend_speed.
 // The IK weight W in [0, 1] scales it all: the pelvis offset by W, each target moved from the
 // animated position by W of the way. A new weight is reached over weight_blend_time (at once
@@ -96,6 +104,8 @@ struct CharacterSettings {
   float weight_blend_time = 0.3f;     // seconds: from one IK weight to another
   float max_gaze_angle = 1.2217305f;  // radians (70 degrees)
   float neck_share = 0.4f;
+  float max_pop_speed = 1.8f;  // metres per second, > 0: a limb joint's correction (its final
+                               // less its clip position) changes no faster (1.8 cm at 100 Hz)
 };
 
 struct FootState {
@@ -107,6 +117,7 @@ struct FootState {
   glm::vec3 pin{0.0f};                       // the pinned ankle position, valid when pinned
   glm::vec3 heel_pin{0.0f}, ball_pin{0.0f};  // the points' pins (world)
   glm::vec3 target{0.0f};                    // where the ankle was aimed this frame (world)
+  float held_back = 0.0f;  // metres: how far the pop limit kept the ankle from its solve
 };
 
 class Character {
@@ -195,8 +206,23 @@ class Character {
   // when the clip's limb is (nearly) straight and the remembered plane was used.
   glm::vec3 BendDirection(int id, const Limb& limb, std::span<const glm::vec3> local,
                           bool& straight);
-  void ApplyLimb(const Limb& limb, std::span<glm::vec3> solved, const glm::vec3& bend);
-  void KeepToeAboveGround(Side side);
+  // Turns the solved limb `id` (root-relative) about its root-end line into its bend.
+  void TurnToBend(int id, const Limb& limb, std::span<glm::vec3> solved,
+                  const glm::vec3& bend) const;
+  // The largest distance of a joint of the solved limb from where last frame's correction
+  // puts it this frame: the pop writing it would give the limb's chain; with `end_turn`, also
+  // the joints below the end, turned by it from the clip's orientation (a foot).
+  float LimbPop(const Limb& limb, std::span<const glm::vec3> solved,
+                const glm::quat* end_turn) const;
+  // Holds the limb's pop within max_pop_speed x dt by moving its end less far (see .cpp).
+  void LimitPop(const Limb& limb, std::span<glm::vec3> solved, const glm::quat* end_turn);
+  // Writes the solved limb into the final pose as rigid turns of each bone's subtree.
+  void WriteLimb(const Limb& limb, std::span<const glm::vec3> solved);
+  // Pitches the foot (already turned by `carried`, CarriedPitch) further if its toe tip is
+  // below the ground; keeps the whole pitch for the next frame.
+  void KeepToeAboveGround(Side side, float carried);
+  // The share of last frame's toe pitch still applied this frame, radians.
+  float CarriedPitch(Side side) const;
   void SolveArm(Side side);
   void TurnHead();
 
@@ -225,7 +251,15 @@ class Character {
   std::array<glm::vec3, 2> correction_{};  // each ankle's target less its clip position  // this
                                            // frame's turn of each foot towards the ground
   std::array<float, 2> leg_length_{};
+  std::array<glm::quat, 2> last_foot_turn_{};  // each foot's unweighted turn, last frame
+  std::array<float, 2> toe_pitch_{};
+  float last_weight_ = 0.0f;  // the IK weight toe_pitch_ was applied with           // each foot's
+                              // pitch about its side axis, last frame
   std::array<glm::vec3, 4> bend_memory_{};  // each limb's bend, in its root's parent frame
+  // Each limb's middle joint's final less animated position, last frame (ApplyLimb).
+  std::array<glm::vec3, 4> middle_correction_{};
+  float clip_dt_ = 0.0f;          // this frame's dt, or 0 when the clip time did not move
+  float correction_keep_ = 0.0f;  // this frame's share of middle_correction_ kept
   float applied_weight_ = 1.0f;
   float pelvis_smoothed_ = 0.0f, pelvis_applied_ = 0.0f;
   float last_time_ = 0.0f;
@@ -239,6 +273,8 @@ class Character {
   std::array<glm::vec3, 2> leg_pole_{};
   std::array<bool, 2> leg_active_{};
   std::vector<glm::vec3> arm_local_;
+  std::vector<glm::vec3> limit_trial_, limit_best_, limit_alt_;  // LimitPop's chains
+  std::vector<glm::vec3> last_final_, last_animated_;            // last frame's poses' positions
 
   std::array<std::optional<glm::vec3>, 2> reach_;
   std::array<glm::vec3, 2> reach_last_{};  // the target a fading reach still heads for

@@ -59,8 +59,9 @@ Stats Play(const std::shared_ptr<const Rig>& rig, const Heightmap* ground, Place
       if (foot.pin_weight == 1.0f && !c.restarted() &&
           reach < 0.95f * c.leg_chain(static_cast<Side>(side)).total_length()) {
         ++s.pinned_frames;
-        s.worst_pin_error =
-            std::max(s.worst_pin_error, glm::distance(p.positions[l.end()], foot.target));
+        // Less what the pop limit held it back by this frame (a pin yielding to it slides).
+        s.worst_pin_error = std::max(
+            s.worst_pin_error, glm::distance(p.positions[l.end()], foot.target) - foot.held_back);
       }
     }
     for (int j = 1; j < clip.joint_count(); ++j) {
@@ -87,8 +88,10 @@ TEST(Grounding, PackagedClipsFlatAndOnHills) {
       const Stats s = Play(rig, ground, place, 100000);
       SCOPED_TRACE(std::string(path) + (ground ? " hills" : " flat"));
       EXPECT_GT(s.pinned_frames, 500);
-      EXPECT_LE(s.worst_penetration, 0.002f);  // 2 mm: FABRIK's 1 mm tolerance and rounding
-      // A planted ankle is on its aim, within the solve's tolerance and rounding. Not checked
+      // 4 mm: FABRIK's 1 mm tolerance, and a foot the pop limit holds back (measured 2.9 mm).
+      EXPECT_LE(s.worst_penetration, 0.004f);
+      // A planted ankle is on its aim, within the solve's tolerance and rounding, less what
+      // the pop limit held it back this frame (FootState::held_back). Not checked
       // for the boxer on these steep hills: its wide stance across a slope leaves a foot
       // short of its aim in some frames (docs/mocap.md, Figures).
       if (ground == nullptr || std::string(path) != testing::kClipBoxing) {

@@ -1,10 +1,11 @@
 // Grounding without pops (docs/mocap.md: One character, Figures): over every frame of each
 // packaged clip, flat and on hills, as given and with its joints renamed and its unit
-// changed, no joint moves more than kMaxPop in a frame beyond what the clip moves it; likewise
-// for reach and look targets switched on and off and IK weight changes. Also skate,
-// penetration and bone lengths. The bounds are what the grounding achieves today with a
-// margin (docs/mocap.md gives the figures and the goals they fall short of: pops under 2 cm,
-// skate under 5 mm); the pops and slides this grounding removed were 7 to 35 cm.
+// changed, no joint moves more than kMaxPop (the goal, 2 cm) in a frame beyond what the clip
+// moves it, but for one frame of 01_03 on the hills (kMaxPopStraightLeg); with the look
+// target and the IK weight switched on and off, within kMaxPopSwitched. Also skate,
+// penetration and bone lengths. The skate bounds are what the grounding achieves today with a
+// margin (docs/mocap.md gives the figures and the goals they fall short of: skate under
+// 5 mm); the pops and slides this grounding removed were 7 to 35 cm.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,7 +18,14 @@
 namespace fabrik::mocap {
 namespace {
 
-constexpr double kMaxPop = 0.05;      // metres in one frame, at the clip's 100-120 Hz
+constexpr double kMaxPop = 0.02;  // metres in one frame, at the clip's 100-120 Hz (the goal)
+// 01_03 on the hills: in one frame (4464) the clip's right leg is straight and its foot is
+// pinned farther than the leg reaches; even following the clip's motion alone (the pop
+// limit's least move, docs/mocap.md: One character) the toe moves 2.25 cm.
+constexpr double kMaxPopStraightLeg = 0.023;
+// The look target and the IK weight switched every second: measured 1.5 to 2.7 cm (the knee as
+// the weight reaches 0, the head's tip under the gaze while the clip turns the head fast).
+constexpr double kMaxPopSwitched = 0.03;
 constexpr double kMaxSkate = 0.1;     // metres, worst over the contacts of a clip
 constexpr double kMeanSkate = 0.006;  // metres, mean over the contacts of a clip
 
@@ -32,8 +40,8 @@ Heightmap Hills() {
 using Script = std::function<void(int frame, Character&)>;
 
 GroundingFigures Play(const std::shared_ptr<const Rig>& rig, const Heightmap* ground,
-                      const Script& script = {}) {
-  auto made = Character::Create(rig);
+                      const Script& script = {}, const CharacterSettings& settings = {}) {
+  auto made = Character::Create(rig, settings);
   EXPECT_TRUE(made.ok()) << made.error();
   Character& c = made.value();
   c.SetTerrain(ground);
@@ -62,7 +70,8 @@ void ExpectGrounded(const std::shared_ptr<const Rig>& rig, const std::string& wh
   for (const Heightmap* ground : {static_cast<const Heightmap*>(nullptr), &hills}) {
     const GroundingFigures g = Play(rig, ground);
     SCOPED_TRACE(what + (ground ? " on hills" : " flat"));
-    EXPECT_LT(g.pop_worst, kMaxPop)
+    const bool straight_leg = ground != nullptr && what.find("01_03") != std::string::npos;
+    EXPECT_LT(g.pop_worst, straight_leg ? kMaxPopStraightLeg : kMaxPop)
         << "frame " << g.pop_frame << ", joint " << rig->clip.name(g.pop_joint);
     EXPECT_LT(g.penetration_worst, 0.01);
     EXPECT_LT(g.skate_worst, kMaxSkate);
@@ -138,10 +147,30 @@ TEST(NoPops, LookAndWeightSwitchedOnAndOff) {
         const GroundingFigures g = Play(rig, ground, Changes(kind, hz));
         SCOPED_TRACE(std::string(path) + (ground ? " on hills" : " flat") + ", changes " +
                      std::to_string(kind));
-        EXPECT_LT(g.pop_worst, kMaxPop)
+        EXPECT_LT(g.pop_worst, kMaxPopSwitched)
             << "frame " << g.pop_frame << ", joint " << rig->clip.name(g.pop_joint);
       }
     }
+  }
+}
+
+// The pop limit's trade-off: a smaller budget gives smaller pops and holds feet back more
+// (larger slides); a budget of 0 or NaN is refused.
+TEST(NoPops, BudgetTradesPopsForSkate) {
+  auto rig = testing::LoadRig(testing::kClipBoxing);
+  ASSERT_TRUE(rig);
+  CharacterSettings tight;
+  tight.max_pop_speed = 1.0f;  // 1 cm a frame at Boxing_Toes' 100 Hz
+  const GroundingFigures loose = Play(rig, nullptr);
+  const GroundingFigures held = Play(rig, nullptr, {}, tight);
+  // Measured: 1.77 cm and 4.2 mm mean skate at the default, 1.00 cm and 5.7 mm held.
+  EXPECT_LT(held.pop_worst, 0.0105);
+  EXPECT_LT(held.pop_worst, loose.pop_worst);
+  EXPECT_GT(held.skate_mean, loose.skate_mean);
+  for (float bad : {0.0f, -1.0f, std::nanf("")}) {
+    CharacterSettings s;
+    s.max_pop_speed = bad;
+    EXPECT_FALSE(Character::Create(rig, s).ok()) << bad;
   }
 }
 

@@ -12,6 +12,7 @@
 #include "core/scene_registry.h"
 #include "core/startup.h"
 #include "io/file_write.h"
+#include "io/writable_path.h"
 #include "markers/calibrate.h"
 #include "markers/skeleton.h"
 #include "markers/skeleton_bvh.h"

@@ -2,11 +2,11 @@
 #include "scenes/mocap/mocap_export.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <nlohmann/json.hpp>
 
 #include "core/json_util.h"
 #include "io/file_write.h"
+#include "io/writable_path.h"
 
 namespace fabrik {
 
