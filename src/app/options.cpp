@@ -22,6 +22,10 @@
 #include "io/writable_path.h"
 #include "lang/command.h"
 #include "lang/text.h"
+#include "mocap/clip.h"
+#include "scenes/field/field_scene.h"
+#include "scenes/mocap/mocap_config.h"
+#include "terrain/heightmap.h"
 
 namespace fabrik {
 
@@ -307,7 +311,9 @@ OptError ReadIn(const char* name, const std::string& text, const NumberRange& ra
   return ReadNumber(name, text, static_cast<T>(range.lowest), static_cast<T>(range.highest), out);
 }
 
-// The option table (docs/options.md): one row per option, so longer than 100 lines.
+// The option table (docs/options.md): one row per option, so longer than 100 lines. A scene's
+// numbers take their bounds from the constants its own commands check (kFieldMaxChains,
+// kMaxCharacters, Heightmap's sizes, the clip scale's), so an option and its command agree.
 std::vector<OptionRow> OptionRows(const std::string& scene_list) {
   using O = Options;
   return {
@@ -355,22 +361,25 @@ std::vector<OptionRow> OptionRows(const std::string& scene_list) {
          return std::nullopt;
        }},
       {"--chains", "chains in the field scene (1..100000, default 10000)", Use::kRead,
-       [](const std::string& t, O& o) { return ReadNumber("--chains", t, 1, 100000, o.chains); }},
+       [](const std::string& t, O& o) {
+         return ReadNumber("--chains", t, kFieldMinChains, kFieldMaxChains, o.chains);
+       }},
       {"--terrain", "the walker's ground: an 8/16-bit gray PNG", Use::kInput, nullptr,
        &O::terrain_path},
       {"--terrain-size", "side S of the terrain square (0.001 <= S <= 1e5)", Use::kRead,
        [](const std::string& t, O& o) {
-         return ReadNumber("--terrain-size", t, 1e-3f, 1e5f, o.terrain_size);
+         return ReadNumber("--terrain-size", t, Heightmap::kMinSize, Heightmap::kMaxSize,
+                           o.terrain_size);
        }},
       {"--terrain-height", "height H of white (0 <= H <= 1e4)", Use::kRead,
        [](const std::string& t, O& o) {
-         return ReadNumber("--terrain-height", t, 0.0f, 1e4f, o.terrain_height);
+         return ReadNumber("--terrain-height", t, 0.0f, Heightmap::kMaxHeight, o.terrain_height);
        }},
       {"--bvh", "the mocap scene's clip: a BVH file (implies --scene mocap)", Use::kInput, nullptr,
        &O::bvh_path},
       {"--bvh-scale", "metres per BVH file unit (1e-6..1000; default: auto)", Use::kRead,
        [](const std::string& t, O& o) {
-         return ReadNumber("--bvh-scale", t, 1e-6f, 1e3f, o.bvh_scale);
+         return ReadNumber("--bvh-scale", t, mocap::kMinScale, mocap::kMaxScale, o.bvh_scale);
        }},
       {"--character", "the mocap scene's skinned character: a model file (default: capsules)",
        Use::kInput, nullptr, &O::character_path},
@@ -379,7 +388,7 @@ std::vector<OptionRow> OptionRows(const std::string& scene_list) {
        Use::kInput, nullptr, &O::walker_model_path},
       {"--characters", "characters in the crowd scene (1..5000, default 100)", Use::kRead,
        [](const std::string& t, O& o) {
-         return ReadNumber("--characters", t, 1, 5000, o.characters);
+         return ReadNumber("--characters", t, 1, kMaxCharacters, o.characters);
        }},
       {"--markers", "the markers scene's take: a CSM or TRC file (implies --scene markers)",
        Use::kInput, nullptr, &O::markers_path},
