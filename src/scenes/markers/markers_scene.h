@@ -41,6 +41,17 @@
 
 namespace fabrik {
 
+// One export of the markers scene (MarkersScene::StartExport): running, then done (the file
+// written) or failed (nothing written).
+struct MarkersExport {
+  enum class State { kRunning, kDone, kFailed };
+  std::string kind, path;  // "bvh" or "trc"; the file
+  State state = State::kRunning;
+  std::string error;  // when failed
+  int frames = 0, frames_done = 0;
+  std::optional<markers::TakeSolveRun> run;  // released once finished
+};
+
 class MarkersScene final : public Scene {
  public:
   static constexpr int kCatchUpFrames = 64;
@@ -49,15 +60,7 @@ class MarkersScene final : public Scene {
   // Take frames an export solves in one frame of the demo (docs/limits.md): about 2-3 ms.
   static constexpr int kExportFramesPerFrame = 32;
 
-  // One export: running, then done (the file written) or failed (nothing written).
-  struct Export {
-    enum class State { kRunning, kDone, kFailed };
-    std::string kind, path;  // "bvh" or "trc"; the file
-    State state = State::kRunning;
-    std::string error;  // when failed
-    int frames = 0, frames_done = 0;
-    std::optional<markers::TakeSolveRun> run;  // released once finished
-  };
+  using Export = MarkersExport;
 
   std::string_view name() const override { return "markers"; }
   // Loads MarkersConfig's take (path resolved against the data folder); fails with the
