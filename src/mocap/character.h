@@ -44,8 +44,10 @@
 //   4. Hands: a reach target set for a hand blends in over reach_blend_time (smoothstep), or
 //      longer for a far target (no faster than max_blend_speed), and out the same way when
 //      cleared; the arm chain is solved towards it (a target out of reach: the arm points at
-//      it), the elbow keeping its bend plane as the knee does, the arm's chain under the same
-//      pop limit (the hand below the wrist is not: docs/mocap.md, Figures).
+//      it), the elbow keeping its bend plane as the knee does (that turn scaled by the blend),
+//      the arm's chain and the hand below the wrist under the same pop limit (the hand's turn
+//      held back towards the one keeping its joints' corrections); a faded reach's arm is
+//      walked back to the clip's within that limit (docs/mocap.md: One character).
 //   5. Gaze: the neck (share neck_share) and head turn their +Z towards the look point, by at
 //      most max_gaze_angle from the clip's direction, blended in and out like the hands; the
 //      turn changes by at most 3 radians a second, and no faster than 80% of the pop budget
