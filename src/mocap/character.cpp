@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <glm/geometric.hpp>
+#include <glm/matrix.hpp>
 #include <numbers>
 
 #include "ik/fabrik.h"
@@ -46,8 +47,9 @@ constexpr float kBentShare = 0.3f;
 // The time constant with which the middle joint's last correction fades from where the bend
 // puts it (TurnToBend), seconds.
 constexpr float kBendCorrectionTime = 0.2f;
-// The share of the pop budget a foot's turn from the clip's orientation may use (EndFrame).
-constexpr float kFootTurnShare = 0.3f;
+// The share of the pop budget a foot's or a hand's turn from the clip's orientation may use
+// at the joints below the ankle or wrist (EndFrame, SolveArm).
+constexpr float kEndTurnShare = 0.3f;
 // Bisection rounds of LimitPop: its reach found to 1/2^rounds of the budget.
 constexpr int kPopRounds = 6;
 // The bend given to a straight chain before FABRIK solves it, radians.
@@ -89,6 +91,16 @@ void PreBend(std::span<glm::vec3> chain, int middle, const glm::vec3& bend) {
   for (std::size_t i = static_cast<std::size_t>(middle) + 1; i < n; ++i) {
     chain[i] = pivot + back * (chain[i] - pivot);
   }
+}
+
+// The turn WriteLimb gives the joints below a chain's end when it lays the chain `from` along
+// `to` (both root-relative): each bone's shortest arc, in turn from the root.
+glm::quat ChainTurn(std::span<const glm::vec3> from, std::span<const glm::vec3> to) {
+  glm::quat q(1, 0, 0, 0);
+  for (std::size_t i = 0; i + 1 < from.size() && i + 1 < to.size(); ++i) {
+    q = ShortestArc(q * (from[i + 1] - from[i]), to[i + 1] - to[i]) * q;
+  }
+  return glm::normalize(q);
 }
 
 bool FiniteTarget(const glm::vec3& v) {
@@ -171,6 +183,8 @@ Character::Character(std::shared_ptr<const Rig> rig, const CharacterSettings& se
     arm_joints = std::max(arm_joints, arm_chain_[side].joint_count());
   }
   arm_local_.resize(arm_joints);
+  arm_clip_.resize(arm_joints);
+  for (auto& q : hand_turn_) q = glm::quat(1, 0, 0, 0);
   limit_trial_.resize(std::max(
       arm_joints, std::max(leg_chain_[kLeft].joint_count(), leg_chain_[kRight].joint_count())));
   limit_best_.resize(limit_trial_.size());
@@ -592,13 +606,13 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
     if (in.size() != solved.size()) continue;
     if (in.data() != solved.data()) std::copy(in.begin(), in.end(), solved.begin());
     const Limb& leg = rig_->limbs.legs[side];
-    TurnToBend(side, leg, solved, leg_pole_[side]);
+    TurnToBend(side, leg, solved, leg_pole_[side], applied_weight_);
     // The foot keeps the clip's orientation, tilted towards the ground as far as its pin goes.
     // With the pitch kept from last frame (KeepToeAboveGround), about the foot's side axis.
     const int a = leg.end();
     const float carried = CarriedPitch(static_cast<Side>(side));
     // The unweighted turn (the ground's tilt and the kept pitch) changes no faster than
-    // kFootTurnShare of the pop budget moves the toe tip (the rest of the budget is the
+    // kEndTurnShare of the pop budget moves the toe tip (the rest of the budget is the
     // ankle's); the IK weight then scales it, so a weight change moves the foot with it.
     const float w = applied_weight_;
     const glm::vec3 u =
@@ -606,12 +620,11 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
     glm::quat full = glm::angleAxis(w > 0.0f ? carried / w : 0.0f, u) * foot_tilt_[side];
     if (!jumped_) {
       const float r = glm::distance(animated_.positions[leg.tip], animated_.positions[a]);
-      const float most =
-          r > 1e-6f ? kFootTurnShare * settings_.max_pop_speed * frame_dt_ / r : 0.0f;
+      const float most = r > 1e-6f ? kEndTurnShare * settings_.max_pop_speed * frame_dt_ / r : 0.0f;
       full = TurnTowards(last_foot_turn_[side], full, most);
     }
     last_foot_turn_[side] = full;
-    const glm::quat turn = ScaleRotation(full, w);
+    glm::quat turn = ScaleRotation(full, w);
     const glm::vec3 aimed = solved.back();
     LimitPop(leg, solved, &turn);
     feet_[side].held_back = glm::distance(aimed, solved.back());
@@ -666,7 +679,7 @@ glm::vec3 Character::BendDirection(int id, const Limb& limb, std::span<const glm
 }
 
 void Character::TurnToBend(int id, const Limb& limb, std::span<glm::vec3> solved,
-                           const glm::vec3& bend) const {
+                           const glm::vec3& bend, float weight) const {
   const std::size_t n = solved.size();
   const glm::vec3 end = solved[n - 1];
   const float reach = glm::length(end);
@@ -697,8 +710,9 @@ void Character::TurnToBend(int id, const Limb& limb, std::span<glm::vec3> solved
     if (glm::length(m_perp) > 1e-6f && glm::length(b_perp) > 1e-6f) {
       const float angle =
           std::atan2(glm::dot(axis, glm::cross(m_perp, b_perp)), glm::dot(m_perp, b_perp));
-      // By the IK weight: at a small weight the limb is all but the clip's, turned as little.
-      const glm::quat q = glm::angleAxis(angle * applied_weight_, axis);
+      // By the limb's weight: at a small weight the limb is all but the clip's, turned as
+      // little, and at 0 not at all (a reach fading out ends on the clip's arm).
+      const glm::quat q = glm::angleAxis(angle * weight, axis);
       for (std::size_t i = 1; i + 1 < n; ++i) solved[i] = q * solved[i];
     }
   }
@@ -725,15 +739,12 @@ float Character::LimbPop(const Limb& limb, std::span<const glm::vec3> solved,
   return worst;
 }
 
-void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, const glm::quat* end_turn) {
-  const float budget = settings_.max_pop_speed * frame_dt_;
-  if (jumped_ || !(LimbPop(limb, solved, end_turn) > budget)) return;
-  // Each joint of the chain, from the root down, is aimed at its solved place held within
+float Character::PopPass(const Limb& limb, std::span<const glm::vec3> solved, float reach,
+                         const glm::quat* end_turn) {
+  // Each joint of the chain, from the root down, aimed at its solved place held within
   // `reach` of where last frame's correction puts it, and set that bone's length from the
-  // joint before: with `reach` at the budget nothing moves where the solve is within it, with
-  // `reach` 0 the chain follows the clip's motion as closely as its bones allow. The largest
-  // reach whose chain stays within the budget is found by bisection (0 when none does). The
-  // end then falls short of its target, and a pinned foot slides, by what the budget denies.
+  // joint before; for two bones, also the end placed first and the middle joint nearest its
+  // expected place: whichever moves less. The result in limit_trial_, its pop returned.
   const std::size_t n = solved.size();
   const glm::vec3 root = final_.positions[limb.chain[0]];
   const std::span<glm::vec3> trial(limit_trial_.data(), n);
@@ -742,71 +753,99 @@ void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, const gl
     const int j = limb.chain[i];
     return animated_.positions[j] + last_final_[j] - last_animated_[j] - root;
   };
+  trial[0] = solved[0];
+  bool two_bone = false;
+  if (n == 3) {
+    // Two bones: the end aimed at its solved place held within `reach` of its expected
+    // one, the middle joint on its circle about the root-end line nearest to its expected
+    // place.
+    const float l1 = glm::distance(solved[1], solved[0]);
+    const float l2 = glm::distance(solved[2], solved[1]);
+    const glm::vec3 e = expected(2) - trial[0];
+    glm::vec3 aim = solved[2] - trial[0];
+    const float off = glm::distance(aim, e);
+    if (off > reach) aim = e + (aim - e) * (reach / off);
+    const float d0 = glm::length(aim);
+    if (d0 > 1e-6f) {
+      const float d = std::clamp(d0, std::fabs(l1 - l2) + 1e-6f, l1 + l2 - 1e-6f);
+      const glm::vec3 axis = aim / d0;
+      const float a = (l1 * l1 - l2 * l2 + d * d) / (2.0f * d);
+      const float h = std::sqrt(std::max(l1 * l1 - a * a, 0.0f));
+      glm::vec3 k = expected(1) - trial[0];
+      k -= axis * glm::dot(k, axis);
+      if (glm::length(k) < 1e-6f) k = solved[1] - axis * glm::dot(solved[1], axis);
+      if (glm::length(k) > 1e-6f) {
+        two_bone = true;
+        alt[0] = trial[0];
+        alt[1] = trial[0] + axis * a + glm::normalize(k) * h;
+        alt[2] = trial[0] + axis * d;
+      }
+    }
+  }
+  for (std::size_t i = 1; i < n; ++i) {
+    const glm::vec3 e = expected(i);
+    glm::vec3 aim = solved[i];
+    const float off = glm::distance(aim, e);
+    if (off > reach) aim = e + (aim - e) * (reach / off);
+    const glm::vec3 bone = aim - trial[i - 1];
+    const float length = glm::distance(solved[i], solved[i - 1]);
+    const float along = glm::length(bone);
+    trial[i] = along > 1e-9f ? trial[i - 1] + bone * (length / along)
+                             : trial[i - 1] + (solved[i] - solved[i - 1]);
+  }
+  // Chained from the root suits a nearly straight leg, whose knee placing from the end swings.
+  const float chained = LimbPop(limb, trial, end_turn);
+  if (two_bone) {
+    const float placed = LimbPop(limb, alt, end_turn);
+    if (placed < chained) {
+      std::copy(alt.begin(), alt.end(), trial.begin());
+      return placed;
+    }
+  }
+  return chained;
+}
+
+void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, glm::quat* end_turn,
+                         const glm::quat* expected_turn) {
+  const float budget = settings_.max_pop_speed * frame_dt_;
+  if (jumped_ || !(LimbPop(limb, solved, end_turn) > budget)) return;
+  // PopPass at `reach`: with `reach` at the budget nothing moves where the solve is within
+  // it, with `reach` 0 the chain follows the clip's motion as closely as its bones allow.
+  // With `expected_turn`, the end's turn is chosen too: turned from the expected one towards
+  // the wanted one by no more than moves the end's farthest joint by `reach`. The largest
+  // reach whose limb stays within the budget is found by bisection (0 when none does). The
+  // end then falls short of its target, and a pinned foot slides, by what the budget denies.
+  const std::size_t n = solved.size();
+  const glm::quat wanted = end_turn != nullptr ? *end_turn : glm::quat(1, 0, 0, 0);
+  float radius = 0.0f;
+  if (expected_turn != nullptr) {
+    const int end = limb.end();
+    for (int j = end + 1; j < rig_->clip.subtree_end(end); ++j) {
+      radius = std::max(radius, glm::distance(animated_.positions[j], animated_.positions[end]));
+    }
+  }
+  glm::quat turn = wanted, best_turn = wanted;
   const auto pass = [&](float reach) {
-    trial[0] = solved[0];
-    bool two_bone = false;
-    if (n == 3) {
-      // Two bones: the end aimed at its solved place held within `reach` of its expected
-      // one, the middle joint on its circle about the root-end line nearest to its expected
-      // place.
-      const float l1 = glm::distance(solved[1], solved[0]);
-      const float l2 = glm::distance(solved[2], solved[1]);
-      const glm::vec3 e = expected(2) - trial[0];
-      glm::vec3 aim = solved[2] - trial[0];
-      const float off = glm::distance(aim, e);
-      if (off > reach) aim = e + (aim - e) * (reach / off);
-      const float d0 = glm::length(aim);
-      if (d0 > 1e-6f) {
-        const float d = std::clamp(d0, std::fabs(l1 - l2) + 1e-6f, l1 + l2 - 1e-6f);
-        const glm::vec3 axis = aim / d0;
-        const float a = (l1 * l1 - l2 * l2 + d * d) / (2.0f * d);
-        const float h = std::sqrt(std::max(l1 * l1 - a * a, 0.0f));
-        glm::vec3 k = expected(1) - trial[0];
-        k -= axis * glm::dot(k, axis);
-        if (glm::length(k) < 1e-6f) k = solved[1] - axis * glm::dot(solved[1], axis);
-        if (glm::length(k) > 1e-6f) {
-          two_bone = true;
-          alt[0] = trial[0];
-          alt[1] = trial[0] + axis * a + glm::normalize(k) * h;
-          alt[2] = trial[0] + axis * d;
-        }
-      }
+    if (expected_turn != nullptr) {
+      turn = radius > 1e-6f ? TurnTowards(*expected_turn, wanted, reach / radius) : wanted;
     }
-    for (std::size_t i = 1; i < n; ++i) {
-      const glm::vec3 e = expected(i);
-      glm::vec3 aim = solved[i];
-      const float off = glm::distance(aim, e);
-      if (off > reach) aim = e + (aim - e) * (reach / off);
-      const glm::vec3 bone = aim - trial[i - 1];
-      const float length = glm::distance(solved[i], solved[i - 1]);
-      const float along = glm::length(bone);
-      trial[i] = along > 1e-9f ? trial[i - 1] + bone * (length / along)
-                               : trial[i - 1] + (solved[i] - solved[i - 1]);
-    }
-    // Chained from the root (above), or for two bones placed from the end's aim: whichever
-    // moves less. The first suits a nearly straight leg, whose knee the second swings.
-    const float chained = LimbPop(limb, trial, end_turn);
-    if (two_bone) {
-      const float placed = LimbPop(limb, alt, end_turn);
-      if (placed < chained) {
-        std::copy(alt.begin(), alt.end(), trial.begin());
-        return placed;
-      }
-    }
-    return chained;
+    return PopPass(limb, solved, reach, end_turn != nullptr ? &turn : nullptr);
   };
+  const std::span<const glm::vec3> trial(limit_trial_.data(), n);
   float lo = 0.0f, hi = budget;
   float best = LimbPop(limb, solved, end_turn);
   std::copy(solved.begin(), solved.end(), limit_best_.begin());
   const float least = pass(0.0f);
   if (least < best) {
     best = least;
+    best_turn = turn;
     std::copy(trial.begin(), trial.end(), limit_best_.begin());
   }
   for (int round = 0; round < kPopRounds && best <= budget; ++round) {
     const float mid = 0.5f * (lo + hi);
     if (pass(mid) <= budget) {
       lo = mid;
+      best_turn = turn;
       std::copy(trial.begin(), trial.end(), limit_best_.begin());
     } else {
       hi = mid;
@@ -814,6 +853,7 @@ void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, const gl
   }
   std::copy(limit_best_.begin(), limit_best_.begin() + static_cast<std::ptrdiff_t>(n),
             solved.begin());
+  if (end_turn != nullptr) *end_turn = best_turn;
 }
 
 void Character::WriteLimb(const Limb& limb, std::span<const glm::vec3> solved) {
@@ -884,28 +924,92 @@ float Character::CarriedPitch(Side side) const {
   return scaled - std::clamp(scaled, -most, most);
 }
 
+glm::quat Character::ExpectedHandTurn(const Limb& arm, const glm::quat& last_turn) const {
+  // Where each joint below the wrist would be, relative to the wrist, with its last frame's
+  // correction kept: its last final offset moved as the clip moves it. The turn from last
+  // frame's is found from two of them: the farthest (its direction met exactly), then a
+  // twist about that direction for the one farthest off it.
+  const int w = arm.end(), end = rig_->clip.subtree_end(w);
+  const auto clip_offset = [&](int j) { return animated_.positions[j] - animated_.positions[w]; };
+  const auto aim = [&](int j) {
+    return last_final_[j] - last_final_[w] + clip_offset(j) -
+           (last_animated_[j] - last_animated_[w]);
+  };
+  int far = -1;
+  float far_length = 1e-6f;
+  for (int j = w + 1; j < end; ++j) {
+    const float l = glm::length(clip_offset(j));
+    if (l > far_length) far = j, far_length = l;
+  }
+  if (far < 0) return last_turn;
+  const glm::vec3 e = aim(far);
+  if (!(glm::length(e) > 1e-6f)) return last_turn;
+  const glm::quat q = ShortestArc(last_turn * clip_offset(far), e) * last_turn;
+  const glm::vec3 axis = glm::normalize(e);
+  const auto off = [&](const glm::vec3& v) { return v - axis * glm::dot(v, axis); };
+  int side_joint = -1;
+  float side_off = 1e-3f * far_length;
+  for (int j = w + 1; j < end; ++j) {
+    const float d = glm::length(off(q * clip_offset(j)));
+    if (d > side_off) side_joint = j, side_off = d;
+  }
+  if (side_joint < 0) return glm::normalize(q);
+  const glm::vec3 from = off(q * clip_offset(side_joint)), to = off(aim(side_joint));
+  if (!(glm::length(to) > 1e-6f)) return glm::normalize(q);
+  const float angle = std::atan2(glm::dot(axis, glm::cross(from, to)), glm::dot(from, to));
+  return glm::normalize(glm::angleAxis(angle, axis) * q);
+}
+
 void Character::SolveArm(Side side) {
+  if (!rig_->limbs.has_arms) return;
   const float e = Smoothstep(reach_blend_[side]) * applied_weight_;
-  if (!rig_->limbs.has_arms || !(e > 0.0f)) return;
   const Limb& arm = rig_->limbs.arms[side];
+  const glm::quat last_hand_turn = hand_turn_[side];
+  // A faded reach whose arm the pop limit still holds off the clip's (arm_held_) is walked
+  // back to the clip's arm within the budget; otherwise the arm is the clip's.
+  if (!(e > 0.0f) && (jumped_ || !arm_held_[side])) {
+    arm_held_[side] = false;
+    hand_turn_[side] = glm::quat(1, 0, 0, 0);
+    return;
+  }
   const std::size_t n = arm.chain.size();
   const std::span<glm::vec3> local(arm_local_.data(), n);
+  const std::span<glm::vec3> clip(arm_clip_.data(), n);
   const glm::vec3 shoulder = final_.positions[arm.chain[0]];
   for (std::size_t i = 0; i < n; ++i) local[i] = final_.positions[arm.chain[i]] - shoulder;
-  bool straight = false;
-  const glm::vec3 bend = BendDirection(2 + side, arm, local, straight);
-  const glm::vec3 wrist = local[n - 1];
-  const glm::vec3 target = wrist + (reach_last_[side] - shoulder - wrist) * e;
-  Chain& chain = arm_chain_[side];
-  if (straight && glm::length(target) < glm::length(wrist) - settings_.tolerance) {
-    PreBend(local, arm.middle, bend);
+  std::copy(local.begin(), local.end(), clip.begin());
+  if (e > 0.0f) {
+    bool straight = false;
+    const glm::vec3 bend = BendDirection(2 + side, arm, local, straight);
+    // The goal moves from the clip's wrist towards the target by the blend, never the pose.
+    const glm::vec3 wrist = local[n - 1];
+    const glm::vec3 target = wrist + (reach_last_[side] - shoulder - wrist) * e;
+    Chain& chain = arm_chain_[side];
+    if (straight && glm::length(target) < glm::length(wrist) - settings_.tolerance) {
+      PreBend(local, arm.middle, bend);
+    }
+    if (chain.SetPose(local) && SolveFabrik(chain, target, solve_).ok) {
+      std::copy(chain.joints().begin(), chain.joints().end(), local.begin());
+      TurnToBend(2 + side, arm, local, bend, e);
+    } else {
+      std::copy(clip.begin(), clip.end(), local.begin());
+    }
   }
-  if (!chain.SetPose(local)) return;
-  if (!SolveFabrik(chain, target, solve_).ok) return;
-  std::copy(chain.joints().begin(), chain.joints().end(), local.begin());
-  TurnToBend(2 + side, arm, local, bend);
-  LimitPop(arm, local, nullptr);
+  // The hand (the wrist's subtree) turns with the forearm; where that would pop, the pop
+  // limit holds its turn back towards the one that keeps its joints' last corrections.
+  hand_turn_[side] = ChainTurn(clip, local);
+  const glm::quat expected = ExpectedHandTurn(arm, last_hand_turn);
+  LimitPop(arm, local, &hand_turn_[side], &expected);
   WriteLimb(arm, local);
+  const int w = arm.end();
+  const glm::quat back =
+      hand_turn_[side] * animated_.rotations[w] * glm::inverse(final_.rotations[w]);
+  RotateJoints(final_, w, rig_->clip.subtree_end(w), back, final_.positions[w]);
+  // Held while the arm or the hand is still off the clip's (beyond float rounding).
+  const glm::quat& t = hand_turn_[side];
+  bool off = glm::length(glm::vec3(t.x, t.y, t.z)) > 1e-6f;
+  for (std::size_t i = 0; i < n && !off; ++i) off = glm::distance(local[i], clip[i]) > 1e-6f;
+  arm_held_[side] = e > 0.0f || off;
 }
 
 void Character::TurnHead() {

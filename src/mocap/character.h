@@ -44,8 +44,10 @@
 //   4. Hands: a reach target set for a hand blends in over reach_blend_time (smoothstep), or
 //      longer for a far target (no faster than max_blend_speed), and out the same way when
 //      cleared; the arm chain is solved towards it (a target out of reach: the arm points at
-//      it), the elbow keeping its bend plane as the knee does, the arm's chain under the same
-//      pop limit (the hand below the wrist is not: docs/mocap.md, Figures).
+//      it), the elbow keeping its bend plane as the knee does (that turn scaled by the blend),
+//      the arm's chain and the hand below the wrist under the same pop limit (the hand's turn
+//      held back towards the one keeping its joints' corrections); a faded reach's arm is
+//      walked back to the clip's within that limit (docs/mocap.md: One character).
 //   5. Gaze: the neck (share neck_share) and head turn their +Z towards the look point, by at
 //      most max_gaze_angle from the clip's direction, blended in and out like the hands; the
 //      turn changes by at most 3 radians a second, and no faster than 80% of the pop budget
@@ -206,16 +208,24 @@ class Character {
   // when the clip's limb is (nearly) straight and the remembered plane was used.
   glm::vec3 BendDirection(int id, const Limb& limb, std::span<const glm::vec3> local,
                           bool& straight);
-  // Turns the solved limb `id` (root-relative) about its root-end line into its bend.
-  void TurnToBend(int id, const Limb& limb, std::span<glm::vec3> solved,
-                  const glm::vec3& bend) const;
+  // Turns the solved limb `id` (root-relative) about its root-end line into its bend, by
+  // `weight` (0..1) of the turn.
+  void TurnToBend(int id, const Limb& limb, std::span<glm::vec3> solved, const glm::vec3& bend,
+                  float weight) const;
   // The largest distance of a joint of the solved limb from where last frame's correction
   // puts it this frame: the pop writing it would give the limb's chain; with `end_turn`, also
   // the joints below the end, turned by it from the clip's orientation (a foot).
   float LimbPop(const Limb& limb, std::span<const glm::vec3> solved,
                 const glm::quat* end_turn) const;
   // Holds the limb's pop within max_pop_speed x dt by moving its end less far (see .cpp).
-  void LimitPop(const Limb& limb, std::span<glm::vec3> solved, const glm::quat* end_turn);
+  // With `expected_turn` (the end's turn that would keep its joints' last corrections), the
+  // end's turn `end_turn` is held back towards it too, and set to the turn used.
+  void LimitPop(const Limb& limb, std::span<glm::vec3> solved, glm::quat* end_turn,
+                const glm::quat* expected_turn = nullptr);
+  // One trial of LimitPop: the chain moved at most `reach` from where last frame's
+  // corrections put it, into limit_trial_; returns its pop (LimbPop).
+  float PopPass(const Limb& limb, std::span<const glm::vec3> solved, float reach,
+                const glm::quat* end_turn);
   // Writes the solved limb into the final pose as rigid turns of each bone's subtree.
   void WriteLimb(const Limb& limb, std::span<const glm::vec3> solved);
   // Pitches the foot (already turned by `carried`, CarriedPitch) further if its toe tip is
@@ -224,6 +234,9 @@ class Character {
   // The share of last frame's toe pitch still applied this frame, radians.
   float CarriedPitch(Side side) const;
   void SolveArm(Side side);
+  // The hand's turn from the clip's orientation that best keeps the last frame's corrections
+  // of the joints below the wrist (relative to the wrist), from last frame's `last_turn`.
+  glm::quat ExpectedHandTurn(const Limb& arm, const glm::quat& last_turn) const;
   void TurnHead();
 
   std::shared_ptr<const Rig> rig_;
@@ -272,7 +285,9 @@ class Character {
   std::array<glm::vec3, 2> leg_target_local_{};
   std::array<glm::vec3, 2> leg_pole_{};
   std::array<bool, 2> leg_active_{};
-  std::vector<glm::vec3> arm_local_;
+  std::vector<glm::vec3> arm_local_, arm_clip_;  // SolveArm's chains: solved, the clip's
+  std::array<glm::quat, 2> hand_turn_{};         // each hand's turn from the clip's, last frame
+  std::array<bool, 2> arm_held_{};               // the arm was off the clip's last frame (SolveArm)
   std::vector<glm::vec3> limit_trial_, limit_best_, limit_alt_;  // LimitPop's chains
   std::vector<glm::vec3> last_final_, last_animated_;            // last frame's poses' positions
 
