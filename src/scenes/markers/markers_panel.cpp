@@ -98,7 +98,7 @@ void HideControls(CommandQueue& queue) {
 
 // "Export" and its path field, or the running export's progress bar; then how the last export
 // ended. Sent as the typed line `markers export bvh|trc PATH` (echoed, errors shown).
-void MarkersExport(const MarkersScene& scene, CommandQueue& queue) {
+void ExportControls(const MarkersScene& scene, CommandQueue& queue) {
   using Export = MarkersScene::Export;
   const std::optional<Export>& last = scene.last_export();
   if (last && last->state == Export::State::kRunning) {
@@ -139,7 +139,7 @@ void MarkersPanel(const AppState& state, UiState&, CommandQueue& queue) {
   MarkersPlayback(*scene, queue);
   FrameFigures(*scene, state);
   HideControls(queue);
-  MarkersExport(*scene, queue);
+  ExportControls(*scene, queue);
   ImGui::TextColored(kDim, "Click a marker to hide it for 2 s.");
   ImGui::TextColored(kDim, "Console: help markers.");
 }
