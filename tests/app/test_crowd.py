@@ -1,7 +1,8 @@
 """The crowd scene (docs/mocap.md: The crowd scene) under Xvfb: a small crowd and the largest
 one on the hills, checked through the state stream (the count, the feet on the ground, a
 drawing capped whatever the count) and a screenshot; `characters N` typed in the console, and
-bad counts refused with one error line each and the crowd left as it was."""
+bad counts refused with one error line each and the crowd left as it was; and a hundred
+skinned humans on the hills, started with --character and checked on a screenshot."""
 import os
 import sys
 import tempfile
@@ -31,8 +32,15 @@ def crowd_run(n, size, frames=4):
     return read_states(state), png
 
 
+HUMAN = "/usr/share/assimp/models/X/BCN_Epileptic.X"
+
+
 def shirt(R, G, B):  # the torso's blue (scenes/mocap/mocap_look.h)
     return B > R + 40 and B > G + 15
+
+
+def trousers(R, G, B):  # the legs' dark blue-grey
+    return max(R, G, B) < 120 and B >= R
 
 
 class Crowd(unittest.TestCase):
@@ -93,6 +101,30 @@ class Crowd(unittest.TestCase):
                 self.check_crowd([after, later], 12)
                 self.assertEqual(later["crowd"]["clips"], before["crowd"]["clips"])
                 self.assertEqual(later["console_printed"], printed + 2)
+
+    def test_a_hundred_skinned_humans_on_the_hills(self):
+        d = tempfile.mkdtemp()
+        png, state = os.path.join(d, "skinned.png"), os.path.join(d, "skinned.jsonl")
+        code, _, err = run_demo(FAST + HILLS + [
+            "--size", "640x480", "--characters", "100", "--character", HUMAN,
+            "--frames", "6", "--screenshot", png, "--state-out", state])
+        self.assertEqual(code, 0, err)
+        states = read_states(state)
+        self.check_crowd(states, 100)
+        last = states[-1]
+        self.assertEqual(last["character"]["path"], HUMAN)
+        self.assertEqual(last["character"]["skinned"], 100)
+        self.assertGreater(last["retarget_us"], 0)
+        self.assertGreater(last["skin_us"], 0)
+        # Drawn skinned: shirts and trousers of the human's meshes right of the panel, and far
+        # fewer capsules than the same crowd drawn as capsules.
+        img = load_png(png)
+        w, h = img.size
+        right = [img.getpixel((x, y)) for x in range(w // 2 + 40, w, 2) for y in range(0, h, 2)]
+        self.assertGreater(sum(1 for p in right if shirt(*p)), 40)
+        self.assertGreater(sum(1 for p in right if trousers(*p)), 40)
+        capsules, _ = crowd_run(100, "320x240", frames=2)
+        self.assertLess(last["drawn_items"], 0.6 * capsules[-1]["drawn_items"])
 
 
 if __name__ == "__main__":

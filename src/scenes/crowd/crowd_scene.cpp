@@ -24,6 +24,22 @@ constexpr float kSpacing = 3.0f;  // metres per square root of a character
 
 std::size_t LegJoints(const mocap::Rig& rig) { return rig.limbs.legs[mocap::kLeft].chain.size(); }
 
+// A clip's rig for the crowd: with a skin, reloaded scaled to the model's legs (as the mocap
+// scene does) and the skin bound to it.
+Result<std::shared_ptr<const mocap::Rig>> LoadCrowdRig(const std::string& resolved, float scale,
+                                                       MocapSkin* skin) {
+  auto rig = LoadRig(resolved, scale);
+  if (!rig || skin == nullptr) return rig;
+  const Result<float> ratio = skin->ScaleFor(rig.value()->clip);
+  if (!ratio) return MakeError(ratio.error());
+  if (std::abs(ratio.value() - 1.0f) > 1e-5f) {
+    rig = LoadRig(resolved, rig.value()->clip.scale() * ratio.value());
+    if (!rig) return rig;
+  }
+  if (Status bound = skin->Bind(rig.value()->clip); !bound) return MakeError(bound.error());
+  return rig;
+}
+
 }  // namespace
 
 int DrawnCharacterCap(int joints) {
@@ -31,26 +47,52 @@ int DrawnCharacterCap(int joints) {
   return static_cast<int>(std::clamp<long>(by_joints, 1, kMaxDrawnCharacters));
 }
 
-bool CrowdScene::Enter(AppState& state) { return Build(state); }
+bool CrowdScene::Enter(AppState& state) {
+  const Status built = Build(state);
+  if (!built) SetMessage(state, "crowd: " + built.error(), true);
+  return static_cast<bool>(built);
+}
 
-bool CrowdScene::Build(AppState& state) {
-  const std::string& path = state.scene.configs.Get<MocapConfig>().clip_path;
-  auto first = LoadRig(ResolveDataPath(path, state.command_context.search_roots),
-                       state.scene.configs.Get<MocapConfig>().scale);
+Status CrowdScene::Build(AppState& state) {
+  const MocapConfig& config = state.scene.configs.Get<MocapConfig>();
+  const std::string& path = config.clip_path;
+  const auto& roots = state.command_context.search_roots;
+  // The model: kept when it has not changed (a new terrain), else loaded.
+  std::shared_ptr<const character::Model> model;
+  if (!config.character_path.empty()) {
+    if (!skins_.empty() && skins_.front().path() == config.character_path) {
+      model = skins_.front().shared_model();
+    } else {
+      auto loaded = MocapSkin::Load(config.character_path,
+                                    ResolveDataPath(config.character_path, roots));
+      if (!loaded) {
+        return MakeError(loaded.error());
+      }
+      model = loaded.value().shared_model();
+    }
+  }
+  std::vector<MocapSkin> skins;
+  auto next_skin = [&]() -> MocapSkin* {
+    if (!model) return nullptr;
+    skins.push_back(MocapSkin::Share(config.character_path, model));
+    return &skins.back();
+  };
+  auto first = LoadCrowdRig(ResolveDataPath(path, roots), config.scale, next_skin());
   if (!first) {
-    SetMessage(state, "crowd: " + first.error(), true);
-    return false;
+    return MakeError(first.error());
   }
   std::vector<std::shared_ptr<const mocap::Rig>> rigs = {first.value()};
   std::vector<std::string> clips = {path};
   // Other packaged clips join when their legs have the same shape: one batch solves all legs.
   for (const std::string& other : PackagedClips()) {
-    if (other == ResolveDataPath(path, state.command_context.search_roots)) continue;
-    auto rig = LoadRig(other, 0.0f);
+    if (other == ResolveDataPath(path, roots)) continue;
+    auto rig = LoadCrowdRig(other, 0.0f, next_skin());
     if (rig && LegJoints(*rig.value()) == LegJoints(*rigs.front()) &&
         LegJoints(*rig.value()) == rigs.front()->limbs.legs[mocap::kRight].chain.size()) {
       rigs.push_back(std::move(rig).value());
       clips.push_back(other);
+    } else if (model) {
+      skins.pop_back();  // the clip is left out, and its skin with it
     }
   }
 
@@ -60,17 +102,14 @@ bool CrowdScene::Build(AppState& state) {
     if (!flat) flat = Heightmap::Flat(40.0f);
     ground = std::make_shared<const Heightmap>(std::move(flat).value());
   }
-  const int n = std::clamp(state.scene.configs.Get<MocapConfig>().characters, 1, kMaxCharacters);
+  const int n = std::clamp(config.characters, 1, kMaxCharacters);
   int joints = 0;
   for (const auto& rig : rigs) joints = std::max(joints, rig->clip.joint_count());
   if (static_cast<long>(n) * joints > kMaxCrowdJoints) {
-    SetMessage(state,
-               "crowd: " + std::to_string(n) + " characters x " + std::to_string(joints) +
-                   " joints is more than the crowd's " + std::to_string(kMaxCrowdJoints) +
-                   " joints (at most " + std::to_string(kMaxCrowdJoints / joints) +
-                   " characters of this clip)",
-               true);
-    return false;
+    return MakeError(std::to_string(n) + " characters x " + std::to_string(joints) +
+                     " joints is more than the crowd's " + std::to_string(kMaxCrowdJoints) +
+                     " joints (at most " + std::to_string(kMaxCrowdJoints / joints) +
+                     " characters of this clip)");
   }
   const float half =
       0.5f * std::min(kSpacing * std::sqrt(static_cast<float>(n)), 0.8f * ground->size());
@@ -88,17 +127,64 @@ bool CrowdScene::Build(AppState& state) {
   }
   auto made = mocap::Crowd::Create(members, ground.get());
   if (!made) {
-    SetMessage(state, "crowd: " + made.error(), true);
-    return false;
+    return MakeError(made.error());
   }
   crowd_ = std::move(made).value();
   ground_ = std::move(ground);
   ground_revision_ = state.terrain.revision;
   clips_ = std::move(clips);
   drawn_cap_ = DrawnCharacterCap(joints);
+  skins_ = std::move(skins);
+  member_skin_.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    member_skin_[static_cast<std::size_t>(i)] = i % static_cast<int>(rigs.size());
+  }
+  const std::size_t slots = skins_.empty() ? 0 : static_cast<std::size_t>(kMaxSkinnedCharacters);
+  skinned_.assign(slots, CrowdSkinned{});
+  for (CrowdSkinned& s : skinned_) s.bones.resize(model->skeleton.names.size());
+  skinned_count_ = 0;
+  nearest_.reserve(static_cast<std::size_t>(n));
   (void)crowd_->SetIkWeight(ik_weight_);
   crowd_->Update(0.0f);
-  return true;
+  PoseSkinned(state);
+  return Ok{};
+}
+
+Status CrowdScene::SetCharacter(AppState& state, const std::string& path) {
+  std::string& chosen = state.scene.configs.Get<MocapConfig>().character_path;
+  const std::string before = chosen;
+  chosen = path;
+  const Status built = Build(state);
+  if (!built) chosen = before;
+  return built;
+}
+
+void CrowdScene::PoseSkinned(const AppState& state) {
+  skinned_count_ = 0;
+  retarget_us_ = skin_us_ = 0.0;
+  if (skins_.empty() || !crowd_) return;
+  // The members nearest the pivot, measured as the drawing measures (mocap_look.h).
+  const glm::vec3 pivot = state.view.camera.pivot();
+  nearest_.clear();
+  for (std::size_t i = 0; i < crowd_->size(); ++i) {
+    const mocap::Character& c = crowd_->character(i);
+    const glm::vec3 d = c.pose().positions[static_cast<std::size_t>(c.rig().limbs.pelvis)] - pivot;
+    nearest_.push_back({d.x * d.x + d.z * d.z, static_cast<int>(i)});
+  }
+  const std::size_t count = std::min(nearest_.size(), skinned_.size());
+  std::nth_element(nearest_.begin(), nearest_.begin() + static_cast<std::ptrdiff_t>(count) - 1,
+                   nearest_.end());
+  for (std::size_t k = 0; k < count; ++k) {
+    const int member = nearest_[k].second;
+    MocapSkin& skin = skins_[static_cast<std::size_t>(member_skin_[static_cast<std::size_t>(member)])];
+    if (!skin.Frame(crowd_->character(static_cast<std::size_t>(member)).pose(), true, {0.0f, 0.0f}))
+      continue;
+    retarget_us_ += skin.retarget_us();
+    skin_us_ += skin.skin_us();
+    CrowdSkinned& slot = skinned_[skinned_count_++];
+    slot.member = member;
+    std::copy(skin.bones().begin(), skin.bones().end(), slot.bones.begin());
+  }
 }
 
 OrbitCamera::Home CrowdScene::CameraHome(const AppState& state) const {
@@ -117,11 +203,15 @@ void CrowdScene::Solve(AppState& state) {
   if (state.terrain.revision != ground_revision_) {
     // A terrain loaded while the crowd stands: rebuilt on it (same seed, same places). The
     // clips are loaded again, a pause worth it for a rare change.
-    if (!Build(state)) ground_revision_ = state.terrain.revision;  // keep the old crowd
+    if (const Status built = Build(state); !built) {
+      SetMessage(state, "crowd: " + built.error(), true);
+      ground_revision_ = state.terrain.revision;  // keep the old crowd
+    }
   }
   const float dt = std::isfinite(state.timing.dt) ? std::max(state.timing.dt, 0.0f) : 0.0f;
   const auto start = std::chrono::steady_clock::now();
   crowd_->Update(dt);
+  PoseSkinned(state);
   RecordSolveTime(state, start);
   state.last = {};
   state.last.ok = true;
@@ -162,6 +252,16 @@ void CrowdScene::WriteState(nlohmann::json& j) const {
                 {"sample_us", Num(t.sample_seconds * 1e6)},
                 {"solve_us", Num(t.solve_seconds * 1e6)},
                 {"lowest_foot", Num(lowest)}};
+  if (const MocapSkin* skin = this->skin()) {
+    j["character"] = {{"path", skin->path()},
+                      {"bones", skin->model().skeleton.bone_count()},
+                      {"vertices", skin->model().vertices.size()},
+                      {"skinned", skinned_count_}};
+  } else {
+    j["character"] = nullptr;
+  }
+  j["retarget_us"] = Num(retarget_us_);
+  j["skin_us"] = Num(skin_us_);
 }
 
 // Its registry line (scenes/registry.h).

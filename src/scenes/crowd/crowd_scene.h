@@ -10,6 +10,12 @@
 // most kMaxCrowdJoints joints in all (5,000 CMU characters fit; a 1,000-joint clip allows
 // 1,000). Drawing is capped: the shell draws the characters nearest the camera's pivot, at
 // most kMaxDrawnCharacters and at most kMaxDrawnCrowdJoints joints in all (DrawnCharacterCap).
+//
+// Skinned: with a model chosen (`character PATH`, MocapConfig::character_path, shared with the
+// mocap scene) every clip is loaded scaled to the model's legs, as the mocap scene does, and
+// each frame the kMaxSkinnedCharacters characters nearest the camera's pivot are retargeted
+// onto the model and get their skinning transforms (mocap_skin.h); the shell skins them on
+// the GPU and draws the rest of its drawn characters as capsules.
 #pragma once
 
 #include <memory>
@@ -21,6 +27,8 @@
 #include "core/scene.h"
 #include "mocap/crowd.h"
 #include "scenes/mocap/mocap_config.h"
+#include "scenes/mocap/mocap_skin.h"
+#include "skin/dual_quat.h"
 #include "terrain/heightmap.h"
 
 namespace fabrik {
@@ -28,6 +36,14 @@ namespace fabrik {
 inline constexpr int kMaxDrawnCharacters = 300;
 inline constexpr long kMaxCrowdJoints = 1'000'000;
 inline constexpr long kMaxDrawnCrowdJoints = 12'000;
+inline constexpr int kMaxSkinnedCharacters = 100;
+
+// One skinned character of the crowd this frame: which member, and its bones (world space,
+// unit dual quaternions, one per bone of the model).
+struct CrowdSkinned {
+  int member = -1;
+  std::vector<DualQuat> bones;
+};
 
 // How many characters of `joints` joints each the shell draws: at most kMaxDrawnCharacters and
 // kMaxDrawnCrowdJoints joints in all, at least one.
@@ -48,10 +64,21 @@ class CrowdScene final : public Scene {
   // Nothing to drag.
   void Handles(const AppState&, std::vector<Handle>&) const override {}
   // "characters", "ik_weight", "ik_us", "crowd" {clips, drawn_cap, frame_us, sample_us,
-  // solve_us, lowest_foot} (docs/state.md).
+  // solve_us, lowest_foot}, "character" (null, or path, bones, vertices, skinned),
+  // "retarget_us", "skin_us" (docs/state.md).
   void WriteState(nlohmann::json& line) const override;
 
   Status SetIkWeight(float weight);
+  // `character PATH|capsules` in the crowd ("" for capsules): rebuilds the crowd on the model
+  // (the same places and times) and keeps the path in MocapConfig; on failure nothing changes.
+  Status SetCharacter(AppState& state, const std::string& path);
+  // The model's skin (its model and path), or null when the crowd draws capsules.
+  const MocapSkin* skin() const { return skins_.empty() ? nullptr : &skins_.front(); }
+  // This frame's skinned characters, in no particular order.
+  std::span<const CrowdSkinned> skinned() const { return {skinned_.data(), skinned_count_}; }
+  // This frame's retargeting and skinning transforms, summed over the skinned, microseconds.
+  double retarget_us() const { return retarget_us_; }
+  double skin_us() const { return skin_us_; }
   const mocap::Crowd& crowd() const { return *crowd_; }
   const std::shared_ptr<const Heightmap>& ground() const { return ground_; }
   const std::vector<std::string>& clips() const { return clips_; }
@@ -59,7 +86,10 @@ class CrowdScene final : public Scene {
   int drawn_cap() const { return drawn_cap_; }
 
  private:
-  bool Build(AppState& state);
+  // Loads the clips (and the model) and places the crowd; on failure nothing changes.
+  Status Build(AppState& state);
+  // Retargets and skins the kMaxSkinnedCharacters members nearest the camera's pivot.
+  void PoseSkinned(const AppState& state);
 
   std::optional<mocap::Crowd> crowd_;
   std::shared_ptr<const Heightmap> ground_;  // kept alive: the crowd holds a plain pointer
@@ -67,6 +97,12 @@ class CrowdScene final : public Scene {
   std::vector<std::string> clips_;  // the clips played, as loaded
   float ik_weight_ = 1.0f;
   int drawn_cap_ = kMaxDrawnCharacters;
+  std::vector<MocapSkin> skins_;  // one per clip (clips_' order), one model; empty: capsules
+  std::vector<int> member_skin_;  // per member: its clip's index in skins_
+  std::vector<CrowdSkinned> skinned_;  // kMaxSkinnedCharacters slots, sized once per build
+  std::size_t skinned_count_ = 0;
+  std::vector<std::pair<float, int>> nearest_;  // per member: squared distance to the pivot
+  double retarget_us_ = 0.0, skin_us_ = 0.0;
 };
 
 struct AppCommandEntry;  // core/command_table.h

@@ -8,6 +8,7 @@
 #include "app/panel_widgets.h"
 #include "app/scene_shell.h"
 #include "scenes/mocap/mocap_look.h"
+#include "scenes/mocap/mocap_panel.h"
 
 namespace fabrik {
 namespace {
@@ -34,6 +35,12 @@ void CrowdPanel(const AppState& state, UiState&, CommandQueue& queue) {
                CommandSource::kQuiet);
   }
   ImGui::TextColored(panel::kDim, "Draws the %d nearest the camera's pivot.", scene->drawn_cap());
+  BodyCombo(scene->skin(), queue);
+  if (scene->skin() != nullptr) {
+    ImGui::TextColored(panel::kDim, "%d skinned: retarget %.2f, skin %.2f ms",
+                       static_cast<int>(scene->skinned().size()), scene->retarget_us() * 1e-3,
+                       scene->skin_us() * 1e-3);
+  }
 }
 
 void CrowdDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {

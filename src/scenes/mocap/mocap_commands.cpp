@@ -318,7 +318,28 @@ Result<std::vector<std::string>> ParseCharacter(Args args) {
   return std::vector<std::string>{args[0]};
 }
 
+// The crowd takes the model too (crowd_scene.h): all its clips on it, the nearest skinned.
+bool ApplyCrowdCharacter(CrowdScene& crowd, AppState& state, Args args, CommandOutput& out) {
+  if (args.size() == 2) return out.Fail("character skinning: the crowd skins by dual quaternions");
+  const bool capsules = args[0] == "capsules";
+  if (Status done = crowd.SetCharacter(state, capsules ? std::string() : args[0]); !done) {
+    return out.Fail("character: " + done.error());
+  }
+  if (capsules) {
+    out.Print("character capsules");
+  } else {
+    const character::Model& model = crowd.skin()->model();
+    out.Print("character: " + args[0] + " (" + std::to_string(model.skeleton.bone_count()) +
+              " bones, " + std::to_string(model.vertices.size()) + " vertices; the " +
+              std::to_string(crowd.skinned().size()) + " nearest the camera's pivot skinned)");
+  }
+  return true;
+}
+
 bool ApplyCharacter(AppState& state, Args args, CommandOutput& out) {
+  if (CrowdScene* crowd = state.scene.As<CrowdScene>()) {
+    return ApplyCrowdCharacter(*crowd, state, args, out);
+  }
   MocapScene* scene = Mocap(state);
   if (scene == nullptr) return NeedMocap("character", out);
   if (args.size() == 2) {
@@ -343,7 +364,8 @@ bool ApplyCharacter(AppState& state, Args args, CommandOutput& out) {
 constexpr std::string_view kCharacterDetails[] = {
     "  A skinned model (docs/characters.md: what loads), its bones following the clip after",
     "  the IK; the clip is reloaded scaled to the model's legs and restarts. capsules: the",
-    "  clip's own bones as capsules. The packaged human:",
+    "  clip's own bones as capsules. In the crowd scene every clip is reloaded on the model",
+    "  and the 100 characters nearest the camera's pivot are skinned. The packaged human:",
     "  /usr/share/assimp/models/X/BCN_Epileptic.X (package assimp-testmodels).",
     "  skinning dq|linear: the GPU blends the bones by dual quaternions (default) or linearly."};
 constexpr std::string_view kCharacterKeywords[] = {"capsules", "skinning"};
@@ -418,11 +440,11 @@ const SavedSetting kClipSaved = {
     .overridden_by = kClipOverriddenBy};
 
 // Saved: the skinned character's model, under "character", restored (`character PATH`) after
-// every other setting, once the scene line has started the mocap scene, and only when the
-// saved scene is the mocap scene (the crowd draws capsules).
+// every other setting, once the scene line has started the mocap or crowd scene, and only
+// when the saved scene is one of them (the two scenes that draw it).
 void RestoreCharacter(const nlohmann::json& v, const SettingValues& all, RestoreLines& out) {
   const auto scene = all.find("scene");
-  if (scene != all.end() && scene->second == "mocap") {
+  if (scene != all.end() && (scene->second == "mocap" || scene->second == "crowd")) {
     out.last.push_back(SettingQuoted("character", v.get<std::string>()));
   }
 }

@@ -83,7 +83,8 @@ bool MocapLook::DrawGround(const AppState& state, const std::shared_ptr<const He
   return true;
 }
 
-bool MocapLook::DrawSkin(const AppState& state, const MocapSkin& skin, bool linear) {
+bool MocapLook::PrepareSkin(const AppState& state,
+                            const std::shared_ptr<const character::Model>& model) {
   if (!skin_pass_ && !skin_pass_failed_) {
     auto made = ModelSkinPass::Create(state.data_dir + "/shaders");
     if (!made) {
@@ -95,20 +96,24 @@ bool MocapLook::DrawSkin(const AppState& state, const MocapSkin& skin, bool line
     }
   }
   if (!skin_pass_) return false;
-  if (uploaded_ != skin.shared_model()) {
-    skin_pass_->SetModel(skin.model());
-    uploaded_ = skin.shared_model();
+  if (uploaded_ != model) {
+    skin_pass_->SetModel(*model);
+    uploaded_ = model;
   }
+  return true;
+}
+
+void MocapLook::DrawSkin(const AppState& state, const character::Model& model,
+                         std::span<const DualQuat> bones, bool linear) {
   const glm::mat4 view_projection = state.view.projection * state.view.view;
-  const std::vector<character::MeshPart>& parts = skin.model().parts;
+  const std::vector<character::MeshPart>& parts = model.parts;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     // The packaged human's meshes by name (docs/characters.md): a shirt, trousers, a head.
     const std::string& name = parts[i].name;
     const BodyPart part = name == "Legs" ? kLeg : name == "Head" ? kHead : kTorso;
-    skin_pass_->Draw(skin.bones(), static_cast<int>(i), kPartColor[part], linear, view_projection,
+    skin_pass_->Draw(bones, static_cast<int>(i), kPartColor[part], linear, view_projection,
                      state.view.camera.eye());
   }
-  return true;
 }
 
 void MocapLook::CacheRadii(const mocap::Rig& rig) {
@@ -175,8 +180,11 @@ void MocapLook::DrawMocap(const AppState& state, const MocapScene& scene, Render
   bones_.clear();
   spheres_.clear();
   lines_.clear();
-  if (!scene.skin() || !DrawSkin(state, *scene.skin(), scene.linear_skinning()))
+  if (scene.skin() && PrepareSkin(state, scene.skin()->shared_model())) {
+    DrawSkin(state, scene.skin()->model(), scene.skin()->bones(), scene.linear_skinning());
+  } else {
     AddBody(c.rig(), c.pose(), 1.0f, false);
+  }
   const mocap::Limbs& limbs = c.rig().limbs;
   const float h = c.rig().clip.rest_height();
   // Contacts and pins: a green ring on the ground under a foot in contact, a yellow pin ball
@@ -244,9 +252,18 @@ void MocapLook::DrawCrowd(const AppState& state, const CrowdScene& scene, Render
   bones_.clear();
   spheres_.clear();
   lines_.clear();
+  // The skinned characters (the scene's nearest, crowd_scene.h) are drawn skinned, the rest
+  // of the drawn ones as capsules.
+  skinned_member_.assign(crowd.size(), 0);
+  if (scene.skin() && PrepareSkin(state, scene.skin()->shared_model())) {
+    for (const CrowdSkinned& s : scene.skinned()) {
+      DrawSkin(state, scene.skin()->model(), s.bones, false);
+      skinned_member_[static_cast<std::size_t>(s.member)] = 1;
+    }
+  }
   for (std::size_t k = 0; k < drawn; ++k) {
     const mocap::Character& c = crowd.character(nearest_[k].second);
-    AddBody(c.rig(), c.pose(), 1.0f, false);
+    if (skinned_member_[nearest_[k].second] == 0) AddBody(c.rig(), c.pose(), 1.0f, false);
     for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
       const mocap::FootState& foot = c.foot(side);
       if (foot.pinned) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/app_state.h"
@@ -33,10 +34,14 @@ class MocapLook {
   // Appends one body: a capsule per bone of `pose`, radii from the rig's limbs (cached per rig).
   void AddBody(const mocap::Rig& rig, const mocap::Pose& pose, float alpha, bool ghost);
   void CacheRadii(const mocap::Rig& rig);
-  // The scene's skinned character, one draw per mesh part, by linear blending or dual
-  // quaternions; false when the skinning shader could not load (then the message went to
-  // stderr once and capsules are drawn).
-  bool DrawSkin(const AppState& state, const MocapSkin& skin, bool linear);
+  // Makes the skinning pass and uploads `model` to it when it holds another; false when the
+  // skinning shader could not load (then the message went to stderr once and capsules are
+  // drawn).
+  bool PrepareSkin(const AppState& state, const std::shared_ptr<const character::Model>& model);
+  // One skinned character of the prepared model, one draw per mesh part, by linear blending
+  // or dual quaternions.
+  void DrawSkin(const AppState& state, const character::Model& model,
+                std::span<const DualQuat> bones, bool linear);
 
   std::unique_ptr<SurfaceRenderer> surfaces_;
   bool surfaces_failed_ = false;
@@ -51,6 +56,7 @@ class MocapLook {
   std::vector<SphereInstance> spheres_;
   std::vector<LineVertex> lines_;
   std::vector<std::pair<float, std::size_t>> nearest_;
+  std::vector<char> skinned_member_;  // per crowd member: 1 when drawn skinned this frame
 };
 
 }  // namespace fabrik

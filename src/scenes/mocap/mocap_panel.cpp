@@ -10,6 +10,7 @@
 #include "app/panel_widgets.h"
 #include "app/ui_state.h"
 #include "scenes/mocap/mocap_config.h"
+#include "scenes/mocap/mocap_panel.h"
 #include "scenes/mocap/mocap_scene.h"
 
 namespace fabrik {
@@ -41,15 +42,7 @@ void ClipPicker(const MocapScene& scene, CommandQueue& queue) {
 // with `character PATH`), with the retargeting switch and its cost a frame.
 void CharacterPicker(const MocapScene& scene, CommandQueue& queue) {
   const std::optional<MocapSkin>& skin = scene.skin();
-  const std::string current = skin ? FileName(skin->path()) : "capsules";
-  if (ImGui::BeginCombo("body", current.c_str())) {
-    if (ImGui::Selectable("capsules", !skin)) SendCommand(queue, "character", {"capsules"});
-    const std::string human = FileName(kPackagedHumanPath);
-    if (ImGui::Selectable(human.c_str(), current == human)) {
-      SendCommand(queue, "character", {kPackagedHumanPath});
-    }
-    ImGui::EndCombo();
-  }
+  BodyCombo(skin ? &*skin : nullptr, queue);
   if (!skin) return;
   bool retarget = scene.retarget();
   if (ImGui::Checkbox("retarget", &retarget)) {
@@ -184,6 +177,18 @@ void ExportControls(const MocapScene& scene, UiState& ui, CommandQueue& queue) {
 }
 
 }  // namespace
+
+void BodyCombo(const MocapSkin* skin, CommandQueue& queue) {
+  const std::string current = skin ? FileName(skin->path()) : "capsules";
+  if (ImGui::BeginCombo("body", current.c_str())) {
+    if (ImGui::Selectable("capsules", !skin)) SendCommand(queue, "character", {"capsules"});
+    const std::string human = FileName(kPackagedHumanPath);
+    if (ImGui::Selectable(human.c_str(), current == human)) {
+      SendCommand(queue, "character", {kPackagedHumanPath});
+    }
+    ImGui::EndCombo();
+  }
+}
 
 void MocapPanel(const AppState& state, UiState& ui, CommandQueue& queue) {
   const MocapScene* scene = state.scene.As<MocapScene>();

@@ -18,9 +18,14 @@ double MicrosecondsSince(std::chrono::steady_clock::time_point start) {
 Result<MocapSkin> MocapSkin::Load(const std::string& path, const std::string& resolved_path) {
   Result<character::Model> model = character::LoadModelFile(resolved_path);
   if (!model) return MakeError(model.error());
+  return Share(path, std::make_shared<const character::Model>(std::move(model).value()));
+}
+
+MocapSkin MocapSkin::Share(const std::string& path,
+                           std::shared_ptr<const character::Model> model) {
   MocapSkin skin;
   skin.path_ = path;
-  skin.model_ = std::make_shared<const character::Model>(std::move(model).value());
+  skin.model_ = std::move(model);
   const auto bones = static_cast<std::size_t>(skin.model_->skeleton.bone_count());
   skin.pose_.resize(bones);
   skin.bones_.resize(bones);

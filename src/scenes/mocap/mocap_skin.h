@@ -33,6 +33,9 @@ class MocapSkin {
   // Reads the model at `resolved_path` (`path` as the user wrote it). Fails with one line
   // naming the file and the problem (the library's messages, docs/characters.md: Errors).
   static Result<MocapSkin> Load(const std::string& path, const std::string& resolved_path);
+  // Another skin of the same model (not loaded again), not yet bound to a clip: the crowd
+  // binds one to each of its clips.
+  static MocapSkin Share(const std::string& path, std::shared_ptr<const character::Model> model);
 
   // The leg-length ratio the clip must be scaled by so that its legs are the character's;
   // fails, naming the problem, when the library cannot retarget the clip onto this model.
