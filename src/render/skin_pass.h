@@ -12,6 +12,8 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -42,11 +44,37 @@ class BoneTexture {
   std::vector<glm::vec4> texels_;
 };
 
+// A skinned mesh's vertex array with its vertex and index buffers (both passes below).
+class SkinnedMeshBuffers {
+ public:
+  // Makes the buffers and sets the vertex layout: `layout` calls VertexAttribute
+  // (render/shader.h) with the vertex array and both buffers bound.
+  explicit SkinnedMeshBuffers(void (*layout)());
+  ~SkinnedMeshBuffers();
+  SkinnedMeshBuffers(const SkinnedMeshBuffers&) = delete;
+  SkinnedMeshBuffers& operator=(const SkinnedMeshBuffers&) = delete;
+  // Replaces the vertices (`vertex_bytes` bytes) and the triangles' indices.
+  void Upload(const void* vertices, std::size_t vertex_bytes,
+              std::span<const std::uint32_t> indices);
+  // Draws `count` indices from `first` as triangles with `program` (in use, its uniforms set;
+  // the bones' texture bound), then unbinds the bones' texture.
+  void Draw(std::size_t first, std::size_t count, const BoneTexture& bones) const;
+
+ private:
+  unsigned vao_ = 0;
+  unsigned vbo_ = 0;
+  unsigned ebo_ = 0;
+};
+
+// Uses a skinning program and sets what both passes' shaders share: the camera, the bones'
+// texture unit, the colour, and mesh.frag's plain lit surface.
+void UseSkinProgram(const ShaderProgram& program, const glm::mat4& view_projection,
+                    const glm::vec3& eye, const glm::vec4& color);
+
 class SkinPass {
  public:
   // Loads the program and makes the (empty) buffers; fails with the shader's message.
   static Result<std::unique_ptr<SkinPass>> Create(const std::string& shader_dir);
-  ~SkinPass();
   SkinPass(const SkinPass&) = delete;
   SkinPass& operator=(const SkinPass&) = delete;
 
@@ -57,11 +85,9 @@ class SkinPass {
             const glm::vec4& color, const glm::mat4& view_projection, const glm::vec3& eye);
 
  private:
-  SkinPass() = default;
+  SkinPass();
   ShaderProgram program_;
-  unsigned vao_ = 0;
-  unsigned vbo_ = 0;
-  unsigned ebo_ = 0;
+  SkinnedMeshBuffers mesh_;
   BoneTexture bone_texture_;
   int index_count_ = 0;
   SkinMesh rest_;  // rest origins and lengths only (the vertices live on the GPU)
@@ -74,7 +100,6 @@ class SkinPass {
 class ModelSkinPass {
  public:
   static Result<std::unique_ptr<ModelSkinPass>> Create(const std::string& shader_dir);
-  ~ModelSkinPass();
   ModelSkinPass(const ModelSkinPass&) = delete;
   ModelSkinPass& operator=(const ModelSkinPass&) = delete;
 
@@ -87,11 +112,9 @@ class ModelSkinPass {
             const glm::mat4& view_projection, const glm::vec3& eye);
 
  private:
-  ModelSkinPass() = default;
+  ModelSkinPass();
   ShaderProgram program_;
-  unsigned vao_ = 0;
-  unsigned vbo_ = 0;
-  unsigned ebo_ = 0;
+  SkinnedMeshBuffers mesh_;
   BoneTexture bone_texture_;
   std::vector<character::MeshPart> parts_;
   std::size_t bone_count_ = 0;
