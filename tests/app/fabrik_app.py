@@ -328,6 +328,28 @@ class LiveDemo:
         return 0
 
 
+def drag_walker_goal(demo, state, start_offset, end_offset):
+    """Drags the walker scene's goal on the ground from `start_offset` to `end_offset` (x, z
+    metres from the body, at the height of its lowest foot target) in five steps, waiting a
+    frame after each. Returns (the state while held, after the button is released; the
+    cursor's last x, y)."""
+    b = state["body"]["position"]
+    ground_y = min(leg["foot_target"][1] for leg in state["legs"])
+    start = project(state, [b[0] + start_offset[0], ground_y, b[2] + start_offset[1]])
+    end = project(state, [b[0] + end_offset[0], ground_y, b[2] + end_offset[1]])
+    demo.move(*start)
+    demo.wait_frames(2)
+    demo.down()
+    x, y = start
+    for i in range(1, 6):
+        x, y = demo.move(start[0] + (end[0] - start[0]) * i / 5,
+                         start[1] + (end[1] - start[1]) * i / 5)
+        demo.wait_frames(1)
+    held = demo.wait_frames(3)
+    demo.up()
+    return held, x, y
+
+
 def open_console_and_run(demo, line, until, what):
     """LiveDemo.run_in_console as a function (the tests written before it call this)."""
     return demo.run_in_console(line, until, what)

@@ -8,7 +8,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from fabrik_app import (LiveDemo, all_finite, cursor_ray, distance_to_ray,  # noqa: E402
-                        load_png, project, read_states, run_demo)
+                        drag_walker_goal, load_png, project, read_states, run_demo)
 
 FAST = ["--size", "800x560", "--msaa", "0", "--no-vsync"]
 # The walking tests check where the walker goes, not pixels: a coarser frame time (the walker
@@ -88,19 +88,7 @@ class Walker(unittest.TestCase):
         with LiveDemo(FAST + WALK) as demo:
             s = demo.wait_frames(3)
             b = s["body"]["position"]
-            ground_y = min(leg["foot_target"][1] for leg in s["legs"])
-            start = project(s, [b[0] - 4, ground_y, b[2] - 4])
-            end = project(s, [b[0] - 5, ground_y, b[2] - 6])
-            demo.move(*start)
-            demo.wait_frames(2)
-            demo.down()
-            x, y = start
-            for i in range(1, 6):
-                x, y = demo.move(start[0] + (end[0] - start[0]) * i / 5,
-                                 start[1] + (end[1] - start[1]) * i / 5)
-                demo.wait_frames(1)
-            held = demo.wait_frames(3)
-            demo.up()
+            held, x, y = drag_walker_goal(demo, s, (-4, -4), (-5, -6))
             self.assertTrue(held["dragging"])
             goal = held["target"]
             # The target is on the hills under the cursor (the ray meets the ground there).

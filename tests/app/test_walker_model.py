@@ -7,7 +7,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from fabrik_app import (LiveDemo, all_finite, cursor_ray, distance_to_ray,  # noqa: E402
-                        load_png, project)
+                        drag_walker_goal, load_png, project)
 
 QUADRUPED = "/usr/share/assimp/models/X/Testwuson.X"
 FAST = ["--size", "800x560", "--msaa", "0", "--no-vsync"]
@@ -45,18 +45,7 @@ class WalkerModel(unittest.TestCase):
             self.assertEqual(s["character"]["bones"], 38)
             b = s["body"]["position"]
             ground_y = min(leg["foot_target"][1] for leg in s["legs"])
-            start = project(s, [b[0] - 3, ground_y, b[2] - 3])
-            end = project(s, [b[0] - 4, ground_y, b[2] - 5])
-            demo.move(*start)
-            demo.wait_frames(2)
-            demo.down()
-            x, y = start
-            for i in range(1, 6):
-                x, y = demo.move(start[0] + (end[0] - start[0]) * i / 5,
-                                 start[1] + (end[1] - start[1]) * i / 5)
-                demo.wait_frames(1)
-            held = demo.wait_frames(3)
-            demo.up()
+            held, x, y = drag_walker_goal(demo, s, (-3, -3), (-4, -5))
             self.assertTrue(held["dragging"])
             goal = held["target"]
             self.assertLess(distance_to_ray(cursor_ray(held, x, y), goal), 0.02)
