@@ -20,6 +20,8 @@ constexpr float kCrouch = 0.9f;
 constexpr float kRunFrom = 1.5f, kRunUntil = 1.3f;
 // Samples of a cycle when its ground speed is measured.
 constexpr int kSpeedSamples = 240;
+// The FABRIK cap of a leg's solve (the paw is placed within 0.1 mm well before it).
+constexpr int kLegIterations = 40;
 
 bool HasWord(const std::string& name, const char* word) {
   std::string lower = name;
@@ -250,11 +252,20 @@ Result<QuadrupedWalker> QuadrupedWalker::Create(std::shared_ptr<const Model> mod
     q.pre_[i].resize(bones.size());
     q.scratch_[i].resize(bones.size());
   }
+  std::size_t longest = 0;
+  for (const auto& leg : q.rig_.legs) longest = std::max(longest, leg.bones.size());
+  q.recording_.Reserve(longest, kLegIterations);
+  q.to_world_.Resize(longest);
   q.local_.resize(bind.size());
   q.pose_.resize(bind.size());
   q.last_body_ = q.walker_.body_position();
   q.PoseModel(0.0f);
   return q;
+}
+
+void QuadrupedWalker::SetRecordedLeg(int index) {
+  recorded_leg_ = (index >= 0 && index < 4) ? index : -1;
+  recording_.Clear();
 }
 
 Result<int> QuadrupedWalker::Update(float dt, const glm::vec3& goal) {
@@ -319,8 +330,11 @@ void QuadrupedWalker::SolveLeg(std::size_t i) {
   if (chain.SetPose(rel)) {
     SolveSettings settings;
     settings.tolerance = 1e-4f;
-    settings.max_iterations = 40;
-    const SolveResult r = SolveFabrik(chain, foot_goal(i) - hip, settings);
+    settings.max_iterations = kLegIterations;
+    to_world_.inner = &recording_;
+    to_world_.offset = hip;
+    SolveObserver* observer = static_cast<int>(i) == recorded_leg_ ? &to_world_ : nullptr;
+    const SolveResult r = SolveFabrik(chain, foot_goal(i) - hip, settings, observer);
     iterations_ += r.iterations;
   }
   std::vector<glm::vec3>& solved = solved_[i];

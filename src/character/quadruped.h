@@ -50,6 +50,7 @@
 
 #include "character/model.h"
 #include "ik/chain.h"
+#include "ik/recording_observer.h"
 #include "ik/result.h"
 #include "ik/solve_types.h"
 #include "terrain/heightmap.h"
@@ -104,7 +105,12 @@ class QuadrupedWalker {
   const std::shared_ptr<const Model>& model_ptr() const { return model_; }
   const QuadrupedRig& rig() const { return rig_; }
   const Walker& walker() const { return walker_; }
-  void SetRecordedLeg(int index) { walker_.SetRecordedLeg(index); }
+  // The step view (walker.h: SetRecordedLeg, for the spider's legs): each pose records the
+  // FABRIK solve of the model's leg `index` (0..3, hip to paw, world coordinates) into
+  // recording(); any other index records nothing.
+  void SetRecordedLeg(int index);
+  int recorded_leg() const { return recorded_leg_; }
+  const RecordingObserver& recording() const { return recording_; }
 
   // The pose of every bone, world space (model.h: BoneTransform).
   std::span<const BoneTransform> pose() const { return pose_; }
@@ -140,6 +146,9 @@ class QuadrupedWalker {
   float rate_ = 0.0f;
   int iterations_ = 0;
   bool running_ = false;
+  RecordingObserver recording_;  // reserved for the longest leg and the solve's cap
+  OffsetObserver to_world_;      // the hip-relative solve, recorded in world coordinates
+  int recorded_leg_ = -1;
 };
 
 }  // namespace fabrik::character

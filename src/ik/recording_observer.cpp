@@ -118,4 +118,18 @@ std::vector<glm::vec3> RecordingObserver::PoseAfterReach(std::size_t k) const {
   return out;
 }
 
+std::span<const glm::vec3> OffsetObserver::Shift(std::span<const glm::vec3> joints) {
+  const std::size_t n = std::min(joints.size(), buffer_.size());
+  for (std::size_t i = 0; i < n; ++i) buffer_[i] = joints[i] + offset;
+  return std::span<const glm::vec3>(buffer_.data(), n);
+}
+
+void OffsetObserver::OnBegin(std::span<const glm::vec3> joints, const glm::vec3& target) {
+  if (inner && !skip_begin) inner->OnBegin(Shift(joints), target + offset);
+}
+
+void OffsetObserver::OnHalfPass(PassKind kind, int iteration, std::span<const glm::vec3> joints) {
+  if (inner) inner->OnHalfPass(kind, iteration, Shift(joints));
+}
+
 }  // namespace fabrik

@@ -127,4 +127,22 @@ class RecordingObserver final : public SolveObserver {
   float start_distance_ = 0.0f;
 };
 
+// Forwards the solve of a chain whose root sits at the origin to another observer, every
+// pose and the target moved by `offset` (a leg solved relative to its hip, recorded in world
+// coordinates). Sized once (Resize) for the chain's joints: forwarding allocates nothing.
+class OffsetObserver final : public SolveObserver {
+ public:
+  void Resize(std::size_t joints) { buffer_.resize(joints); }
+  void OnBegin(std::span<const glm::vec3> joints, const glm::vec3& target) override;
+  void OnHalfPass(PassKind kind, int iteration, std::span<const glm::vec3> joints) override;
+
+  SolveObserver* inner = nullptr;  // null: forwards nothing
+  glm::vec3 offset{0.0f};
+  bool skip_begin = false;  // continuing a solve: do not start a new recording
+
+ private:
+  std::span<const glm::vec3> Shift(std::span<const glm::vec3> joints);
+  std::vector<glm::vec3> buffer_;
+};
+
 }  // namespace fabrik

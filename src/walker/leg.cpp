@@ -31,7 +31,7 @@ Leg::Leg(Chain chain, ChainConstraints limits, const glm::vec3& hip)
       hip_(hip),
       world_(chain_.joint_count()),
       pre_(chain_.joint_count()) {
-  observer_.buffer.resize(chain_.joint_count());
+  observer_.Resize(chain_.joint_count());
   UpdateWorld();
   std::copy(world_.begin(), world_.end(), pre_.begin());
 }
@@ -79,21 +79,6 @@ ConstrainedSolveResult Leg::Solve(const glm::vec3& hip, const glm::vec3& foot_ta
   hip_ = hip;
   UpdateWorld();
   return result;
-}
-
-std::span<const glm::vec3> Leg::WorldObserver::Shift(std::span<const glm::vec3> joints) {
-  const std::size_t n = std::min(joints.size(), buffer.size());
-  for (std::size_t i = 0; i < n; ++i) buffer[i] = joints[i] + offset;
-  return std::span<const glm::vec3>(buffer.data(), n);
-}
-
-void Leg::WorldObserver::OnBegin(std::span<const glm::vec3> joints, const glm::vec3& target) {
-  if (inner && !skip_begin) inner->OnBegin(Shift(joints), target + offset);
-}
-
-void Leg::WorldObserver::OnHalfPass(PassKind kind, int iteration,
-                                    std::span<const glm::vec3> joints) {
-  if (inner) inner->OnHalfPass(kind, iteration, Shift(joints));
 }
 
 void BoneRotations(std::span<const glm::vec3> joints, const glm::vec3& side,

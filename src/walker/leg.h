@@ -23,6 +23,7 @@
 
 #include "ik/chain.h"
 #include "ik/constrained_fabrik.h"
+#include "ik/recording_observer.h"
 #include "ik/result.h"
 #include "ik/solve_types.h"
 
@@ -60,26 +61,13 @@ class Leg {
   Leg(Chain chain, ChainConstraints limits, const glm::vec3& hip);
   void UpdateWorld();
 
-  // Forwards a hip-relative solve to an observer in world coordinates (adds the hip).
-  class WorldObserver final : public SolveObserver {
-   public:
-    void OnBegin(std::span<const glm::vec3> joints, const glm::vec3& target) override;
-    void OnHalfPass(PassKind kind, int iteration, std::span<const glm::vec3> joints) override;
-    SolveObserver* inner = nullptr;
-    glm::vec3 offset{0.0f};
-    bool skip_begin = false;        // continuing a solve: do not start a new recording
-    std::vector<glm::vec3> buffer;  // sized joint_count() at creation
-
-   private:
-    std::span<const glm::vec3> Shift(std::span<const glm::vec3> joints);
-  };
-
   Chain chain_;              // hip-relative: root at the origin
   ChainConstraints limits_;  // one cone, at the hip; its base frame is set by every solve
   glm::vec3 hip_{0.0f};
   std::vector<glm::vec3> world_;
+  // Forwards a hip-relative solve to an observer in world coordinates (adds the hip).
+  OffsetObserver observer_;
   std::vector<glm::vec3> pre_;
-  WorldObserver observer_;
 };
 
 // One unit quaternion per segment of `joints` (world space), turning the bone's rest axis +Y

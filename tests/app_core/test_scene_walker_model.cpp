@@ -101,8 +101,9 @@ TEST(WalkerModel, ABadFileIsRefusedAndProceduralBringsTheSpiderBack) {
   core.Run("walker model /no/such/file.x");
   EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
   EXPECT_EQ(core.Json()["character"].dump(), before);
-  core.Run("walker leg 1");  // the step view is the spider's
+  core.Run("walker leg 4");  // four legs: 0..3
   EXPECT_EQ(core.LastKind(), ConsoleLine::Kind::kError);
+  EXPECT_NE(core.LastLine().find("0..3"), std::string::npos) << core.LastLine();
   core.Run("walker debug on");
   EXPECT_NE(core.LastKind(), ConsoleLine::Kind::kError);
   EXPECT_EQ(core.Json()["walker_debug"]["pre_solve"], true);
@@ -116,6 +117,38 @@ TEST(WalkerModel, ABadFileIsRefusedAndProceduralBringsTheSpiderBack) {
   EXPECT_EQ(j["legs"][0]["joints"].size(), 4u);  // the spider's hip, two knees, foot
   core.Run("walker leg 1");
   EXPECT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+}
+
+// The step view records the model's own leg (hip to paw), not the stand-in walker's: the
+// recording starts from the cycle's leg and ends where the solved leg stands, in world
+// coordinates, aimed at the paw's goal.
+TEST(WalkerModel, TheStepViewRecordsTheModelsLeg) {
+  SKIP_WITHOUT_MODEL();
+  Core core;
+  core.Run("scene walker");
+  core.Run(std::string("walker model ") + kQuadruped);
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  core.Run("target 3 0 3");
+  core.Run("walker leg 2");
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  core.Frames(20);
+  EXPECT_EQ(core.Json()["walker_debug"]["step_leg"], 2);
+  const WalkerScene& scene = *core.state().scene.As<WalkerScene>();
+  const character::QuadrupedWalker& q = *scene.quadruped;
+  const RecordingObserver& rec = q.recording();
+  ASSERT_TRUE(rec.recorded());
+  ASSERT_GT(rec.half_pass_count(), 0u);
+  const std::span<const glm::vec3> solved = q.leg_joints(2), before = q.leg_pre_solve(2);
+  ASSERT_EQ(rec.start_pose().size(), solved.size());
+  const std::span<const glm::vec3> last = rec.half_pass(rec.half_pass_count() - 1).joints;
+  for (std::size_t k = 0; k < solved.size(); ++k) {
+    EXPECT_LT(glm::distance(rec.start_pose()[k], before[k]), 1e-4f) << k;
+    EXPECT_LT(glm::distance(last[k], solved[k]), 1e-4f) << k;
+  }
+  EXPECT_LT(glm::distance(rec.target(), q.foot_goal(2)), 1e-4f);
+  core.Run("walker leg none");
+  core.Frames(1);
+  EXPECT_FALSE(scene.quadruped->recording().recorded());
 }
 
 TEST(WalkerModel, TheModelIsKeptAcrossSceneSwitches) {

@@ -148,11 +148,8 @@ bool ApplyWalker(AppState& state, Args args, CommandOutput& out) {
     out.Print(std::string("walker debug ") + (scene->show_pre_solve ? "on" : "off"));
     return true;
   }
-  const int legs = scene->walker ? static_cast<int>(scene->walker->legs().size()) : 0;
+  const int legs = scene->leg_count();
   const int leg = args[1] == "none" ? -1 : std::atoi(args[1].c_str());
-  if (leg >= 0 && !scene->walker) {
-    return out.Fail("walker leg: the step view records the procedural walker's legs only");
-  }
   if (leg >= legs) {
     return out.Fail("walker leg: " + args[1] + " is not a leg (0.." + std::to_string(legs - 1) +
                     ")");

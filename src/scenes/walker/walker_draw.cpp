@@ -112,7 +112,8 @@ void WalkerDrawer::DrawModelDebug(const WalkerScene& scene, Renderer& renderer) 
   const character::QuadrupedWalker& q = *scene.quadruped;
   lines_.clear();
   spheres_.clear();
-  for (std::size_t i = 0; i < 4; ++i) {
+  AddStepView(q.recording(), scene.step_leg);
+  for (std::size_t i = 0; i < 4 && scene.show_pre_solve; ++i) {
     AddPolyline(lines_, q.leg_pre_solve(i), draw::kWalkerGhost);
     AddPolyline(lines_, q.leg_joints(i), draw::kWalkerPole);
     for (const glm::vec3& p : q.leg_joints(i)) spheres_.push_back({p, 0.025f, draw::kWalkerPole});
@@ -212,7 +213,7 @@ void WalkerDrawer::Draw(const AppState& state, const WalkerScene& scene, Rendere
   renderer.DrawSpheres(spheres_);
 
   if (scene.quadruped) {
-    if (scene.show_pre_solve) DrawModelDebug(scene, renderer);
+    DrawModelDebug(scene, renderer);
     return;
   }
   DrawDebug(w, scene, renderer);
@@ -245,8 +246,13 @@ void WalkerDrawer::DrawDebug(const Walker& w, const WalkerScene& scene, Renderer
       }
     }
   }
-  const RecordingObserver& rec = w.recording();
-  if (scene.step_leg >= 0 && rec.recorded()) {
+  AddStepView(w.recording(), scene.step_leg);
+  renderer.DrawLines(lines_, 1.5f, true);
+  renderer.DrawSpheres(spheres_);
+}
+
+void WalkerDrawer::AddStepView(const RecordingObserver& rec, int step_leg) {
+  if (step_leg >= 0 && rec.recorded()) {
     // The chosen leg's last solve, half-pass by half-pass: backward passes warm, forward
     // passes cool, later passes brighter; the start pose dim white; the solve's target.
     AddPolyline(lines_, rec.start_pose(), glm::vec4(1.0f, 1.0f, 1.0f, 0.35f));
@@ -261,8 +267,6 @@ void WalkerDrawer::DrawDebug(const Walker& w, const WalkerScene& scene, Renderer
     }
     spheres_.push_back({rec.target(), 0.07f, glm::vec4(1.0f, 1.0f, 1.0f, 0.8f)});
   }
-  renderer.DrawLines(lines_, 1.5f, true);
-  renderer.DrawSpheres(spheres_);
 }
 
 }  // namespace fabrik

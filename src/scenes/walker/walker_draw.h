@@ -27,6 +27,9 @@ class WalkerDrawer {
   // The quadruped skinned on the GPU (ModelSkinPass); false when its shaders failed.
   bool DrawModel(const AppState& state, const WalkerScene& scene);
   void DrawModelDebug(const WalkerScene& scene, Renderer& renderer);
+  // The step view: the recorded solve of leg `step_leg` (none when -1), half-pass by
+  // half-pass, appended to the lines and spheres.
+  void AddStepView(const RecordingObserver& recording, int step_leg);
   std::unique_ptr<ModelSkinPass> skin_pass_;
   bool skin_pass_failed_ = false;
   std::shared_ptr<const character::Model> uploaded_;

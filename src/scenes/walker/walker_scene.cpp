@@ -50,7 +50,8 @@ Status WalkerScene::SetModel(AppState& state, const std::string& path) {
     if (!made) return MakeError(made.error());
     walker.reset();
     quadruped = std::move(made).value();
-    step_leg = -1;  // the step view records the spider's legs only
+    if (step_leg >= leg_count()) step_leg = -1;
+    quadruped->SetRecordedLeg(step_leg);
     bones.resize(quadruped->pose().size());
     (void)character::SkinningTransforms(quadruped->model().skeleton, quadruped->pose(), bones);
   }
@@ -162,12 +163,18 @@ Status WalkerScene::UseTerrain(AppState& state, const std::shared_ptr<const Heig
   return Ok{};
 }
 
+int WalkerScene::leg_count() const {
+  if (quadruped) return 4;
+  return walker ? static_cast<int>(walker->legs().size()) : 0;
+}
+
 void WalkerScene::SetDebug(bool show, int leg) {
   show_pre_solve = show;
-  // The step view records the spider's legs only (the quadruped's walker legs are proxies).
-  const int legs = walker ? static_cast<int>(walker->legs().size()) : 0;
-  step_leg = (leg >= 0 && leg < legs) ? leg : -1;
+  // The step view records the spider's legs, or the quadruped's model legs (not its
+  // walker's, which are stand-ins).
+  step_leg = (leg >= 0 && leg < leg_count()) ? leg : -1;
   if (walker) walker->SetRecordedLeg(step_leg);
+  if (quadruped) quadruped->SetRecordedLeg(step_leg);
 }
 
 void WalkerScene::RefreshPose() {

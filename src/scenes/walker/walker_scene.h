@@ -57,6 +57,8 @@ class WalkerScene final : public Scene {
   // Debug views (app::WalkerView): the pre-solve ghosts, and the leg whose solve is recorded
   // for the step view (-1: none; out-of-range indices count as none).
   void SetDebug(bool show_pre_solve, int step_leg);
+  // The legs the step view can record: the spider's, or the quadruped's four.
+  int leg_count() const;
   // `walker model PATH|procedural`: the path as written ("" = the spider). A model that cannot
   // be read or is not a quadruped is refused with its message and nothing changes.
   Status SetModel(AppState& state, const std::string& path);

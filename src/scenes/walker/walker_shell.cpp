@@ -62,8 +62,7 @@ void WalkerPanel(const AppState& state, UiState&, CommandQueue& queue) {
       ImGui::Checkbox("legs before their solve (ghosts, poles, swings)", &view.pre_solve);
   const char* legs[] = {"none", "leg 0", "leg 1", "leg 2", "leg 3", "leg 4", "leg 5"};
   int choice = view.step_leg + 1;
-  // The step view records the spider's legs only.
-  const int count = scene.walker ? std::min(static_cast<int>(w.legs().size()) + 1, 7) : 1;
+  const int count = std::min(scene.leg_count() + 1, 7);
   if (ImGui::Combo("step view leg", &choice, legs, count)) {
     view.step_leg = choice - 1;
     changed = true;
