@@ -144,6 +144,39 @@ TEST(RecordingObserver, AlreadyReachedRecordsOnlyTheStart) {
   EXPECT_TRUE(rec.PoseAfterReach(0).empty());
 }
 
+// A solve relative to a root at the origin, recorded through an OffsetObserver, is the same
+// recording moved by the offset: the start, every half-pass and the target.
+TEST(OffsetObserver, RecordsTheSolveMovedByTheOffset) {
+  Chain chain = StraightChain(4, 1.0f);
+  RecordingObserver direct(4, 10), shifted(4, 10);
+  OffsetObserver offset;
+  offset.Resize(4);
+  offset.inner = &shifted;
+  offset.offset = glm::vec3(5.0f, -2.0f, 1.5f);
+  Chain copy = chain;
+  const glm::vec3 target(1.0f, 2.0f, 0.5f);
+  (void)SolveFabrik(chain, target, testing::SettingsOf(1e-4f, 10), &direct);
+  (void)SolveFabrik(copy, target, testing::SettingsOf(1e-4f, 10), &offset);
+  ASSERT_TRUE(shifted.recorded());
+  ASSERT_EQ(shifted.half_pass_count(), direct.half_pass_count());
+  ASSERT_GT(direct.half_pass_count(), 0u);
+  EXPECT_EQ(shifted.target(), direct.target() + offset.offset);
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(shifted.start_pose()[k], direct.start_pose()[k] + offset.offset) << k;
+  }
+  for (std::size_t h = 0; h < direct.half_pass_count(); ++h) {
+    for (std::size_t k = 0; k < 4; ++k) {
+      EXPECT_EQ(shifted.half_pass(h).joints[k], direct.half_pass(h).joints[k] + offset.offset);
+    }
+  }
+  // Continuing a solve (skip_begin) adds half-passes without starting a new recording.
+  const std::size_t before = shifted.half_pass_count();
+  offset.skip_begin = true;
+  (void)SolveFabrik(copy, glm::vec3(-1.0f, 2.0f, 0.5f), testing::SettingsOf(1e-4f, 3), &offset);
+  EXPECT_GT(shifted.half_pass_count(), before);
+  EXPECT_EQ(shifted.start_pose()[3], direct.start_pose()[3] + offset.offset);
+}
+
 TEST(RecordingObserver, RejectsBadQueries) {
   Chain chain = StraightChain(4, 1.0f);
   RecordingObserver rec(4, 10);
