@@ -7,6 +7,11 @@ fail with "Failed to open display". Here the server runs with -noreset, and the 
 only once the server itself has said it is ready (-displayfd writes the display number when
 it accepts connections, and picks a free number, so tests may run side by side).
 
+The server runs with keyboard auto-repeat off (-r): xdotool presses and releases each key it
+types, and on a busy machine it can be descheduled between the two for longer than the
+server's repeat delay (660 ms), which then types the key again ("soften" arrived as
+"soooften"). A test that wants a held key holds it with keydown and keyup itself.
+
 Each test also gets its own HOME, XDG_CONFIG_HOME, XDG_RUNTIME_DIR and TMPDIR under a fresh
 temporary folder, removed afterwards, so no test sees another's files or settings.
 The exit code is the test's; a server that fails to start is exit code 1 with its log.
@@ -27,7 +32,7 @@ def start_server(log_path):
     read_fd, write_fd = os.pipe()
     log = open(log_path, "w")
     server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-noreset", "-nolisten", "tcp",
+        ["Xvfb", "-displayfd", str(write_fd), "-noreset", "-nolisten", "tcp", "-r",
          "-screen", "0", SCREEN, "+extension", "GLX"],
         pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     os.close(write_fd)
