@@ -28,8 +28,18 @@ constexpr double kMaxPopStraightLeg = 0.0245;
 // The look target and the IK weight switched every second: measured 1.5 to 2.7 cm (the knee as
 // the weight reaches 0, the head's tip under the gaze while the clip turns the head fast).
 constexpr double kMaxPopSwitched = 0.03;
-constexpr double kMaxSkate = 0.1;     // metres, worst over the contacts of a clip
-constexpr double kMeanSkate = 0.006;  // metres, mean over the contacts of a clip
+constexpr double kMeanSkate = 0.004;  // metres, mean over the contacts of a clip (0.6-3.1 mm)
+
+// Metres, the worst skate over the contacts of a clip, flat or on the hills: the measured
+// worst (docs/mocap.md: Figures) with a margin. 01_01: 4.9 mm (the goal, 5 mm, is met);
+// 01_03: 17.5 and 22.3 mm, where the clip itself turns a planted foot back and forth in a
+// frame; Boxing_Toes: 6.9 and 9.1 mm. Before each point was pinned where the foot was shown
+// and a ball alone held the foot: 10.6, 18.7 and 67.7 mm.
+double MaxSkate(const std::string& what) {
+  if (what.find("01_01") != std::string::npos) return 0.0055;
+  if (what.find("01_03") != std::string::npos) return 0.024;
+  return 0.0105;
+}
 
 Heightmap Hills() {
   auto map =
@@ -76,7 +86,7 @@ void ExpectGrounded(const std::shared_ptr<const Rig>& rig, const std::string& wh
     EXPECT_LT(g.pop_worst, straight_leg ? kMaxPopStraightLeg : kMaxPop)
         << "frame " << g.pop_frame << ", joint " << rig->clip.name(g.pop_joint);
     EXPECT_LT(g.penetration_worst, 0.01);
-    EXPECT_LT(g.skate_worst, kMaxSkate);
+    EXPECT_LT(g.skate_worst, MaxSkate(what));
     EXPECT_LT(g.skate_mean, kMeanSkate);
     EXPECT_GT(g.contacts, 4);
   }
