@@ -336,7 +336,9 @@ void Character::PrepareLegs(float dt) {
     for (std::size_t i = 0; i < leg.chain.size(); ++i) {
       local[i] = final_.positions[leg.chain[i]] - hip;
     }
-    leg_active_[side] = w > 0.0f;
+    // At IK weight 0 a leg the pop limit still holds off the clip's (leg_held_) is walked
+    // back to it within the budget, as an arm is (SolveArm); otherwise it is the clip's.
+    leg_active_[side] = w > 0.0f || (leg_held_[side] && !jumped_);
     const glm::vec3 ankle = local.back();
     leg_target_local_[side] = ankle + (feet_[side].target - hip - ankle) * w;
     bool straight = false;
@@ -593,6 +595,7 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
     const Limb& leg = rig_->limbs.legs[side];
     const int a = leg.end(), ball = rig_->contacts.ball_joint[side];
     if (!leg_active_[side]) {
+      leg_held_[side] = false;
       // At IK weight 0 the full IK's points are at their targets (the pins' next starts).
       last_foot_turn_[side] = shown_turn_[side] = glm::quat(1, 0, 0, 0);
       shown_ankle_[side] = feet_[side].target;
@@ -621,6 +624,13 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
     KeepToeAboveGround(static_cast<Side>(side), carried);
     shown_turn_[side] =
         glm::normalize(final_.rotations[a] * glm::inverse(animated_.rotations[a]));
+    // Held while the weight is on or the leg is still off the clip's (beyond float rounding).
+    bool off = applied_weight_ > 0.0f;
+    const int hip = leg.chain[0];
+    for (int j = hip; j < clip.subtree_end(hip) && !off; ++j) {
+      off = glm::distance(final_.positions[j], animated_.positions[j]) > 1e-6f;
+    }
+    leg_held_[side] = off;
     // Where the points are at full IK weight (the pins of the next contacts): the ankle at
     // its target, but for what the solve missed (the pop limit's hold, an unreached target;
     // known only at full weight: a weighted pose is not the full IK's); the ball as the foot
@@ -1052,7 +1062,35 @@ void Character::TurnHead() {
         glm::distance(animated_.positions[limbs.head_tip], animated_.positions[limbs.neck]);
     float speed = kMaxGazeTurnSpeed;
     if (radius > 1e-6f) speed = std::min(speed, kGazePopShare * settings_.max_pop_speed / radius);
-    gaze_turn_ = TurnTowards(gaze_turn_, wanted, speed * frame_dt_);
+    glm::quat next = TurnTowards(gaze_turn_, wanted, speed * frame_dt_);
+    // A turn kept while the clip turns the head fast moves the tip with the clip's motion
+    // turned: where that would pop beyond kGazePopShare of the budget, the turn is taken from
+    // the one that keeps the tip's last correction (relative to the neck) towards `next`, as
+    // far as stays within that share (bisection; docs/mocap.md: One character, Gaze).
+    const int tip = limbs.head_tip, neck = limbs.neck, head_joint = limbs.head;
+    const glm::vec3 kept = last_final_[tip] - last_final_[neck] +
+                           (animated_.positions[tip] - animated_.positions[neck]) -
+                           (last_animated_[tip] - last_animated_[neck]);
+    const float allowed = kGazePopShare * settings_.max_pop_speed * frame_dt_;
+    // The tip relative to the neck with the turn `q` shared between neck and head (below).
+    const glm::vec3 h = animated_.positions[head_joint] - animated_.positions[neck];
+    const glm::vec3 t = animated_.positions[tip] - animated_.positions[head_joint];
+    const auto tip_at = [&](const glm::quat& q) {
+      if (neck == head_joint) return q * t;
+      const glm::quat np = ScaleRotation(q, settings_.neck_share);
+      return np * h + ScaleRotation(q, 1.0f - settings_.neck_share) * (np * t);
+    };
+    if (glm::distance(tip_at(next), kept) > allowed && glm::length(kept) > 1e-6f) {
+      const glm::quat expected =
+          glm::normalize(ShortestArc(tip_at(gaze_turn_), kept) * gaze_turn_);
+      float lo = 0.0f, hi = 1.0f;
+      for (int k = 0; k < kPopRounds; ++k) {
+        const float mid = 0.5f * (lo + hi);
+        (glm::distance(tip_at(glm::slerp(expected, next, mid)), kept) <= allowed ? lo : hi) = mid;
+      }
+      next = glm::normalize(glm::slerp(expected, next, lo));
+    }
+    gaze_turn_ = next;
   }
   const glm::quat q = gaze_turn_;
   if (q.x == 0.0f && q.y == 0.0f && q.z == 0.0f) return;  // no turn (IK weight 0: exact)

@@ -54,10 +54,12 @@
 //   5. Gaze: the neck (share neck_share) and head turn their +Z towards the look point, by at
 //      most max_gaze_angle from the clip's direction, blended in and out like the hands; the
 //      turn changes by at most 3 radians a second, and no faster than 80% of the pop budget
-//      moves the head's tip. A new reach or look point is moved to
+//      moves the head's tip; where the clip turns the head fast, the turn is held back towards
+//      the one keeping the tip's last correction, within that share. A new reach or look point is moved to
 //      from the last one at max_blend_speed.
 // The IK weight W in [0, 1] scales it all: the pelvis offset by W, each target moved from the
-// animated position by W of the way. A new weight is reached over weight_blend_time (at once
+// animated position by W of the way; a leg the pop limit still holds off the clip's when W
+// reaches 0 is walked back to it within the budget. A new weight is reached over weight_blend_time (at once
 // on the first frame and after a time jump); W = 0 gives the animated pose exactly.
 // Every edit turns subtrees rigidly, so every bone keeps the clip's length; nothing is NaN.
 #pragma once
@@ -295,6 +297,7 @@ class Character {
   std::array<glm::vec3, 2> leg_target_local_{};
   std::array<glm::vec3, 2> leg_pole_{};
   std::array<bool, 2> leg_active_{};
+  std::array<bool, 2> leg_held_{};  // the leg was off the clip's last frame (EndFrame)
   std::vector<glm::vec3> arm_local_, arm_clip_;  // SolveArm's chains: solved, the clip's
   std::array<glm::quat, 2> hand_turn_{};         // each hand's turn from the clip's, last frame
   std::array<bool, 2> arm_held_{};               // the arm was off the clip's last frame (SolveArm)

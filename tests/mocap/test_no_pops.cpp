@@ -1,8 +1,8 @@
 // Grounding without pops (docs/mocap.md: One character, Figures): over every frame of each
 // packaged clip, flat and on hills, as given and with its joints renamed and its unit
 // changed, no joint moves more than kMaxPop (the goal, 2 cm) in a frame beyond what the clip
-// moves it, but for one frame of 01_03 on the hills (kMaxPopStraightLeg); with the look
-// target and the IK weight switched on and off, within kMaxPopSwitched; with hand reaches
+// moves it, but for one frame of 01_03 (kMaxPopStraightLeg), also with the look target and
+// the IK weight switched on and off; with hand reaches
 // switched on and off, within a bound per clip (ReachesSwitchedOnAndOff). Also skate,
 // penetration and bone lengths. The skate bounds are what the grounding achieves today with a
 // margin (docs/mocap.md gives the figures and the goals they fall short of: skate under
@@ -25,9 +25,11 @@ constexpr double kMaxPop = 0.02;  // metres in one frame, at the clip's 100-120 
 // limit's least move, docs/mocap.md: One character) the ankle moves 2.0 cm on flat ground
 // and 2.4 cm on the hills.
 constexpr double kMaxPopStraightLeg = 0.0245;
-// The look target and the IK weight switched every second: measured 1.5 to 2.7 cm (the knee as
-// the weight reaches 0, the head's tip under the gaze while the clip turns the head fast).
-constexpr double kMaxPopSwitched = 0.03;
+// The look target and the IK weight switched every second: the goal (kMaxPop), but for 01_03's
+// straight-leg frame (kMaxPopStraightLeg), which pops with or without them. Measured 1.6 to
+// 1.8 cm; 1.5 to 2.7 cm before the gaze's turn and a leg faded to weight 0 were held to the
+// pop budget (the head's tip while the clip turns the head fast, a knee or a toe in the last
+// frames of a weight fading to 0).
 constexpr double kMeanSkate = 0.004;  // metres, mean over the contacts of a clip (0.6-3.1 mm)
 
 // Metres, the worst skate over the contacts of a clip, flat or on the hills: the measured
@@ -150,7 +152,8 @@ TEST(NoPops, LookAndWeightSwitchedOnAndOff) {
         const GroundingFigures g = Play(rig, ground, Changes(kind, hz));
         SCOPED_TRACE(std::string(path) + (ground ? " on hills" : " flat") + ", changes " +
                      std::to_string(kind));
-        EXPECT_LT(g.pop_worst, kMaxPopSwitched)
+        const bool straight_leg = std::string(path).find("01_03") != std::string::npos;
+        EXPECT_LT(g.pop_worst, straight_leg ? kMaxPopStraightLeg : kMaxPop)
             << "frame " << g.pop_frame << ", joint " << rig->clip.name(g.pop_joint);
       }
     }
