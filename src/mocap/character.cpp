@@ -25,8 +25,9 @@ constexpr float kClipJumpSpeed = 10.0f;
 // A foot turns towards the ground's normal in full at its lowest clip height, not at all this
 // share of the rest height above it.
 constexpr float kTiltHeight = 0.04f;
-// The fastest a foot turns to lie from its heel pin to its ball pin, or back, radians a second.
-constexpr float kMaxFootTurnSpeed = 3.0f;
+// The fastest a foot turns to lie from its heel pin to its ball pin, or back, radians a second
+// (fast enough to hold a flat foot the clip turns; the pop limit then bounds its pops).
+constexpr float kMaxFootTurnSpeed = 8.0f;
 // The fastest the gaze's turn of neck and head changes, radians a second, and the share of
 // the pop budget (CharacterSettings::max_pop_speed) it may move the head's tip with.
 constexpr float kMaxGazeTurnSpeed = 3.0f;
@@ -46,9 +47,12 @@ constexpr float kBentShare = 0.3f;
 // The time constant with which the middle joint's last correction fades from where the bend
 // puts it (TurnToBend), seconds.
 constexpr float kBendCorrectionTime = 0.2f;
-// The share of the pop budget a foot's or a hand's turn from the clip's orientation may use
-// at the joints below the ankle or wrist (EndFrame, SolveArm).
-constexpr float kEndTurnShare = 0.3f;
+// The share of the pop budget a foot's turn from the clip's orientation may use at the toe tip
+// in a frame (TurnFoot); the pop limit holds the turn back further where the ankle moves too
+// (EndFrame). 0.3 held a flat foot too slowly to keep both its points while the clip turned it.
+constexpr float kEndTurnShare = 1.0f;
+// The same for a foot turning about its ball, the heel up (TurnFoot).
+constexpr float kBallTurnShare = 0.5f;
 // Bisection rounds of LimitPop: its reach found to 1/2^rounds of the budget.
 constexpr int kPopRounds = 6;
 // The bend given to a straight chain before FABRIK solves it, radians.
@@ -490,9 +494,9 @@ void Character::TurnFoot(Side side, const glm::vec3& o, const glm::quat& tilt, b
   foot_tilt_[side] = foot_turn_[side] * tilt;
   // The foot's whole turn from the clip's orientation: that, and the pitch kept from last
   // frame (KeepToeAboveGround) about the foot's side axis. It changes no faster than
-  // kEndTurnShare of the pop budget moves the toe tip (the rest of the budget is the
-  // ankle's). Found before the legs are solved, so that a pinned ball holds under it
-  // (PinnedAnkle); the IK weight scales it where it is applied (EndFrame).
+  // kEndTurnShare of the pop budget moves the toe tip. Found before the legs are solved, so
+  // that a pinned ball holds under it (PinnedAnkle); the IK weight scales it where it is
+  // applied (EndFrame).
   const float w = applied_weight_;
   const float carried = CarriedPitch(side);
   const glm::vec3 u =
@@ -500,7 +504,10 @@ void Character::TurnFoot(Side side, const glm::vec3& o, const glm::quat& tilt, b
   glm::quat full = glm::angleAxis(w > 0.0f ? carried / w : 0.0f, u) * foot_tilt_[side];
   if (!jumped) {
     const float r = glm::distance(animated_.positions[leg.tip], animated_.positions[a]);
-    const float most = r > 1e-6f ? kEndTurnShare * settings_.max_pop_speed * frame_dt_ / r : 0.0f;
+    // A foot on its pinned ball alone turns about the ball, moving the ankle, which the leg
+    // must follow: half the budget is left for that.
+    const float share = foot.ball && !foot.heel ? kBallTurnShare : kEndTurnShare;
+    const float most = r > 1e-6f ? share * settings_.max_pop_speed * frame_dt_ / r : 0.0f;
     full = TurnTowards(last_foot_turn_[side], full, most);
   }
   last_foot_turn_[side] = full;

@@ -39,8 +39,8 @@
 //      where the solve would, the chain is moved less far (the ankle falls short of its target
 //      and a pinned foot slides; foot(side).held_back says by how much). The foot gets back
 //      the clip's orientation, tilted towards the ground's normal under it by at most
-//      max_foot_tilt as the pin weight fades in, that turn changing by no more than 30% of the
-//      pop budget at the toe tip, and held back under the pop limit towards the turn that
+//      max_foot_tilt as the pin weight fades in, that turn changing by no more than the pop
+//      budget at the toe tip, and held back under the pop limit towards the turn that
 //      keeps its joints' last corrections; then pitched about the ankle if the toe would be
 //      below the terrain plus its clip height, within the budget, a pitch let go no faster
 //      than the budget.
