@@ -25,9 +25,9 @@ constexpr float kClipJumpSpeed = 10.0f;
 // A foot turns towards the ground's normal in full at its lowest clip height, not at all this
 // share of the rest height above it.
 constexpr float kTiltHeight = 0.04f;
-constexpr bool kHeelByHeight = false;
-// The fastest a foot turns to lie from its heel pin to its ball pin, or back, radians a second.
-constexpr float kMaxFootTurnSpeed = 3.0f;
+// The fastest a foot turns to lie from its heel pin to its ball pin, or back, radians a second
+// (fast enough to hold a flat foot the clip turns; the pop limit then bounds its pops).
+constexpr float kMaxFootTurnSpeed = 8.0f;
 // The fastest the gaze's turn of neck and head changes, radians a second, and the share of
 // the pop budget (CharacterSettings::max_pop_speed) it may move the head's tip with.
 constexpr float kMaxGazeTurnSpeed = 3.0f;
@@ -47,9 +47,12 @@ constexpr float kBentShare = 0.3f;
 // The time constant with which the middle joint's last correction fades from where the bend
 // puts it (TurnToBend), seconds.
 constexpr float kBendCorrectionTime = 0.2f;
-// The share of the pop budget a foot's or a hand's turn from the clip's orientation may use
-// at the joints below the ankle or wrist (EndFrame, SolveArm).
-constexpr float kEndTurnShare = 0.3f;
+// The share of the pop budget a foot's turn from the clip's orientation may use at the toe tip
+// in a frame (TurnFoot); the pop limit holds the turn back further where the ankle moves too
+// (EndFrame). 0.3 held a flat foot too slowly to keep both its points while the clip turned it.
+constexpr float kEndTurnShare = 1.0f;
+// The same for a foot turning about its ball, the heel up (TurnFoot).
+constexpr float kBallTurnShare = 0.5f;
 // Bisection rounds of LimitPop: its reach found to 1/2^rounds of the budget.
 constexpr int kPopRounds = 6;
 // The bend given to a straight chain before FABRIK solves it, radians.
@@ -210,6 +213,7 @@ Character::Character(std::shared_ptr<const Rig> rig, const CharacterSettings& se
   for (auto& q : foot_tilt_) q = glm::quat(1, 0, 0, 0);
   for (auto& q : foot_turn_) q = glm::quat(1, 0, 0, 0);
   for (auto& q : last_foot_turn_) q = glm::quat(1, 0, 0, 0);
+  for (auto& q : shown_turn_) q = glm::quat(1, 0, 0, 0);
   SetPlacement(Placement{});
 }
 
@@ -336,7 +340,9 @@ void Character::PrepareLegs(float dt) {
     for (std::size_t i = 0; i < leg.chain.size(); ++i) {
       local[i] = final_.positions[leg.chain[i]] - hip;
     }
-    leg_active_[side] = w > 0.0f;
+    // At IK weight 0 a leg the pop limit still holds off the clip's (leg_held_) is walked
+    // back to it within the budget, as an arm is (SolveArm); otherwise it is the clip's.
+    leg_active_[side] = w > 0.0f || (leg_held_[side] && !jumped_);
     const glm::vec3 ankle = local.back();
     leg_target_local_[side] = ankle + (feet_[side].target - hip - ankle) * w;
     bool straight = false;
@@ -420,8 +426,9 @@ void Character::UpdateFoot(Side side, float time, float dt, bool jumped) {
   const Limb& leg = rig.limbs.legs[side];
   FootState& foot = feet_[side];
   const float frame_time = rig.clip.frame_time();
-  const glm::vec3 a = animated_.positions[leg.end()];
-  const glm::vec3 b = animated_.positions[rig.contacts.ball_joint[side]];
+  const int ankle = leg.end(), ball = rig.contacts.ball_joint[side];
+  const glm::vec3 a = animated_.positions[ankle];
+  const glm::vec3 b = animated_.positions[ball];
   // Where the clip puts the ankle, carried onto the terrain under it.
   const glm::vec3 free_target(a.x, Ground(a.x, a.z) + (a.y - ground_), a.z);
   foot.contact = rig.contacts.At(side, time, frame_time);
@@ -445,40 +452,15 @@ void Character::UpdateFoot(Side side, float time, float dt, bool jumped) {
   const glm::quat tilt =
       ScaleRotation(LimitRotation(ShortestArc(kUp, normal), settings_.max_foot_tilt),
                     Smoothstep(std::clamp(1.0f - above, 0.0f, 1.0f)));
-  const glm::vec3 o = tilt * (b - a);
-  // A point weighs 1 while its contact lasts, 0 otherwise; but with the ball down, the heel
-  // weighs by how near its clip height is to its lowest: 1 there, 0 from half the contact's
-  // release height up (a heel rising off the ground hands over to the ball smoothly).
-  const auto near_ground = [&](float height) {
-    const float reach = 0.5f * rig.contacts.release_height;
-    return reach > 0.0f ? Smoothstep(std::clamp(1.0f - height / reach, 0.0f, 1.0f)) : 1.0f;
-  };
-  const float heel_height = a.y - ground_ - rig.contacts.ankle_low[side];
-  const float heel_aim = !foot.heel                   ? 0.0f
-                         : foot.ball && kHeelByHeight ? near_ground(heel_height)
-                                                      : 1.0f;
-  const float ball_aim = foot.ball ? 1.0f : 0.0f;
-  const bool starts = jumped || (foot.contact && !contact_was_[side]);
-  if (starts) {
-    // A new contact (or a restart) begins where the foot is now, so nothing jumps.
-    const glm::vec3 now = jumped ? free_target : free_target + correction_[side];
-    foot.pin_weight = jumped && !foot.contact ? 0.0f : foot.pin_weight;
-    heel_weight_[side] = heel_aim;
-    ball_weight_[side] = ball_aim;
-    foot.heel_pin = now;
-    foot.ball_pin = now + o;
-    pin_rest_[side] = now;
-    foot.pin = now;
-  } else {
-    // A point down again after its weight has gone: pinned where it is now.
-    if (foot.heel && !heel_was_[side] && heel_weight_[side] == 0.0f) foot.heel_pin = foot.pin;
-    if (foot.ball && !ball_was_[side] && ball_weight_[side] == 0.0f) {
-      foot.ball_pin = foot.pin + foot_turn_[side] * o;
-    }
-    const float step = settings_.point_fade_time > 0.0f ? dt / settings_.point_fade_time : 1.0f;
-    heel_weight_[side] += std::clamp(heel_aim - heel_weight_[side], -step, step);
-    ball_weight_[side] += std::clamp(ball_aim - ball_weight_[side], -step, step);
+  // Each point is pinned where it is when it goes down: where last frame's pose had it at
+  // full IK weight (EndFrame), so a pin moves nothing; after a restart, where the clip puts it.
+  if (foot.heel && (jumped || !heel_was_[side])) {
+    foot.heel_pin = jumped ? free_target : shown_ankle_[side];
   }
+  if (foot.ball && (jumped || !ball_was_[side])) {
+    foot.ball_pin = jumped ? free_target + tilt * (b - a) : shown_ball_[side];
+  }
+  if (foot.heel || foot.ball) ball_last_[side] = !foot.heel;
   contact_was_[side] = foot.contact;
   heel_was_[side] = foot.heel;
   ball_was_[side] = foot.ball;
@@ -490,39 +472,58 @@ void Character::UpdateFoot(Side side, float time, float dt, bool jumped) {
     foot.pin_weight = std::clamp(foot.pin_weight + (foot.contact ? step : -step), 0.0f, 1.0f);
   }
   foot.pinned = foot.pin_weight > 0.0f;
-  foot.pin = PinnedAnkle(side, o, free_target, jumped, dt);
-  foot_tilt_[side] = foot_turn_[side] * tilt;
+  TurnFoot(side, tilt * (b - a), tilt, jumped, dt);
+  foot.pin = PinnedAnkle(side, b - a, free_target);
   foot.target = AimFoot(side, free_target, jumped, dt);
 }
 
-glm::vec3 Character::PinnedAnkle(Side side, const glm::vec3& o, const glm::vec3& free_target,
-                                 bool jumped, float dt) {
-  FootState& foot = feet_[side];
-  // Heel and ball both down: the foot turns so that it lies from the heel pin to the ball pin
-  // (both hold); one down: the foot turns about it as the clip turns it. The weights blend
-  // between these, and the turn changes no faster than kMaxFootTurnSpeed.
-  const float wh = heel_weight_[side], wb = ball_weight_[side];
-  const float both =
-      (foot.pinned && wh > 0.0f && wb > 0.0f) ? std::min(wh, wb) / std::max(wh, wb) : 0.0f;
-  const glm::quat wanted = ScaleRotation(ShortestArc(o, foot.ball_pin - foot.heel_pin), both);
-  if (jumped) {
-    foot_turn_[side] = wanted;
-  } else {
-    foot_turn_[side] = TurnTowards(foot_turn_[side], wanted, kMaxFootTurnSpeed * dt);
+void Character::TurnFoot(Side side, const glm::vec3& o, const glm::quat& tilt, bool jumped,
+                         float dt) {
+  const FootState& foot = feet_[side];
+  const Limb& leg = rig_->limbs.legs[side];
+  const int a = leg.end();
+  // Heel and ball both down: the foot is turned so that it lies from the heel pin to the ball
+  // pin (both hold, however the clip turns the foot); otherwise it turns back to the clip's
+  // orientation. No faster than kMaxFootTurnSpeed.
+  glm::quat lay(1, 0, 0, 0);
+  const glm::vec3 between = foot.ball_pin - foot.heel_pin;
+  if (foot.heel && foot.ball && glm::length(o) > 1e-6f && glm::length(between) > 1e-6f) {
+    lay = ShortestArc(o, between);
   }
-  if (!foot.pinned) {
-    pin_rest_[side] = free_target;
-    return free_target;
+  foot_turn_[side] = jumped ? lay : TurnTowards(foot_turn_[side], lay, kMaxFootTurnSpeed * dt);
+  foot_tilt_[side] = foot_turn_[side] * tilt;
+  // The foot's whole turn from the clip's orientation: that, and the pitch kept from last
+  // frame (KeepToeAboveGround) about the foot's side axis. It changes no faster than
+  // kEndTurnShare of the pop budget moves the toe tip. Found before the legs are solved, so
+  // that a pinned ball holds under it (PinnedAnkle); the IK weight scales it where it is
+  // applied (EndFrame).
+  const float w = applied_weight_;
+  const float carried = CarriedPitch(side);
+  const glm::vec3 u =
+      glm::normalize(foot_tilt_[side] * animated_.rotations[a] * glm::vec3(1.0f, 0.0f, 0.0f));
+  glm::quat full = glm::angleAxis(w > 0.0f ? carried / w : 0.0f, u) * foot_tilt_[side];
+  if (!jumped) {
+    const float r = glm::distance(animated_.positions[leg.tip], animated_.positions[a]);
+    // A foot on its pinned ball alone turns about the ball, moving the ankle, which the leg
+    // must follow: half the budget is left for that.
+    const float share = foot.ball && !foot.heel ? kBallTurnShare : kEndTurnShare;
+    const float most = r > 1e-6f ? share * settings_.max_pop_speed * frame_dt_ / r : 0.0f;
+    full = TurnTowards(last_foot_turn_[side], full, most);
   }
-  const glm::vec3 turned = foot_turn_[side] * o;
-  // By their weights, blended from the last fully weighted position while they sum below 1.
-  const glm::vec3 rest = pin_rest_[side];
-  const float sum = wh + wb;
-  const glm::vec3 pinned =
-      rest +
-      (wh * (foot.heel_pin - rest) + wb * (foot.ball_pin - turned - rest)) / std::max(1.0f, sum);
-  if (sum >= 1.0f) pin_rest_[side] = pinned;
-  return pinned;
+  last_foot_turn_[side] = full;
+}
+
+glm::vec3 Character::PinnedAnkle(Side side, const glm::vec3& foot_vector,
+                                 const glm::vec3& free_target) const {
+  const FootState& foot = feet_[side];
+  if (!foot.pinned) return free_target;
+  // The heel down: the ankle on the heel pin. The ball alone down (a foot on its toes): the
+  // ankle where the foot, turned as it will be written (TurnFoot), puts its ball on the ball
+  // pin, so the foot turns about its ball as the clip turns it. Neither (the contact has ended
+  // and the pin fades, or a gap within it): as by the point that was down last (a foot
+  // pushing off keeps turning about its ball while its pin fades).
+  if (foot.heel || !(foot.ball || ball_last_[side])) return foot.heel_pin;
+  return foot.ball_pin - last_foot_turn_[side] * foot_vector;
 }
 
 glm::vec3 Character::AimFoot(Side side, const glm::vec3& free_target, bool jumped, float dt) {
@@ -530,11 +531,12 @@ glm::vec3 Character::AimFoot(Side side, const glm::vec3& free_target, bool jumpe
   const Limb& leg = rig.limbs.legs[side];
   const FootState& foot = feet_[side];
   // The ankle's correction (target less the clip's ankle on the terrain) heads for the pinned
-  // one by the pin weight, no faster than max_correction_speed: a foot let go while the clip
-  // moves it fast catches up over a few frames instead of in one.
+  // one by the pin weight. A pin in full holds exactly (it starts where the foot is); while
+  // a pin fades in or out, the correction changes no faster than max_correction_speed: a
+  // foot let go while the clip moves it fast catches up over a few frames instead of in one.
   const glm::vec3 wanted = (foot.pin - free_target) * Smoothstep(foot.pin_weight);
   glm::vec3& correction = correction_[side];
-  if (jumped) {
+  if (jumped || (foot.contact && foot.pin_weight >= 1.0f)) {
     correction = wanted;
   } else {
     const glm::vec3 step = wanted - correction;
@@ -552,7 +554,7 @@ glm::vec3 Character::AimFoot(Side side, const glm::vec3& free_target, bool jumpe
       std::pair{rig.contacts.ball_joint[side], rig.contacts.ball_low[side]},
       std::pair{leg.tip, rig.contacts.tip_low[side]}};
   for (const auto& [joint, low] : points) {
-    const glm::vec3 p = target + foot_tilt_[side] * (animated_.positions[joint] - a);
+    const glm::vec3 p = target + last_foot_turn_[side] * (animated_.positions[joint] - a);
     target.y += std::max(0.0f, Ground(p.x, p.z) + low - p.y);
   }
   return target;
@@ -597,41 +599,56 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
   const Clip& clip = rig_->clip;
   for (int side : {kLeft, kRight}) {
     feet_[side].held_back = 0.0f;
+    const Limb& leg = rig_->limbs.legs[side];
+    const int a = leg.end(), ball = rig_->contacts.ball_joint[side];
     if (!leg_active_[side]) {
-      last_foot_turn_[side] = glm::quat(1, 0, 0, 0);
+      leg_held_[side] = false;
+      // At IK weight 0 the full IK's points are at their targets (the pins' next starts).
+      last_foot_turn_[side] = shown_turn_[side] = glm::quat(1, 0, 0, 0);
+      shown_ankle_[side] = feet_[side].target;
+      shown_ball_[side] = feet_[side].target + animated_.positions[ball] - animated_.positions[a];
       continue;
     }
     const std::span<const glm::vec3> in = side == kLeft ? left_leg : right_leg;
     auto& solved = leg_solved_[side];
     if (in.size() != solved.size()) continue;
     if (in.data() != solved.data()) std::copy(in.begin(), in.end(), solved.begin());
-    const Limb& leg = rig_->limbs.legs[side];
     TurnToBend(side, leg, solved, leg_pole_[side], applied_weight_);
-    // The foot keeps the clip's orientation, tilted towards the ground as far as its pin goes.
-    // With the pitch kept from last frame (KeepToeAboveGround), about the foot's side axis.
-    const int a = leg.end();
+    // The foot keeps the clip's orientation, turned as TurnFoot found (the ground's tilt, the
+    // lie between the pins, the pitch kept from last frame), scaled by the IK weight, so a
+    // weight change moves the foot with it.
     const float carried = CarriedPitch(static_cast<Side>(side));
-    // The unweighted turn (the ground's tilt and the kept pitch) changes no faster than
-    // kEndTurnShare of the pop budget moves the toe tip (the rest of the budget is the
-    // ankle's); the IK weight then scales it, so a weight change moves the foot with it.
-    const float w = applied_weight_;
-    const glm::vec3 u =
-        glm::normalize(foot_tilt_[side] * animated_.rotations[a] * glm::vec3(1.0f, 0.0f, 0.0f));
-    glm::quat full = glm::angleAxis(w > 0.0f ? carried / w : 0.0f, u) * foot_tilt_[side];
-    if (!jumped_) {
-      const float r = glm::distance(animated_.positions[leg.tip], animated_.positions[a]);
-      const float most = r > 1e-6f ? kEndTurnShare * settings_.max_pop_speed * frame_dt_ / r : 0.0f;
-      full = TurnTowards(last_foot_turn_[side], full, most);
-    }
-    last_foot_turn_[side] = full;
-    glm::quat turn = ScaleRotation(full, w);
+    glm::quat turn = ScaleRotation(last_foot_turn_[side], applied_weight_);
     const glm::vec3 aimed = solved.back();
-    LimitPop(leg, solved, &turn);
+    // Under the pop limit the foot's turn is held back too, towards the turn that keeps its
+    // joints' last corrections, as a hand's (SolveArm).
+    const glm::quat expected = ExpectedHandTurn(leg, shown_turn_[side]);
+    LimitPop(leg, solved, &turn, &expected);
     feet_[side].held_back = glm::distance(aimed, solved.back());
     WriteLimb(leg, solved);
     const glm::quat back = turn * animated_.rotations[a] * glm::inverse(final_.rotations[a]);
     RotateJoints(final_, a, clip.subtree_end(a), back, final_.positions[a]);
     KeepToeAboveGround(static_cast<Side>(side), carried);
+    shown_turn_[side] =
+        glm::normalize(final_.rotations[a] * glm::inverse(animated_.rotations[a]));
+    // Held while the weight is on or the leg is still off the clip's (beyond float rounding).
+    bool off = applied_weight_ > 0.0f;
+    const int hip = leg.chain[0];
+    for (int j = hip; j < clip.subtree_end(hip) && !off; ++j) {
+      off = glm::distance(final_.positions[j], animated_.positions[j]) > 1e-6f;
+    }
+    leg_held_[side] = off;
+    // Where the points are at full IK weight (the pins of the next contacts): the ankle at
+    // its target, but for what the solve missed (the pop limit's hold, an unreached target;
+    // known only at full weight: a weighted pose is not the full IK's); the ball as the foot
+    // is turned (TurnFoot's turn of the clip's foot, unweighted).
+    const glm::vec3 missed =
+        applied_weight_ >= 1.0f
+            ? final_.positions[a] - (final_.positions[leg.chain[0]] + leg_target_local_[side])
+            : glm::vec3(0.0f);
+    shown_ankle_[side] = feet_[side].target + missed;
+    shown_ball_[side] = shown_ankle_[side] +
+                        last_foot_turn_[side] * (animated_.positions[ball] - animated_.positions[a]);
   }
   for (int side : {kLeft, kRight}) SolveArm(static_cast<Side>(side));
   TurnHead();
@@ -904,6 +921,24 @@ void Character::KeepToeAboveGround(Side side, float carried) {
     }
     theta = std::remainder(theta, 2.0f * std::numbers::pi_v<float>);
     theta *= applied_weight_;
+    // Within the pop budget (docs/mocap.md: One character): the pitch moves the tip no
+    // farther from where its last correction puts it than the budget, or than it already is.
+    if (!jumped_) {
+      const glm::vec3 expected = animated_.positions[tip] + last_final_[tip] - last_animated_[tip];
+      const float allowed =
+          std::max(settings_.max_pop_speed * frame_dt_, glm::distance(t, expected));
+      const auto tip_after = [&](float angle) {
+        return ankle + glm::angleAxis(angle, u) * (t - ankle);
+      };
+      if (glm::distance(tip_after(theta), expected) > allowed) {
+        float lo = 0.0f, hi = 1.0f;
+        for (int k = 0; k < kPopRounds; ++k) {
+          const float mid = 0.5f * (lo + hi);
+          (glm::distance(tip_after(mid * theta), expected) <= allowed ? lo : hi) = mid;
+        }
+        theta *= lo;
+      }
+    }
     pitch += theta;
     const glm::quat q = glm::angleAxis(theta, u);
     RotateJoints(final_, a, rig_->clip.subtree_end(a), q, ankle);
@@ -1034,7 +1069,35 @@ void Character::TurnHead() {
         glm::distance(animated_.positions[limbs.head_tip], animated_.positions[limbs.neck]);
     float speed = kMaxGazeTurnSpeed;
     if (radius > 1e-6f) speed = std::min(speed, kGazePopShare * settings_.max_pop_speed / radius);
-    gaze_turn_ = TurnTowards(gaze_turn_, wanted, speed * frame_dt_);
+    glm::quat next = TurnTowards(gaze_turn_, wanted, speed * frame_dt_);
+    // A turn kept while the clip turns the head fast moves the tip with the clip's motion
+    // turned: where that would pop beyond kGazePopShare of the budget, the turn is taken from
+    // the one that keeps the tip's last correction (relative to the neck) towards `next`, as
+    // far as stays within that share (bisection; docs/mocap.md: One character, Gaze).
+    const int tip = limbs.head_tip, neck = limbs.neck, head_joint = limbs.head;
+    const glm::vec3 kept = last_final_[tip] - last_final_[neck] +
+                           (animated_.positions[tip] - animated_.positions[neck]) -
+                           (last_animated_[tip] - last_animated_[neck]);
+    const float allowed = kGazePopShare * settings_.max_pop_speed * frame_dt_;
+    // The tip relative to the neck with the turn `q` shared between neck and head (below).
+    const glm::vec3 h = animated_.positions[head_joint] - animated_.positions[neck];
+    const glm::vec3 t = animated_.positions[tip] - animated_.positions[head_joint];
+    const auto tip_at = [&](const glm::quat& q) {
+      if (neck == head_joint) return q * t;
+      const glm::quat np = ScaleRotation(q, settings_.neck_share);
+      return np * h + ScaleRotation(q, 1.0f - settings_.neck_share) * (np * t);
+    };
+    if (glm::distance(tip_at(next), kept) > allowed && glm::length(kept) > 1e-6f) {
+      const glm::quat expected =
+          glm::normalize(ShortestArc(tip_at(gaze_turn_), kept) * gaze_turn_);
+      float lo = 0.0f, hi = 1.0f;
+      for (int k = 0; k < kPopRounds; ++k) {
+        const float mid = 0.5f * (lo + hi);
+        (glm::distance(tip_at(glm::slerp(expected, next, mid)), kept) <= allowed ? lo : hi) = mid;
+      }
+      next = glm::normalize(glm::slerp(expected, next, lo));
+    }
+    gaze_turn_ = next;
   }
   const glm::quat q = gaze_turn_;
   if (q.x == 0.0f && q.y == 0.0f && q.z == 0.0f) return;  // no turn (IK weight 0: exact)

@@ -12,16 +12,17 @@
 // Update(time, dt) then, in order:
 //   1. Feet (docs/mocap.md: One character). Each foot has a pin weight that fades in over
 //      pin_fade_in when its contact (contacts.h) starts and out over release_time when it
-//      ends, and a weight per contact point (heel, ball) fading over point_fade_time. A point's
-//      pin is set where that point is when its contact starts; the pinned ankle position is
-//      the heel pin, or the ball pin less the foot's vector (a foot on its toes turns about
-//      its ball as the clip turns it), weighted by the points' weights. The ankle's target is
-//      the clip's ankle carried onto the terrain under it (its clip height above the ground),
-//      moved towards the pinned position by the smoothstep of the pin weight, and that
-//      correction changes no faster than max_correction_speed: nothing jumps when a contact
-//      starts or ends. A pin the hip has left behind (farther than 95% of the
-//      leg's length horizontally) fades out; a restart (restarted(): a time jump, or a clip
-//      that jumps by itself) starts the feet afresh.
+//      ends. Each contact point (heel, ball) is pinned where it is, in the full-weight pose
+//      of the last frame, when its own contact starts. With the heel down the ankle holds on
+//      the heel pin; with both down the foot is also turned to lie from the heel pin to the
+//      ball pin; with the ball alone down (a foot on its toes) the ankle is placed so that the
+//      foot, turned as it will be written, keeps its ball on the ball pin and turns about it
+//      as the clip turns it. The ankle's target is the clip's ankle carried onto the terrain
+//      under it (its clip height above the ground), moved towards the pinned position by the
+//      smoothstep of the pin weight: exactly while the pin holds in full, and while it fades
+//      no faster than max_correction_speed. A pin the hip has left behind (farther than 95%
+//      of the leg's length horizontally) fades out; a restart (restarted(): a time jump, or a
+//      clip that jumps by itself) starts the feet afresh.
 //   2. Pelvis. The whole body moves vertically by the lower of the two feet's changes of
 //      height, lowered further if a leg could not reach its target with 95% of its length,
 //      bounded by pelvis_limit x leg length; the result smoothed with time constant
@@ -38,9 +39,11 @@
 //      where the solve would, the chain is moved less far (the ankle falls short of its target
 //      and a pinned foot slides; foot(side).held_back says by how much). The foot gets back
 //      the clip's orientation, tilted towards the ground's normal under it by at most
-//      max_foot_tilt as the pin weight fades in, that turn changing by no more than 30% of the
-//      pop budget at the toe tip; then pitched about the ankle if the toe would be below the
-//      terrain plus its clip height, a pitch let go no faster than the budget.
+//      max_foot_tilt as the pin weight fades in, that turn changing by no more than the pop
+//      budget at the toe tip, and held back under the pop limit towards the turn that
+//      keeps its joints' last corrections; then pitched about the ankle if the toe would be
+//      below the terrain plus its clip height, within the budget, a pitch let go no faster
+//      than the budget.
 //   4. Hands: a reach target set for a hand blends in over reach_blend_time (smoothstep), or
 //      longer for a far target (no faster than max_blend_speed), and out the same way when
 //      cleared; the arm chain is solved towards it (a target out of reach: the arm points at
@@ -51,10 +54,12 @@
 //   5. Gaze: the neck (share neck_share) and head turn their +Z towards the look point, by at
 //      most max_gaze_angle from the clip's direction, blended in and out like the hands; the
 //      turn changes by at most 3 radians a second, and no faster than 80% of the pop budget
-//      moves the head's tip. A new reach or look point is moved to
+//      moves the head's tip; where the clip turns the head fast, the turn is held back towards
+//      the one keeping the tip's last correction, within that share. A new reach or look point is moved to
 //      from the last one at max_blend_speed.
 // The IK weight W in [0, 1] scales it all: the pelvis offset by W, each target moved from the
-// animated position by W of the way. A new weight is reached over weight_blend_time (at once
+// animated position by W of the way; a leg the pop limit still holds off the clip's when W
+// reaches 0 is walked back to it within the budget. A new weight is reached over weight_blend_time (at once
 // on the first frame and after a time jump); W = 0 gives the animated pose exactly.
 // Every edit turns subtrees rigidly, so every bone keeps the clip's length; nothing is NaN.
 #pragma once
@@ -98,7 +103,6 @@ struct CharacterSettings {
   float pin_fade_in = 0.0f;           // seconds: a pin's weight from 0 to 1 (a new pin starts
                                       // where the foot is, so at once is smooth)
   float release_time = 0.25f;         // seconds: a pin's weight from 1 to 0
-  float point_fade_time = 0.15f;      // seconds: heel and ball weights within a pin
   float max_foot_tilt = 0.5f;         // radians: the foot's turn towards the ground's normal
   float reach_blend_time = 0.3f;      // seconds
   float max_blend_speed = 0.8f;       // metres per second: reach and gaze blends no faster
@@ -198,8 +202,13 @@ class Character {
   glm::vec3 Place(const glm::vec3& clip_point) const;
   void UpdateFeet(float time, float dt, bool jumped);
   void UpdateFoot(Side side, float time, float dt, bool jumped);
-  glm::vec3 PinnedAnkle(Side side, const glm::vec3& foot_vector, const glm::vec3& free_target,
-                        bool jumped, float dt);
+  // The foot's turn from the clip's orientation this frame (last_foot_turn_), before the
+  // solve: `o` is the clip's heel-to-ball vector turned by `tilt`, the ground's turn.
+  void TurnFoot(Side side, const glm::vec3& o, const glm::quat& tilt, bool jumped, float dt);
+  // The pinned ankle position from the pins of the points down (`foot_vector`: the clip's
+  // heel-to-ball vector).
+  glm::vec3 PinnedAnkle(Side side, const glm::vec3& foot_vector,
+                        const glm::vec3& free_target) const;
   glm::vec3 AimFoot(Side side, const glm::vec3& free_target, bool jumped, float dt);
   void SolvePelvis(float dt, bool jumped);
   void UpdateBlends(float dt, bool jumped);
@@ -234,8 +243,9 @@ class Character {
   // The share of last frame's toe pitch still applied this frame, radians.
   float CarriedPitch(Side side) const;
   void SolveArm(Side side);
-  // The hand's turn from the clip's orientation that best keeps the last frame's corrections
-  // of the joints below the wrist (relative to the wrist), from last frame's `last_turn`.
+  // The hand's (or foot's) turn from the clip's orientation that best keeps the last frame's
+  // corrections of the joints below the wrist or ankle (relative to it), from last frame's
+  // `last_turn`.
   glm::quat ExpectedHandTurn(const Limb& arm, const glm::quat& last_turn) const;
   void TurnHead();
 
@@ -256,15 +266,17 @@ class Character {
   bool jumped_ = true;                        // this frame's time jumped (see UpdateFeet)
   bool clip_moved_ = true;  // this frame's clip time differs from the last frame's
   std::array<FootState, 2> feet_;
-  std::array<float, 2> heel_weight_{}, ball_weight_{};
   std::array<bool, 2> contact_was_{}, heel_was_{}, ball_was_{};
-  std::array<glm::vec3, 2> pin_rest_{};    // the pinned position the point weights blend from
+  std::array<bool, 2> ball_last_{};  // the ball alone was down last (PinnedAnkle)
   std::array<glm::quat, 2> foot_tilt_{};   // the foot's whole turn from the clip's
   std::array<glm::quat, 2> foot_turn_{};   // the part that lays it from heel pin to ball pin
   std::array<glm::vec3, 2> correction_{};  // each ankle's target less its clip position  // this
                                            // frame's turn of each foot towards the ground
   std::array<float, 2> leg_length_{};
   std::array<glm::quat, 2> last_foot_turn_{};  // each foot's unweighted turn, last frame
+  // Each foot's ankle and ball at full IK weight, last frame (EndFrame): where pins start.
+  std::array<glm::vec3, 2> shown_ankle_{}, shown_ball_{};
+  std::array<glm::quat, 2> shown_turn_{};  // each foot's final turn from the clip's, last frame
   std::array<float, 2> toe_pitch_{};
   float last_weight_ = 0.0f;  // the IK weight toe_pitch_ was applied with           // each foot's
                               // pitch about its side axis, last frame
@@ -285,6 +297,7 @@ class Character {
   std::array<glm::vec3, 2> leg_target_local_{};
   std::array<glm::vec3, 2> leg_pole_{};
   std::array<bool, 2> leg_active_{};
+  std::array<bool, 2> leg_held_{};  // the leg was off the clip's last frame (EndFrame)
   std::vector<glm::vec3> arm_local_, arm_clip_;  // SolveArm's chains: solved, the clip's
   std::array<glm::quat, 2> hand_turn_{};         // each hand's turn from the clip's, last frame
   std::array<bool, 2> arm_held_{};               // the arm was off the clip's last frame (SolveArm)

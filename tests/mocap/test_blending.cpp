@@ -43,7 +43,9 @@ TEST(Blending, WeightZeroIsTheClipExactly) {
 }
 
 TEST(Blending, WeightScalesTheCorrection) {
-  // Half weight moves the pelvis half as far as full weight.
+  // Half weight moves the pelvis half as far as full weight, within 3 mm: a pin starts where
+  // the foot is at full weight, with what the pop limit held it back (character.h), which a
+  // weighted pose does not know.
   Character full = Make(), half = Make();
   ASSERT_TRUE(half.SetIkWeight(0.5f).ok());
   float worst = 0.0f, largest = 0.0f;
@@ -54,7 +56,7 @@ TEST(Blending, WeightScalesTheCorrection) {
     largest = std::max(largest, std::fabs(full.pelvis_offset()));
   }
   EXPECT_GT(largest, 0.001f);
-  EXPECT_LT(worst, 1e-5f);
+  EXPECT_LT(worst, 0.003f);
 }
 
 TEST(Blending, ReachEasesInReachesAndEasesOut) {

@@ -1,8 +1,8 @@
 // Grounding without pops (docs/mocap.md: One character, Figures): over every frame of each
 // packaged clip, flat and on hills, as given and with its joints renamed and its unit
 // changed, no joint moves more than kMaxPop (the goal, 2 cm) in a frame beyond what the clip
-// moves it, but for one frame of 01_03 on the hills (kMaxPopStraightLeg); with the look
-// target and the IK weight switched on and off, within kMaxPopSwitched; with hand reaches
+// moves it, but for one frame of 01_03 (kMaxPopStraightLeg), also with the look target and
+// the IK weight switched on and off; with hand reaches
 // switched on and off, within a bound per clip (ReachesSwitchedOnAndOff). Also skate,
 // penetration and bone lengths. The skate bounds are what the grounding achieves today with a
 // margin (docs/mocap.md gives the figures and the goals they fall short of: skate under
@@ -20,15 +20,29 @@ namespace fabrik::mocap {
 namespace {
 
 constexpr double kMaxPop = 0.02;  // metres in one frame, at the clip's 100-120 Hz (the goal)
-// 01_03 on the hills: in one frame (4464) the clip's right leg is straight and its foot is
+// 01_03: in one frame (4464) the clip's right leg is straight and its foot, on its ball, is
 // pinned farther than the leg reaches; even following the clip's motion alone (the pop
-// limit's least move, docs/mocap.md: One character) the toe moves 2.25 cm.
-constexpr double kMaxPopStraightLeg = 0.023;
-// The look target and the IK weight switched every second: measured 1.5 to 2.7 cm (the knee as
-// the weight reaches 0, the head's tip under the gaze while the clip turns the head fast).
-constexpr double kMaxPopSwitched = 0.03;
-constexpr double kMaxSkate = 0.1;     // metres, worst over the contacts of a clip
-constexpr double kMeanSkate = 0.006;  // metres, mean over the contacts of a clip
+// limit's least move, docs/mocap.md: One character) the ankle moves 2.0 cm on flat ground
+// and 2.4 cm on the hills.
+constexpr double kMaxPopStraightLeg = 0.0245;
+// The look target and the IK weight switched every second: the goal (kMaxPop), but for 01_03's
+// straight-leg frame (kMaxPopStraightLeg), which pops with or without them. Measured 1.6 to
+// 1.8 cm; 1.5 to 2.7 cm before the gaze's turn and a leg faded to weight 0 were held to the
+// pop budget (the head's tip while the clip turns the head fast, a knee or a toe in the last
+// frames of a weight fading to 0).
+constexpr double kMeanSkate = 0.003;  // metres, mean over the contacts of a clip (0.5-2.5 mm)
+
+// Metres, the worst skate over the contacts of a clip, flat or on the hills: the measured
+// worst (docs/mocap.md: Figures) with a margin. 01_01: 1.1 mm (the goal, 5 mm, is met);
+// 01_03: 17.4 and 22.3 mm, where the pop limit holds a pinned foot back in its straight-leg
+// frame, and where the clip itself turns a planted foot back and forth within two frames;
+// Boxing_Toes: 3.0 and 8.8 mm. Before each point was pinned where the foot was shown and a
+// ball alone held the foot: 10.6, 18.7 and 67.7 mm.
+double MaxSkate(const std::string& what) {
+  if (what.find("01_01") != std::string::npos) return 0.002;
+  if (what.find("01_03") != std::string::npos) return 0.024;
+  return 0.0095;
+}
 
 Heightmap Hills() {
   auto map =
@@ -71,11 +85,11 @@ void ExpectGrounded(const std::shared_ptr<const Rig>& rig, const std::string& wh
   for (const Heightmap* ground : {static_cast<const Heightmap*>(nullptr), &hills}) {
     const GroundingFigures g = Play(rig, ground);
     SCOPED_TRACE(what + (ground ? " on hills" : " flat"));
-    const bool straight_leg = ground != nullptr && what.find("01_03") != std::string::npos;
+    const bool straight_leg = what.find("01_03") != std::string::npos;
     EXPECT_LT(g.pop_worst, straight_leg ? kMaxPopStraightLeg : kMaxPop)
         << "frame " << g.pop_frame << ", joint " << rig->clip.name(g.pop_joint);
     EXPECT_LT(g.penetration_worst, 0.01);
-    EXPECT_LT(g.skate_worst, kMaxSkate);
+    EXPECT_LT(g.skate_worst, MaxSkate(what));
     EXPECT_LT(g.skate_mean, kMeanSkate);
     EXPECT_GT(g.contacts, 4);
   }
@@ -139,7 +153,8 @@ TEST(NoPops, LookAndWeightSwitchedOnAndOff) {
         const GroundingFigures g = Play(rig, ground, Changes(kind, hz));
         SCOPED_TRACE(std::string(path) + (ground ? " on hills" : " flat") + ", changes " +
                      std::to_string(kind));
-        EXPECT_LT(g.pop_worst, kMaxPopSwitched)
+        const bool straight_leg = std::string(path).find("01_03") != std::string::npos;
+        EXPECT_LT(g.pop_worst, straight_leg ? kMaxPopStraightLeg : kMaxPop)
             << "frame " << g.pop_frame << ", joint " << rig->clip.name(g.pop_joint);
       }
     }
@@ -204,8 +219,9 @@ TEST(NoPops, BudgetTradesPopsForSkate) {
   tight.max_pop_speed = 1.0f;  // 1 cm a frame at Boxing_Toes' 100 Hz
   const GroundingFigures loose = Play(rig, nullptr);
   const GroundingFigures held = Play(rig, nullptr, {}, tight);
-  // Measured: 1.77 cm and 4.2 mm mean skate at the default, 1.00 cm and 5.7 mm held.
-  EXPECT_LT(held.pop_worst, 0.0105);
+  // Measured: 1.69 cm at the default, 1.15 cm held (where the limit's least move exceeds
+  // the budget of 1 cm).
+  EXPECT_LT(held.pop_worst, 0.012);
   EXPECT_LT(held.pop_worst, loose.pop_worst);
   EXPECT_GT(held.skate_mean, loose.skate_mean);
   for (float bad : {0.0f, -1.0f, std::nanf("")}) {
