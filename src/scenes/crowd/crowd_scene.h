@@ -69,8 +69,8 @@ class CrowdScene final : public Scene {
   int drawn_cap_ = kMaxDrawnCharacters;
 };
 
-struct AppCommandEntry;  // core/command_table.h
+struct CommandEntry;  // core/command_table.h
 // The scene's own commands: characters (crowd_commands.cpp).
-std::span<const AppCommandEntry> CrowdCommandEntries();
+std::span<const CommandEntry> CrowdCommandEntries();
 
 }  // namespace fabrik
