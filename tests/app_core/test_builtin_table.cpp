@@ -49,7 +49,6 @@ TEST(BuiltinTable, ACommandSentAsATypedValueReachesItsApply) {
 TEST(BuiltinTable, EveryBuiltinIsOneTypedEntryAndEverySettingKeyIsOnce) {
   std::set<std::string> typed;
   std::set<std::string> keys;
-  std::size_t saved_typed = 0;
   for (const CommandEntry& e : CommandRegistry()) {
     if (e.setting != nullptr) {
       EXPECT_TRUE(keys.insert(std::string(e.setting->key)).second) << e.setting->key;
@@ -57,11 +56,13 @@ TEST(BuiltinTable, EveryBuiltinIsOneTypedEntryAndEverySettingKeyIsOnce) {
     if (!e.typed) continue;
     EXPECT_TRUE(typed.insert(std::string(e.language.name)).second) << e.language.name;
     EXPECT_NE(FindCommand(e.language.name), nullptr) << e.language.name;
-    saved_typed += e.setting != nullptr;
   }
   for (const CommandSpec& spec : CommandList()) EXPECT_TRUE(typed.count(std::string(spec.name)));
-  // mode, length, lengths, moe, iterations, spline, script, solver, scene
-  EXPECT_EQ(saved_typed, 9u);
+  // The built-ins' keys of settings.json, as older files write them (docs/settings.md).
+  for (const char* key : {"mode", "length", "lengths", "moe", "max_iterations", "spline",
+                          "script", "solver", "scene"}) {
+    EXPECT_TRUE(keys.count(key)) << key;
+  }
 }
 
 }  // namespace
