@@ -52,9 +52,9 @@ std::span<const CommandEntry> CoreCommandEntries() { return kCoreEntries; }
 using EntryGroup = std::span<const CommandEntry> (*)();
 constexpr EntryGroup kScenesGroups = nullptr;
 constexpr EntryGroup kGroups[] = {
-    ChainCommandEntries,  PlaybackCommandEntries, SessionCommandEntries, ViewCommandEntries,
-    CoreCommandEntries,   kScenesGroups,          SolveCommandEntries,   OrientCommandEntries,
-    CaptureCommandEntries, RecordViewEntries,     ToolCommandEntries,
+    ChainCommandEntries,   PlaybackCommandEntries, SessionCommandEntries, ViewCommandEntries,
+    CoreCommandEntries,    kScenesGroups,          SolveCommandEntries,   OrientCommandEntries,
+    CaptureCommandEntries, RecordViewEntries,      ToolCommandEntries,
 };
 
 // Where an entry is listed: typed built-ins first, the flags last.
@@ -96,10 +96,9 @@ const CommandRegistryData& TheCommandRegistry() {
   static const CommandRegistryData registry = [] {
     CommandRegistryData r;
     r.entries = GatherGroups();
-    std::stable_sort(r.entries.begin(), r.entries.end(),
-                     [](const CommandEntry& a, const CommandEntry& b) {
-                       return FormRank(a) < FormRank(b);
-                     });
+    std::stable_sort(
+        r.entries.begin(), r.entries.end(),
+        [](const CommandEntry& a, const CommandEntry& b) { return FormRank(a) < FormRank(b); });
     for (CommandEntry& e : r.entries) {
       if (!e.typed) {
         r.extensions.push_back(e.language);

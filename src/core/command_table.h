@@ -127,11 +127,11 @@ constexpr CommandExtension OnOffLanguage(std::string_view name, std::string_view
 std::span<const CommandEntry> ChainCommandEntries();     // chain.cpp: target, mode, ... (typed)
 std::span<const CommandEntry> PlaybackCommandEntries();  // playback.cpp: spline, script (typed)
 std::span<const CommandEntry> SessionCommandEntries();   // session.cpp: camera, ..., scene (typed)
-std::span<const CommandEntry> ViewCommandEntries();      // view.cpp: clear, step, race, quit (typed)
-std::span<const CommandEntry> SolveCommandEntries();     // solve.cpp: accelerate
-std::span<const CommandEntry> OrientCommandEntries();    // orient.cpp: orient, skin, axes
-std::span<const CommandEntry> CaptureCommandEntries();   // capture.cpp: screenshot
-std::span<const CommandEntry> RecordViewEntries();       // record.cpp: record, root, view
+std::span<const CommandEntry> ViewCommandEntries();     // view.cpp: clear, step, race, quit (typed)
+std::span<const CommandEntry> SolveCommandEntries();    // solve.cpp: accelerate
+std::span<const CommandEntry> OrientCommandEntries();   // orient.cpp: orient, skin, axes
+std::span<const CommandEntry> CaptureCommandEntries();  // capture.cpp: screenshot
+std::span<const CommandEntry> RecordViewEntries();      // record.cpp: record, root, view
 // tools.cpp: soften, stretch, turn limit, stiffness, pole, aim, spline ik (docs/tools.md)
 std::span<const CommandEntry> ToolCommandEntries();
 

@@ -81,8 +81,8 @@ inline constexpr float kMaxTargetAngleDegrees = 3600.0f;  // |yaw|, |pitch|, |ro
 // Spline speeds are in (0, kMaxSplineSpeed] (lang/spline_playback.h).
 
 // A command the app adds to the language: the language half of one entry of the app's command
-// registry (core/command_table.h), which holds it with how the app carries it out. Parsing checks the words
-// with `parse`; the command travels as cmd::Extension.
+// registry (core/command_table.h), which holds it with how the app carries it out. Parsing checks
+// the words with `parse`; the command travels as cmd::Extension.
 struct CommandExtension {
   std::string_view name;     // first word, lower case, not a built-in command's name
   std::string_view usage;    // e.g. "echo TEXT ..."

@@ -59,8 +59,8 @@ TEST(BuiltinTable, EveryBuiltinIsOneTypedEntryAndEverySettingKeyIsOnce) {
   }
   for (const CommandSpec& spec : CommandList()) EXPECT_TRUE(typed.count(std::string(spec.name)));
   // The built-ins' keys of settings.json, as older files write them (docs/settings.md).
-  for (const char* key : {"mode", "length", "lengths", "moe", "max_iterations", "spline",
-                          "script", "solver", "scene"}) {
+  for (const char* key : {"mode", "length", "lengths", "moe", "max_iterations", "spline", "script",
+                          "solver", "scene"}) {
     EXPECT_TRUE(keys.count(key)) << key;
   }
 }

@@ -186,11 +186,13 @@ const SavedSetting kIterationsSaved = {
 
 namespace {
 // The group's entries, in the order of its CommandSpecs (lang/commands/chain.cpp).
-constexpr CommandEntry kChainEntries[] = {
-    Typed<cmd::Target>(),           Typed<cmd::Mode>(&kModeSaved),
-    Typed<cmd::Joints>(),           Typed<cmd::Length>(&kLengthSaved),
-    Typed<cmd::Lengths>(&kLengthsSaved), Typed<cmd::Moe>(&kMoeSaved),
-    Typed<cmd::Iterations>(&kIterationsSaved)};
+constexpr CommandEntry kChainEntries[] = {Typed<cmd::Target>(),
+                                          Typed<cmd::Mode>(&kModeSaved),
+                                          Typed<cmd::Joints>(),
+                                          Typed<cmd::Length>(&kLengthSaved),
+                                          Typed<cmd::Lengths>(&kLengthsSaved),
+                                          Typed<cmd::Moe>(&kMoeSaved),
+                                          Typed<cmd::Iterations>(&kIterationsSaved)};
 }  // namespace
 
 std::span<const CommandEntry> ChainCommandEntries() { return kChainEntries; }

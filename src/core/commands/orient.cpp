@@ -88,8 +88,8 @@ const CommandEntry kOrientEntries[] = {
     {.language = OnOffLanguage("skin", "skin on|off", "the chain scene as a skinned tentacle",
                                kSkinDetails),
      .flag = {.field = Skin, .note = SkinNote}},
-    {.language = OnOffLanguage("axes", "axes on|off", "draw every bone's frame (RGB axes)",
-                               kAxesDetails),
+    {.language =
+         OnOffLanguage("axes", "axes on|off", "draw every bone's frame (RGB axes)", kAxesDetails),
      .flag = {.field = Axes, .note = AxesNote}},
 };
 

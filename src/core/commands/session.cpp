@@ -83,9 +83,9 @@ const SavedSetting kSceneSaved = {
 
 namespace {
 // The group's entries, in the order of its CommandSpecs (lang/commands/session.cpp).
-constexpr CommandEntry kSessionEntries[] = {
-    Typed<cmd::CameraReset>(), Typed<cmd::State>(), Typed<cmd::Help>(),
-    Typed<cmd::Solver>(&kSolverSaved), Typed<cmd::Scene>(&kSceneSaved)};
+constexpr CommandEntry kSessionEntries[] = {Typed<cmd::CameraReset>(), Typed<cmd::State>(),
+                                            Typed<cmd::Help>(), Typed<cmd::Solver>(&kSolverSaved),
+                                            Typed<cmd::Scene>(&kSceneSaved)};
 }  // namespace
 
 std::span<const CommandEntry> SessionCommandEntries() { return kSessionEntries; }

@@ -13,9 +13,9 @@ constexpr std::string_view kAccelerateDetails[] = {
 bool& Accelerate(AppState& state) { return state.settings.accelerate; }
 
 const CommandEntry kSolveEntries[] = {
-    {.language = OnOffLanguage("accelerate", "accelerate on|off",
-                               "accelerated FABRIK (bend-scale steps) or the textbook",
-                               kAccelerateDetails),
+    {.language =
+         OnOffLanguage("accelerate", "accelerate on|off",
+                       "accelerated FABRIK (bend-scale steps) or the textbook", kAccelerateDetails),
      .flag = {.field = Accelerate,
               .initial = kAccelerateByDefault,  // the library's one default (ik/solve_types.h)
               .on_text = "accelerate on: FABRIK with bend-scale steps",

@@ -2,8 +2,8 @@
 // soften R|off, stretch S|off, turn limit A|off, stiffness I S|off, pole X Y Z|off and
 // aim X Y Z [axis AX AY AZ] [joints K]|off as app commands and `spline ik on|off` as a flag,
 // one CommandEntry each; `solver two_bone` is the solver command's
-// (core/commands/session.cpp). Each sets ToolState (core/tool_state.h); the chain scene's solve reads it (core/tool_solve.h). A bad value
-// is one error line and changes nothing.
+// (core/commands/session.cpp). Each sets ToolState (core/tool_state.h); the chain scene's solve
+// reads it (core/tool_solve.h). A bad value is one error line and changes nothing.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
