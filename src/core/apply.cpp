@@ -99,7 +99,7 @@ namespace {
 
 // What one due script line costs of a frame's budget (kScriptFrameUnits). A line that switches
 // the scene, or that its command's entry says rebuilds or re-reads something large
-// (AppCommandEntry::whole_frame: the field's `chains` rebuild up to 2,000,000 joints, about
+// (CommandEntry::whole_frame: the field's `chains` rebuild up to 2,000,000 joints, about
 // 43 ms; `terrain load` reads up to an 8192 x 8192 PNG, about half a second; the crowd's
 // `characters` rebuilds up to 5,000 characters, about 0.3 s; `mocap load` and `mocap scale`
 // read or re-measure a clip; `screenshot` encodes up to a 4096 x 4096 PNG, and one a frame
@@ -111,7 +111,7 @@ namespace {
 std::size_t ScriptLineCost(const Command& command) {
   if (std::holds_alternative<cmd::Scene>(command)) return kScriptFrameUnits;
   if (const auto* ext = std::get_if<cmd::Extension>(&command)) {
-    const AppCommandEntry* entry = FindAppCommand(ext->name);
+    const CommandEntry* entry = FindCommandEntry(ext->name);
     if (entry != nullptr && entry->whole_frame != nullptr && entry->whole_frame(ext->args)) {
       return kScriptFrameUnits;
     }

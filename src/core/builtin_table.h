@@ -1,20 +1,24 @@
-// builtin_table.h - the app core's half of the built-in commands (lang/command.h): the apply
-// of every struct of Command, and, for each command's section in core/commands/GROUP.cpp,
-// whether and how the settings file keeps its value. The language half of the same section
-// is its CommandSpec.
+// builtin_table.h - the app core's half of the typed built-in commands (lang/command.h): the
+// apply of every struct of Command, and Typed<T>, the entry that puts the command in the one
+// registry (core/command_table.h) with, when the settings file keeps it, its SavedSetting.
+// The language half of the same command is its CommandSpec (lang/commands/GROUP.cpp).
 //
-// Adding a built-in command: its struct and its place in Command (lang/command.h), and its
-// section in a group file (help text, parser, Format, Validate, CommandSpec, its apply
-// `bool ApplyBuiltin(AppState&, const cmd::NAME&, CommandOutput&)` declared below, and a
-// BuiltinEntry when the settings file keeps its value). Execute (core/execute.h) calls the apply
-// through std::visit over Command, so the compiler checks the dispatch: a struct of Command
-// without an apply declared here does not compile (the deleted template is chosen), and one
-// declared but never defined does not link. A new group file exposes a function returning
-// its entries, declared here and listed once in kBuiltinGroups in builtin_table.cpp.
+// Adding a typed built-in: its struct and its place in Command (lang/command.h); its section
+// in the language's group file (help text, parser, Format, Validate, CommandSpec); in the
+// core's group file of the same name its apply `bool ApplyBuiltin(AppState&, const
+// cmd::NAME&, CommandOutput&)`, declared below, and its entry `Typed<cmd::NAME>(&kSaved)` (no
+// argument when the settings file does not keep it) in the group's array. Execute
+// (core/execute.h) calls the apply through std::visit over Command, so the compiler checks the
+// dispatch: a struct of Command without an apply declared here does not compile (the deleted
+// template is chosen, and Typed<T> refuses it), and one declared but never defined does not
+// link.
 #pragma once
 
+#include <concepts>
 #include <span>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 
 #include "core/command_table.h"
 #include "core/saved_setting.h"
@@ -57,18 +61,34 @@ bool ApplyBuiltin(AppState& state, const cmd::Step& c, CommandOutput& out);
 bool ApplyBuiltin(AppState& state, const cmd::Race& c, CommandOutput& out);
 bool ApplyBuiltin(AppState& state, const cmd::Quit& c, CommandOutput& out);
 
-// A built-in command whose value the settings file keeps, and how.
-struct BuiltinEntry {
-  std::string_view name;                // the command's first word (its CommandSpec's name)
-  const SavedSetting* saved = nullptr;  // how the settings file keeps it (never null)
+// Whether T has its apply (the deleted template does not count).
+template <class T>
+concept HasBuiltinApply = requires(AppState& state, const T& command, CommandOutput& out) {
+  { ApplyBuiltin(state, command, out) } -> std::same_as<bool>;
 };
 
-// The groups, one per file of core/commands/ that has saved commands.
-std::span<const BuiltinEntry> ChainBuiltins();     // chain.cpp: mode, length, lengths, moe, ...
-std::span<const BuiltinEntry> PlaybackBuiltins();  // playback.cpp: spline, script
-std::span<const BuiltinEntry> SessionBuiltins();   // session.cpp: solver, scene
+template <class T, class Variant>
+inline constexpr bool kIsAlternativeOf = false;
+template <class T, class... Ts>
+inline constexpr bool kIsAlternativeOf<T, std::variant<Ts...>> = (std::is_same_v<T, Ts> || ...);
 
-// Every built-in's entry, in the order of the groups above. Built once.
-std::span<const BuiltinEntry> BuiltinTable();
+// A typed built-in's entry in the registry (core/command_table.h): the command whose structs
+// are First and Rest (all of one name: `spline` parses to SplineLoad, SplineSpeed, ...), with
+// how the settings file keeps it (`setting`, or null). The registry takes its language half
+// from the CommandSpec of that name. Each struct must be in Command and have its apply: this
+// does not compile otherwise.
+template <class First, class... Rest>
+constexpr CommandEntry Typed(const SavedSetting* setting = nullptr) {
+  static_assert(((Rest::kName == First::kName) && ...), "one entry is one command name");
+  static_assert(kIsAlternativeOf<First, Command> && (kIsAlternativeOf<Rest, Command> && ...),
+                "a typed built-in's struct is in Command (lang/command.h)");
+  static_assert(HasBuiltinApply<First> && (HasBuiltinApply<Rest> && ...),
+                "a typed built-in's struct has its ApplyBuiltin, declared above");
+  CommandEntry entry{};
+  entry.language.name = First::kName;
+  entry.setting = setting;
+  entry.typed = true;
+  return entry;
+}
 
 }  // namespace fabrik

@@ -1,10 +1,9 @@
+// One form for a command, one list of groups (docs/architecture.md "Commands"): the registry
+// every command's entry is found in, and the core's own entries (`echo`).
 #include "core/command_table.h"
 
+#include <algorithm>
 #include <array>
-#include <cstdio>
-#include <cstdlib>
-#include <exception>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -35,8 +34,7 @@ bool ApplyEcho(AppState&, Args args, CommandOutput& out) {
 constexpr std::string_view kEchoDetails[] = {
     "  In a script: 'at 3 echo now the arm' prints when the line fires."};
 
-// One entry per command.
-const std::array<AppCommandEntry, 1> kTable = {{
+const std::array<CommandEntry, 1> kCoreEntries = {{
     {{"echo",
       "echo TEXT ...",
       "print the text (scripts narrate with it)",
@@ -45,70 +43,73 @@ const std::array<AppCommandEntry, 1> kTable = {{
       {}},
      ApplyEcho},
 }};
+std::span<const CommandEntry> CoreCommandEntries() { return kCoreEntries; }
 
-// The groups of entries listed after the core's own (kTable) and the scenes' (each scene's
-// SceneEntry::commands, in the registry's order), in the order `help` lists them. A core file
-// that adds commands exposes a function returning its entries (declared in command_table.h)
-// and is listed here once; a scene's commands come through its registry line instead.
-using EntryGroup = std::span<const AppCommandEntry> (*)();
-std::span<const AppCommandEntry> CoreEntries() { return kTable; }
-constexpr EntryGroup kEntryGroups[] = {
-    OrientCommandEntries,
-    CaptureCommandEntries,
-    RecordViewEntries,
-    ToolCommandEntries,
+// The one list of groups. A file of core/commands/ that adds commands exposes a function
+// returning its entries (declared in command_table.h) and is listed here once; a scene's
+// group comes through its registry line (SceneEntry::commands), where kScenesGroups stands.
+// The registry keeps this order within each form (typed built-ins, app commands, flags).
+using EntryGroup = std::span<const CommandEntry> (*)();
+constexpr EntryGroup kScenesGroups = nullptr;
+constexpr EntryGroup kGroups[] = {
+    ChainCommandEntries,   PlaybackCommandEntries, SessionCommandEntries, ViewCommandEntries,
+    CoreCommandEntries,    kScenesGroups,          SolveCommandEntries,   OrientCommandEntries,
+    CaptureCommandEntries, RecordViewEntries,      ToolCommandEntries,
 };
 
-// Every group of flags, in the order `help` lists them (after the entries above). A file that
-// adds flags exposes a function returning them (declared in command_table.h), listed here once.
-using FlagGroup = std::span<const FlagEntry> (*)();
-constexpr FlagGroup kFlagGroups[] = {
-    SolveFlagEntries,
-    OrientFlagEntries,
-    ToolFlagEntries,
+// Where an entry is listed: typed built-ins first, the flags last.
+int FormRank(const CommandEntry& e) { return e.typed ? 0 : (e.is_flag() ? 2 : 1); }
+
+// A typed built-in's language half, from its spec (the parse is the spec's own).
+CommandExtension SpecLanguage(const CommandSpec& spec) {
+  return CommandExtension{.name = spec.name,
+                          .usage = spec.usage,
+                          .summary = spec.summary,
+                          .details = spec.details,
+                          .keywords = spec.keywords};
+}
+
+struct CommandRegistryData {
+  std::vector<CommandEntry> entries;
+  std::vector<CommandExtension> extensions;  // the entries' language halves, typed ones left out
 };
 
-constexpr std::string_view kOnOff[] = {"on", "off"};
-
-struct Table {
-  std::vector<FlagEntry> flags;
-  std::vector<AppCommandEntry> entries;
-  std::vector<CommandExtension> language;  // the entries' language halves, same order
-};
-
-// Built once, on first use (the groups are constants; nothing is added later).
-const Table& TheTable() {
-  static const Table table = [] {
-    Table t;
-    auto add = [&t](std::span<const AppCommandEntry> group) {
-      for (const AppCommandEntry& e : group) {
-        t.entries.push_back(e);
-        t.language.push_back(e.language);
-      }
-    };
-    add(CoreEntries());
-    // The scenes' own commands (SceneEntry::commands), in the registry's order.
+std::vector<CommandEntry> GatherGroups() {
+  std::vector<CommandEntry> all;
+  auto add = [&all](std::span<const CommandEntry> group) {
+    all.insert(all.end(), group.begin(), group.end());
+  };
+  for (EntryGroup group : kGroups) {
+    if (group != kScenesGroups) {
+      add(group());
+      continue;
+    }
     for (const SceneEntry& scene : RegisteredScenes()) {
       if (scene.commands) add(scene.commands());
     }
-    for (EntryGroup group : kEntryGroups) add(group());
-    for (FlagGroup group : kFlagGroups) {
-      for (const FlagEntry& f : group()) t.flags.push_back(f);
+  }
+  return all;
+}
+
+// Built once, on first use (the groups are constants; nothing is added later).
+const CommandRegistryData& TheCommandRegistry() {
+  static const CommandRegistryData registry = [] {
+    CommandRegistryData r;
+    r.entries = GatherGroups();
+    std::stable_sort(
+        r.entries.begin(), r.entries.end(),
+        [](const CommandEntry& a, const CommandEntry& b) { return FormRank(a) < FormRank(b); });
+    for (CommandEntry& e : r.entries) {
+      if (!e.typed) {
+        r.extensions.push_back(e.language);
+        continue;
+      }
+      e.spec = FindCommand(e.language.name);
+      if (e.spec != nullptr) e.language = SpecLanguage(*e.spec);
     }
-    // After every flag is in place, so that the pointers to them stay valid.
-    for (const FlagEntry& f : t.flags) {
-      const CommandExtension language{.name = f.name,
-                                      .usage = f.usage,
-                                      .summary = f.summary,
-                                      .details = f.details,
-                                      .keywords = kOnOff,
-                                      .on_off = true};
-      t.entries.push_back(AppCommandEntry{language, nullptr, &f});
-      t.language.push_back(language);
-    }
-    return t;
+    return r;
   }();
-  return table;
+  return registry;
 }
 
 }  // namespace
@@ -123,34 +124,28 @@ bool CommandOutput::Fail(const std::string& text) {
   return false;
 }
 
-std::span<const AppCommandEntry> AppCommandTable() { return TheTable().entries; }
-std::span<const FlagEntry> FlagTable() { return TheTable().flags; }
+std::span<const CommandEntry> CommandRegistry() { return TheCommandRegistry().entries; }
+std::span<const CommandExtension> AppCommandLanguage() { return TheCommandRegistry().extensions; }
 
-const FlagEntry* FindFlag(std::string_view name) {
-  for (const FlagEntry& f : TheTable().flags) {
-    if (f.name == name) return &f;
+const CommandEntry* FindCommandEntry(std::string_view name) {
+  for (const CommandEntry& e : TheCommandRegistry().entries) {
+    if (e.language.name == name) return &e;
   }
   return nullptr;
 }
 
 // `field` gives a mutable reference so one accessor serves both setting and reading; reading
 // through it changes nothing.
-bool FlagValue(const AppState& state, const FlagEntry& flag) {
-  return flag.field(const_cast<AppState&>(state));
+bool FlagValue(const AppState& state, const CommandEntry& entry) {
+  return entry.flag.field(const_cast<AppState&>(state));
 }
 
 void SetInitialFlags(AppState& state) {
-  for (const FlagEntry& f : FlagTable()) f.field(state) = f.initial;
+  for (const CommandEntry& e : CommandRegistry()) {
+    if (e.is_flag()) e.flag.field(state) = e.flag.initial;
+  }
 }
-std::span<const CommandExtension> AppCommandLanguage() { return TheTable().language; }
 
 bool EveryLineAWholeFrame(std::span<const std::string>) { return true; }
-
-const AppCommandEntry* FindAppCommand(std::string_view name) {
-  for (const AppCommandEntry& e : TheTable().entries) {
-    if (e.language.name == name) return &e;
-  }
-  return nullptr;
-}
 
 }  // namespace fabrik

@@ -54,15 +54,15 @@ void UseScript(AppState& state, std::shared_ptr<const Script> script, const std:
 // A blank line or a comment: nothing to do.
 bool ApplyBuiltin(AppState&, const cmd::Nothing&, CommandOutput&) { return true; }
 
-// An app command, by its AppCommandEntry (a flag by its FlagEntry).
+// An app command, by its CommandEntry (a flag by the entry's flag part).
 bool ApplyBuiltin(AppState& state, const cmd::Extension& c, CommandOutput& out) {
-  const AppCommandEntry* entry = FindAppCommand(c.name);
-  if (entry == nullptr) return out.Fail(c.name + ": not in this build");
-  if (entry->flag != nullptr) {
+  const CommandEntry* entry = FindCommandEntry(c.name);
+  if (entry == nullptr || entry->typed) return out.Fail(c.name + ": not in this build");
+  if (entry->is_flag()) {
     // A hand-built command (the panel's) is checked as the parser would.
     Result<bool> on = ParseOnOff(c.name, c.args);
     if (!on.ok()) return out.Fail(on.error());
-    const FlagEntry& flag = *entry->flag;
+    const FlagPart& flag = entry->flag;
     flag.field(state) = on.value();
     const std::string_view text = on.value() ? flag.on_text : flag.off_text;
     std::string line = text.empty() ? c.name + (on.value() ? " on" : " off") : std::string(text);

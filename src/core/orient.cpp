@@ -110,7 +110,7 @@ void UpdateRotations(AppState& state) {
 
 void WriteOrientState(const AppState& state, nlohmann::json& j) {
   const OrientState& o = state.orient;
-  // skin and axes are flags: the state line writes them with the others (FlagTable).
+  // skin and axes are flags: the state line writes them with the others (CommandRegistry).
   if (o.has_rotations) {
     nlohmann::json rotations = nlohmann::json::array();
     for (const glm::quat& q : o.tracker.rotations()) rotations.push_back(Quat(q));

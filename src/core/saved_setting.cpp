@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "core/builtin_table.h"
 #include "core/command_table.h"
 #include "lang/text.h"
 
@@ -36,9 +35,9 @@ std::function<void(const json&, const SettingValues&, RestoreLines&)> LineOf(std
 }
 
 // A flag: a JSON bool under its name, restored by `NAME on|off`.
-SettingRow FlagRow(const FlagEntry& flag) {
+SettingRow FlagRow(const CommandEntry& flag) {
   SettingRow row;
-  row.key = std::string(flag.name);
+  row.key = std::string(flag.language.name);
   row.order = RestoreOrder::kFlag;
   row.capture = [&flag](const AppState& state) { return json(FlagValue(state, flag)); };
   row.check = [](const json& v) -> Result<json> {
@@ -52,7 +51,7 @@ SettingRow FlagRow(const FlagEntry& flag) {
 // An app command's `saved`: its canonical words as a JSON string under its name, held to what
 // the console would take (the entry's own parse, words written back canonical), restored by
 // `NAME WORDS`.
-SettingRow CommandRow(const AppCommandEntry& entry) {
+SettingRow CommandRow(const CommandEntry& entry) {
   SettingRow row;
   row.key = std::string(entry.language.name);
   row.order = RestoreOrder::kCommand;
@@ -87,15 +86,12 @@ SettingRow Row(const SavedSetting& s) {
 std::span<const SettingRow> SettingsTable() {
   static const std::vector<SettingRow> table = [] {
     std::vector<SettingRow> t;
-    for (const BuiltinEntry& e : BuiltinTable()) {
-      if (e.saved != nullptr) t.push_back(Row(*e.saved));
-    }
-    for (const AppCommandEntry& e : AppCommandTable()) {
+    // The registry lists the typed built-ins, the app commands and the flags in that order,
+    // the order rows of the same RestoreOrder keep.
+    for (const CommandEntry& e : CommandRegistry()) {
       if (e.setting != nullptr) t.push_back(Row(*e.setting));
       if (e.saved != nullptr) t.push_back(CommandRow(e));
-    }
-    for (const FlagEntry& f : FlagTable()) {
-      if (f.saved) t.push_back(FlagRow(f));
+      if (e.is_flag() && e.flag.saved) t.push_back(FlagRow(e));
     }
     std::stable_sort(t.begin(), t.end(),
                      [](const SettingRow& a, const SettingRow& b) { return a.order < b.order; });

@@ -1,7 +1,8 @@
 // saved_setting.h - how the settings file (docs/settings.md) keeps one command's value, said
-// by the command's own entry: a built-in's section (core/builtin_table.h), an AppCommandEntry
-// (its `setting`, or the simpler `saved`) or a FlagEntry (`saved`). The settings code
-// (core/settings.h) loops over the table these make and names no command.
+// by the command's own entry in the registry (core/command_table.h): its `setting` (a typed
+// built-in's, Typed<T>(&kSaved), or an app command's), the simpler `saved` of an app command,
+// or a flag's `flag.saved`. The settings code (core/settings.h) loops over the table these
+// make and names no command.
 //
 // A value goes round like this: `capture` gives it from the state as JSON (written under
 // `key`); when read back, `check` holds it to the command's ranges and gives the value kept
@@ -36,8 +37,8 @@ using SettingValues = std::map<std::string, nlohmann::json, std::less<>>;
 enum class RestoreOrder {
   kChainShape,  // length, lengths
   kSolver,      // solver
-  kFlag,        // the saved on/off flags (FlagEntry::saved)
-  kCommand,     // the saved app commands (AppCommandEntry::saved)
+  kFlag,        // the saved on/off flags (FlagPart::saved)
+  kCommand,     // the saved app commands (CommandEntry::saved)
   kSolve,       // moe, iterations
   kFile,        // spline, script
   kSceneFile,   // a scene's own file (the mocap clip), before the scene line picks the scene
@@ -75,8 +76,8 @@ struct SavedSetting {
   std::span<const std::string_view> overridden_by{};
 };
 
-// A setting of the table (SettingsTable): a SavedSetting, or one made from a FlagEntry or an
-// AppCommandEntry's `saved`, which need the entry they came from.
+// A setting of the table (SettingsTable): a SavedSetting, or one made from a flag's or an app
+// command's `saved`, which need the entry they came from.
 struct SettingRow {
   std::string key;
   RestoreOrder order = RestoreOrder::kCommand;
@@ -87,8 +88,8 @@ struct SettingRow {
 };
 
 // Every saved setting, in RestoreOrder (the order the settings code checks, captures and
-// restores them): the built-ins' (core/builtin_table.h), the app commands' and the flags'
-// (core/command_table.h). Built once.
+// restores them), from the command registry's entries (core/command_table.h): the typed
+// built-ins', the app commands' and the flags'. Built once.
 std::span<const SettingRow> SettingsTable();
 
 // ---- Helpers for writing a SavedSetting ----

@@ -13,8 +13,8 @@ namespace fabrik {
 
 struct AppState;
 
-struct AppCommandEntry;  // core/command_table.h
-struct StartOptions;     // core/startup.h
+struct CommandEntry;  // core/command_table.h
+struct StartOptions;  // core/startup.h
 
 // One scene of the registry (scenes/registry.h): what its core half gives. The scene's folder
 // defines the function its registry line names, e.g.
@@ -22,9 +22,10 @@ struct StartOptions;     // core/startup.h
 struct SceneEntry {
   std::string_view name{};  // as `scene NAME` types it; filled in from the registry line
   std::unique_ptr<Scene> (*make)() = nullptr;
-  // The commands the scene adds to the command table (its own AppCommandEntry group), or
-  // null. They are known in every scene; their apply says when the scene is not on.
-  std::span<const AppCommandEntry> (*commands)() = nullptr;
+  // The commands the scene adds to the command registry (its own group of CommandEntry,
+  // core/command_table.h), or null. They are known in every scene; their apply says when the
+  // scene is not on.
+  std::span<const CommandEntry> (*commands)() = nullptr;
   // Takes the scene's configuration from the command line at start (before the saved
   // settings and --scene), into state.scene.configs (core/scene.h), or null.
   void (*start)(AppState& state, const StartOptions& options) = nullptr;

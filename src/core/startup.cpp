@@ -132,7 +132,7 @@ Result<std::unique_ptr<AppState>> StartApp(const StartOptions& options,
   state.uniform_length = options.length;
   state.settings.tolerance = options.moe;
   state.settings.max_iterations = options.max_iterations;
-  SetInitialFlags(state);  // accelerate on, ... (core/command_table.h: FlagEntry::initial)
+  SetInitialFlags(state);  // accelerate on, ... (core/command_table.h: FlagPart::initial)
   state.solver = *solver;
   state.mode = options.mode;
   state.targeting.Jump(start_target);

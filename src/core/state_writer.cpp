@@ -147,7 +147,9 @@ std::string StateLine(const AppState& s, const ShellReport& shell, bool with_con
   j["tolerance"] = Num(s.settings.tolerance);
   j["max_iterations"] = s.settings.max_iterations;
   // Every on/off flag under its name: accelerate, skin, axes, ... (core/command_table.h).
-  for (const FlagEntry& flag : FlagTable()) j[std::string(flag.name)] = FlagValue(s, flag);
+  for (const CommandEntry& e : CommandRegistry()) {
+    if (e.is_flag()) j[std::string(e.language.name)] = FlagValue(s, e);
+  }
   WriteToolFields(s, j);  // soften, stretch, turn_limit, stiffness, ... (core/tool_solve.h)
   j["dragging"] = s.drag.dragging;
   j["camera"] = {{"pivot", Vec(s.view.camera.pivot())},

@@ -80,9 +80,9 @@ inline constexpr float kMaxTargetCoordinate = 1.0e6f;     // |x|, |y|, |z| <= th
 inline constexpr float kMaxTargetAngleDegrees = 3600.0f;  // |yaw|, |pitch|, |roll| <= this
 // Spline speeds are in (0, kMaxSplineSpeed] (lang/spline_playback.h).
 
-// A command the app adds to the language: one entry of the app's command table
-// (core/command_table.h) holds it, with how the app carries it out. Parsing checks the words
-// with `parse`; the command travels as cmd::Extension.
+// A command the app adds to the language: the language half of one entry of the app's command
+// registry (core/command_table.h), which holds it with how the app carries it out. Parsing checks
+// the words with `parse`; the command travels as cmd::Extension.
 struct CommandExtension {
   std::string_view name;     // first word, lower case, not a built-in command's name
   std::string_view usage;    // e.g. "echo TEXT ..."
@@ -279,8 +279,8 @@ struct Extension {
 }  // namespace cmd
 
 // Every built-in command's type. Adding one: a struct above, its place here, its section in a
-// group file of lang/commands/ (its parser in a CommandSpec, below, Format and Validate) and its
-// apply in the app core (core/builtin_table.h).
+// group file of lang/commands/ (its parser in a CommandSpec, below, Format and Validate), and in
+// the app core its apply and its registry entry, Typed<T> (core/builtin_table.h).
 using Command =
     std::variant<cmd::Nothing, cmd::Target, cmd::Mode, cmd::Joints, cmd::Length, cmd::Lengths,
                  cmd::Moe, cmd::Iterations, cmd::SplineLoad, cmd::SplineSpeed, cmd::SplinePlayback,
@@ -289,9 +289,10 @@ using Command =
                  cmd::Extension>;
 
 // The language half of one built-in command: everything about it except how the app carries
-// it out (its apply, an ApplyBuiltin overload declared in core/builtin_table.h). One entry per
-// first word; the entries live in the group files lang/commands/*.cpp, each group listed once
-// in kGroups in lang/command.cpp.
+// it out (its apply, an ApplyBuiltin overload declared in core/builtin_table.h, and its entry in
+// the app's one command registry, which points at this spec). One spec per first word; the
+// specs live in the group files lang/commands/*.cpp, each group listed once in kGroups in
+// lang/command.cpp.
 struct CommandSpec {
   std::string_view name{};     // first word, lower case (the kName of the structs it parses to)
   std::string_view usage{};    // e.g. "joints N"

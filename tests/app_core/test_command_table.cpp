@@ -1,6 +1,7 @@
 // The app's command table: an entry's command parses, completes, is listed by help, runs in
 // scripts, and a bad line gives the entry's one error and changes nothing.
 #include <map>
+#include <set>
 
 #include "core/command_table.h"
 #include "core/settings.h"
@@ -12,23 +13,65 @@ namespace {
 using testing::Core;
 
 TEST(CommandTable, EveryEntryHasItsParts) {
-  for (const AppCommandEntry& e : AppCommandTable()) {
+  std::size_t typed = 0;
+  for (const CommandEntry& e : CommandRegistry()) {
     EXPECT_FALSE(e.language.name.empty());
     EXPECT_EQ(e.language.usage.substr(0, e.language.name.size()), e.language.name);
     EXPECT_FALSE(e.language.summary.empty());
-    if (e.language.on_off) {  // a flag: the language parses it, the table sets it
-      ASSERT_NE(e.flag, nullptr);
-      EXPECT_EQ(e.flag->name, e.language.name);
-      EXPECT_EQ(FindFlag(e.language.name), e.flag);
+    EXPECT_EQ(FindCommandEntry(e.language.name), &e);
+    if (e.typed) {  // a typed built-in: its language half is its spec, its apply ApplyBuiltin
+      ASSERT_NE(e.spec, nullptr) << e.language.name;
+      EXPECT_EQ(e.spec, FindCommand(e.language.name));
+      EXPECT_EQ(e.apply, nullptr);
+      EXPECT_FALSE(e.is_flag());
+      ++typed;
+      continue;
+    }
+    // Not the name of a built-in command.
+    EXPECT_EQ(FindCommand(e.language.name), nullptr) << e.language.name;
+    EXPECT_EQ(e.language.on_off, e.is_flag()) << e.language.name;
+    if (e.is_flag()) {  // a flag: the language parses it, the registry sets it
+      EXPECT_EQ(e.apply, nullptr);
+      EXPECT_EQ(e.saved, nullptr);
+      EXPECT_EQ(e.setting, nullptr);
     } else {
       EXPECT_NE(e.language.parse, nullptr);
       EXPECT_NE(e.apply, nullptr);
     }
-    EXPECT_EQ(FindAppCommand(e.language.name), &e);
-    // Not the name of a built-in command.
-    for (const CommandInfo& info : CommandList()) EXPECT_NE(info.name, e.language.name);
   }
-  EXPECT_EQ(AppCommandLanguage().size(), AppCommandTable().size());
+  EXPECT_EQ(typed, CommandList().size());
+  EXPECT_EQ(AppCommandLanguage().size(), CommandRegistry().size() - typed);
+}
+
+// One registry: every command once, the built-ins in the language's order first, and `help`
+// lists exactly the registry's commands in its order.
+TEST(CommandTable, EveryCommandIsOneEntryAndHelpListsTheRegistry) {
+  std::set<std::string_view> names;
+  for (const CommandEntry& e : CommandRegistry()) {
+    EXPECT_TRUE(names.insert(e.language.name).second) << "two entries named " << e.language.name;
+  }
+  const std::span<const CommandSpec> specs = CommandList();
+  ASSERT_LE(specs.size(), CommandRegistry().size());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    EXPECT_EQ(CommandRegistry()[i].language.name, specs[i].name) << i;
+    EXPECT_TRUE(CommandRegistry()[i].typed) << specs[i].name;
+  }
+  Core core;
+  const std::vector<std::string> lines = HelpLines("", core.state().command_context);
+  std::vector<std::string> listed;
+  for (const std::string& line : lines) {
+    // A command's line: two spaces, then its usage; the name is the usage's start.
+    if (line.rfind("  ", 0) != 0) continue;
+    listed.push_back(line);
+  }
+  ASSERT_EQ(listed.size(), CommandRegistry().size());
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    const CommandEntry& e = CommandRegistry()[i];
+    const std::string usage = e.typed && e.spec->context_usage != nullptr
+                                  ? e.spec->context_usage(core.state().command_context)
+                                  : std::string(e.language.usage);
+    EXPECT_EQ(listed[i].rfind("  " + usage, 0), 0u) << listed[i] << " is not " << usage;
+  }
 }
 
 // accelerate, as every flag: parsed, printed, completed, listed, refused with the one
@@ -67,19 +110,21 @@ TEST(CommandTable, AccelerateIsAFlag) {
 // What the table does for every flag from its entry alone: the command sets it, the state
 // line shows it under its name, and a saved flag goes through settings.json and back.
 TEST(CommandTable, EveryFlagIsSetShownAndSaved) {
-  ASSERT_FALSE(FlagTable().empty());
-  for (const FlagEntry& flag : FlagTable()) {
-    const std::string name(flag.name);
+  std::size_t flags = 0;
+  for (const CommandEntry& flag : CommandRegistry()) {
+    if (!flag.is_flag()) continue;
+    ++flags;
+    const std::string name(flag.language.name);
     Core core;
     core.Frames(1);
-    EXPECT_EQ(FlagValue(core.state(), flag), flag.initial) << name;
-    for (const bool on : {!flag.initial, flag.initial}) {
+    EXPECT_EQ(FlagValue(core.state(), flag), flag.flag.initial) << name;
+    for (const bool on : {!flag.flag.initial, flag.flag.initial}) {
       core.Run(name + (on ? " on" : " off"));
       EXPECT_EQ(FlagValue(core.state(), flag), on) << name;
       EXPECT_EQ(core.Json()[name], on) << name;
       const Settings captured = CaptureSettings(core.state(), std::nullopt, std::nullopt);
-      EXPECT_EQ(captured.values.count(name), flag.saved ? 1u : 0u) << name;
-      if (!flag.saved) continue;
+      EXPECT_EQ(captured.values.count(name), flag.flag.saved ? 1u : 0u) << name;
+      if (!flag.flag.saved) continue;
       const SettingsRead read = ParseSettings(SettingsJson(captured), "settings.json");
       EXPECT_EQ(read.problem, "") << name;
       ASSERT_EQ(read.settings.values.count(name), 1u) << name;
@@ -91,6 +136,7 @@ TEST(CommandTable, EveryFlagIsSetShownAndSaved) {
       EXPECT_EQ(FlagValue(fresh.state(), flag), on) << name;
     }
   }
+  EXPECT_GE(flags, 4u);  // accelerate, skin, axes, spline ik
 }
 
 TEST(CommandTable, EchoPrintsItsWords) {
@@ -120,8 +166,7 @@ TEST(CommandTable, EntriesCompleteAndAreListedByHelp) {
   EXPECT_EQ(CompleteCommand("help ec", context), std::vector<std::string>{"help echo"});
   const std::size_t before = core.state().console.log.size();
   core.Run("help");
-  EXPECT_EQ(core.state().console.log.size() - before,
-            CommandList().size() + AppCommandTable().size() + 2);
+  EXPECT_EQ(core.state().console.log.size() - before, CommandRegistry().size() + 2);
   core.Run("help echo");
   EXPECT_NE(core.state().console.log[core.state().console.log.size() - 3].text.find("echo TEXT"),
             std::string::npos);
@@ -194,8 +239,7 @@ TEST(CommandTable, EveryCommandHasAGoodLineTheCoreApplies) {
       {"markers", "markers load /usr/share/assimp/models/CSM/ThomasFechten.csm"},
   };
   std::vector<std::string_view> names;
-  for (const CommandSpec& spec : CommandList()) names.push_back(spec.name);
-  for (const AppCommandEntry& e : AppCommandTable()) names.push_back(e.language.name);
+  for (const CommandEntry& e : CommandRegistry()) names.push_back(e.language.name);
   for (std::string_view name : names) {
     SCOPED_TRACE(std::string(name));
     const auto it = good.find(name);

@@ -170,9 +170,8 @@ TEST(AppCommands, HelpListsEveryCommandAndExplainsOne) {
   Core core;
   const std::size_t before = core.state().console.log.size();
   core.Run("help");
-  // The echo, the heading and one line per command (built-in, then the app's table).
-  EXPECT_EQ(core.state().console.log.size() - before,
-            CommandList().size() + AppCommandTable().size() + 2);
+  // The echo, the heading and one line per command of the registry.
+  EXPECT_EQ(core.state().console.log.size() - before, CommandRegistry().size() + 2);
   core.Run("help joints");
   EXPECT_NE(core.state().console.log[core.state().console.log.size() - 2].text.find("joints N"),
             std::string::npos);

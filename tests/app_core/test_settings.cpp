@@ -165,7 +165,9 @@ TEST(Settings, BadFieldsAreIgnoredOneByOneAndTheRestKept) {
        {"moe", "max_iterations", "lengths", "scene", "mode", "length", "spline"}) {
     EXPECT_FALSE(s.values.count(key)) << key;
   }
-  for (const FlagEntry& flag : FlagTable()) EXPECT_FALSE(s.values.count(flag.name)) << flag.name;
+  for (const CommandEntry& e : CommandRegistry()) {
+    if (e.is_flag()) EXPECT_FALSE(s.values.count(e.language.name)) << e.language.name;
+  }
   EXPECT_FALSE(s.camera || s.window_size);
   EXPECT_EQ(s.Get<std::string>("solver"), "ccd");
   EXPECT_EQ(s.window_position, glm::ivec2(5, 6));

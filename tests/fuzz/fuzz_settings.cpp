@@ -127,15 +127,15 @@ void CheckRanges(const Settings& s) {
         "max_iterations out of range");
   const auto solver = s.Get<std::string>("solver");
   Check(!solver || ParseSolverKind(*solver).has_value(), "unknown solver");
-  for (const FlagEntry& flag : FlagTable()) {
-    const auto it = s.values.find(flag.name);
-    if (it == s.values.end()) continue;
-    Check(flag.saved, "a flag that is not saved");
+  for (const CommandEntry& flag : CommandRegistry()) {
+    const auto it = s.values.find(flag.language.name);
+    if (!flag.is_flag() || it == s.values.end()) continue;
+    Check(flag.flag.saved, "a flag that is not saved");
     Check(it->second.is_boolean(), "a flag that is not true or false");
   }
-  for (const AppCommandEntry& entry : AppCommandTable()) {
+  for (const CommandEntry& entry : CommandRegistry()) {
     const auto it = s.values.find(entry.language.name);
-    if (it == s.values.end() || entry.flag != nullptr) continue;
+    if (it == s.values.end() || entry.is_flag() || entry.typed) continue;
     Check(entry.saved != nullptr, "a command that is not saved");
     Check(it->second.is_string(), "a saved command's words are not a string");
     // Canonical: the entry's parse gives the same words back.

@@ -23,7 +23,7 @@ constexpr std::string_view kScreenshotDetails[] = {
     "  As the F12 key: a PNG of the window (without the help overlay) in --screenshot-dir",
     "  (default: the working directory), named fabrik-YYYY-MM-DD-HHMMSS.png."};
 
-const AppCommandEntry kCaptureEntries[] = {
+const CommandEntry kCaptureEntries[] = {
     {{"screenshot",
       "screenshot",
       "save a PNG of the window (as F12)",
@@ -39,6 +39,6 @@ const AppCommandEntry kCaptureEntries[] = {
 
 }  // namespace
 
-std::span<const AppCommandEntry> CaptureCommandEntries() { return kCaptureEntries; }
+std::span<const CommandEntry> CaptureCommandEntries() { return kCaptureEntries; }
 
 }  // namespace fabrik

@@ -1,8 +1,8 @@
 // The chain's built-in commands, the app's half: how target, mode, joints, length, lengths,
 // moe and iterations are carried out (each struct's apply, registered by its place in Command)
 // and how the settings file keeps them (SavedSetting). Their language half (help, parser,
-// Format, Validate, CommandSpec) is in lang/commands/chain.cpp; the group's list at the end is
-// what core/builtin_table.cpp's kBuiltinGroups reads.
+// Format, Validate, CommandSpec) is in lang/commands/chain.cpp; the group's entries at the end
+// (Typed<T>) are what core/command_table.cpp's kGroups lists.
 #include <algorithm>
 #include <cstdio>
 
@@ -185,13 +185,16 @@ const SavedSetting kIterationsSaved = {
 }  // namespace
 
 namespace {
-const BuiltinEntry kChainEntries[] = {{.name = cmd::Mode::kName, .saved = &kModeSaved},
-                                      {.name = cmd::Length::kName, .saved = &kLengthSaved},
-                                      {.name = cmd::Lengths::kName, .saved = &kLengthsSaved},
-                                      {.name = cmd::Moe::kName, .saved = &kMoeSaved},
-                                      {.name = cmd::Iterations::kName, .saved = &kIterationsSaved}};
+// The group's entries, in the order of its CommandSpecs (lang/commands/chain.cpp).
+constexpr CommandEntry kChainEntries[] = {Typed<cmd::Target>(),
+                                          Typed<cmd::Mode>(&kModeSaved),
+                                          Typed<cmd::Joints>(),
+                                          Typed<cmd::Length>(&kLengthSaved),
+                                          Typed<cmd::Lengths>(&kLengthsSaved),
+                                          Typed<cmd::Moe>(&kMoeSaved),
+                                          Typed<cmd::Iterations>(&kIterationsSaved)};
 }  // namespace
 
-std::span<const BuiltinEntry> ChainBuiltins() { return kChainEntries; }
+std::span<const CommandEntry> ChainCommandEntries() { return kChainEntries; }
 
 }  // namespace fabrik

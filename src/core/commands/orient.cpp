@@ -1,6 +1,6 @@
 // The console commands of docs/rotations.md (`skin on|off`, `axes on|off` and
-// `orient off|YAW PITCH ROLL`), as entries of the app's command table: the two flags as
-// FlagEntries, orient as an AppCommandEntry.
+// `orient off|YAW PITCH ROLL`), as entries of the command registry: orient an app command,
+// skin and axes flags (their `flag` part set).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -81,30 +81,20 @@ constexpr std::string_view kOrientDetails[] = {
     "  In drag mode Shift+wheel turns the yaw, Ctrl+wheel the pitch, Alt+wheel the roll."};
 constexpr std::string_view kOrientKeywords[] = {"off"};
 
-const FlagEntry kOrientFlags[] = {
-    {.name = "skin",
-     .usage = "skin on|off",
-     .summary = "the chain scene as a skinned tentacle",
-     .details = kSkinDetails,
-     .field = Skin,
-     .note = SkinNote},
-    {.name = "axes",
-     .usage = "axes on|off",
-     .summary = "draw every bone's frame (RGB axes)",
-     .details = kAxesDetails,
-     .field = Axes,
-     .note = AxesNote},
-};
-
-const AppCommandEntry kOrientEntries[] = {
+const CommandEntry kOrientEntries[] = {
     {{"orient", "orient off | orient YAW PITCH ROLL", "the end effector's target rotation",
       kOrientDetails, ParseOrient, kOrientKeywords},
      ApplyOrient},
+    {.language = OnOffLanguage("skin", "skin on|off", "the chain scene as a skinned tentacle",
+                               kSkinDetails),
+     .flag = {.field = Skin, .note = SkinNote}},
+    {.language =
+         OnOffLanguage("axes", "axes on|off", "draw every bone's frame (RGB axes)", kAxesDetails),
+     .flag = {.field = Axes, .note = AxesNote}},
 };
 
 }  // namespace
 
-std::span<const AppCommandEntry> OrientCommandEntries() { return kOrientEntries; }
-std::span<const FlagEntry> OrientFlagEntries() { return kOrientFlags; }
+std::span<const CommandEntry> OrientCommandEntries() { return kOrientEntries; }
 
 }  // namespace fabrik

@@ -1,8 +1,8 @@
 // The built-in commands that load and play spline and script files, the app's half: how each
 // struct `spline ...` and `script ...` parse to is carried out (its apply, registered by its
 // place in Command) and how the settings file keeps the loaded files (SavedSetting). Their
-// language half is in lang/commands/playback.cpp; the group's list at the end is what
-// core/builtin_table.cpp's kBuiltinGroups reads.
+// language half is in lang/commands/playback.cpp; the group's entries at the end
+// (Typed<T>) are what core/command_table.cpp's kGroups lists.
 #include <cstdio>
 #include <memory>
 
@@ -143,10 +143,12 @@ const SavedSetting kScriptSaved = {.key = "script",
 }  // namespace
 
 namespace {
-const BuiltinEntry kPlaybackEntries[] = {{.name = cmd::SplineLoad::kName, .saved = &kSplineSaved},
-                                         {.name = cmd::ScriptRun::kName, .saved = &kScriptSaved}};
+// The group's entries, in the order of its CommandSpecs (lang/commands/playback.cpp).
+constexpr CommandEntry kPlaybackEntries[] = {
+    Typed<cmd::SplineLoad, cmd::SplineSpeed, cmd::SplinePlayback, cmd::SplineEnd>(&kSplineSaved),
+    Typed<cmd::ScriptRun, cmd::ScriptPlayback>(&kScriptSaved)};
 }  // namespace
 
-std::span<const BuiltinEntry> PlaybackBuiltins() { return kPlaybackEntries; }
+std::span<const CommandEntry> PlaybackCommandEntries() { return kPlaybackEntries; }
 
 }  // namespace fabrik

@@ -1,6 +1,6 @@
 // The console commands of record and replay, the free root and the 2D view (docs/settings.md:
 // Record and replay; docs/scenes.md: Free root, The 2D view): record start PATH | record stop, root
-// free|fixed, view 2d|3d. One AppCommandEntry each (core/command_table.h).
+// free|fixed, view 2d|3d. One CommandEntry each (core/command_table.h).
 #include <array>
 #include <string>
 #include <vector>
@@ -109,7 +109,7 @@ constexpr std::string_view kViewDetails[] = {
     "  3d: the perspective orbit camera."};
 constexpr std::string_view kViewKeywords[] = {"2d", "3d"};
 
-const std::array<AppCommandEntry, 3> kRecordEntries = {{
+const std::array<CommandEntry, 3> kRecordEntries = {{
     {{"record", "record start PATH | record stop", "record the target's path as a script",
       kRecordDetails, ParseRecord, kRecordKeywords},
      ApplyRecord},
@@ -123,6 +123,6 @@ const std::array<AppCommandEntry, 3> kRecordEntries = {{
 
 }  // namespace
 
-std::span<const AppCommandEntry> RecordViewEntries() { return kRecordEntries; }
+std::span<const CommandEntry> RecordViewEntries() { return kRecordEntries; }
 
 }  // namespace fabrik

@@ -1,8 +1,8 @@
 // The built-in commands about the session, the app's half: how camera, state, help, solver and
 // scene are carried out (each struct's apply, registered by its place in Command) and how the
 // settings file keeps the solver and the scene (SavedSetting). Their language half is in
-// lang/commands/session.cpp; the group's list at the end is what core/builtin_table.cpp's
-// kBuiltinGroups reads.
+// lang/commands/session.cpp; the group's entries at the end (Typed<T>) are what
+// core/command_table.cpp's kGroups lists.
 #include "core/builtin_table.h"
 #include "core/frame.h"
 #include "core/scene_registry.h"
@@ -82,10 +82,12 @@ const SavedSetting kSceneSaved = {
 }  // namespace
 
 namespace {
-const BuiltinEntry kSessionEntries[] = {{.name = cmd::Solver::kName, .saved = &kSolverSaved},
-                                        {.name = cmd::Scene::kName, .saved = &kSceneSaved}};
+// The group's entries, in the order of its CommandSpecs (lang/commands/session.cpp).
+constexpr CommandEntry kSessionEntries[] = {Typed<cmd::CameraReset>(), Typed<cmd::State>(),
+                                            Typed<cmd::Help>(), Typed<cmd::Solver>(&kSolverSaved),
+                                            Typed<cmd::Scene>(&kSceneSaved)};
 }  // namespace
 
-std::span<const BuiltinEntry> SessionBuiltins() { return kSessionEntries; }
+std::span<const CommandEntry> SessionCommandEntries() { return kSessionEntries; }
 
 }  // namespace fabrik

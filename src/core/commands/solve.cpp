@@ -12,20 +12,19 @@ constexpr std::string_view kAccelerateDetails[] = {
 
 bool& Accelerate(AppState& state) { return state.settings.accelerate; }
 
-const FlagEntry kSolveFlags[] = {
-    {.name = "accelerate",
-     .usage = "accelerate on|off",
-     .summary = "accelerated FABRIK (bend-scale steps) or the textbook",
-     .details = kAccelerateDetails,
-     .field = Accelerate,
-     .initial = kAccelerateByDefault,  // the library's one default (ik/solve_types.h)
-     .on_text = "accelerate on: FABRIK with bend-scale steps",
-     .off_text = "accelerate off: textbook FABRIK",
-     .saved = true},
+const CommandEntry kSolveEntries[] = {
+    {.language =
+         OnOffLanguage("accelerate", "accelerate on|off",
+                       "accelerated FABRIK (bend-scale steps) or the textbook", kAccelerateDetails),
+     .flag = {.field = Accelerate,
+              .initial = kAccelerateByDefault,  // the library's one default (ik/solve_types.h)
+              .on_text = "accelerate on: FABRIK with bend-scale steps",
+              .off_text = "accelerate off: textbook FABRIK",
+              .saved = true}},
 };
 
 }  // namespace
 
-std::span<const FlagEntry> SolveFlagEntries() { return kSolveFlags; }
+std::span<const CommandEntry> SolveCommandEntries() { return kSolveEntries; }
 
 }  // namespace fabrik

@@ -1,9 +1,9 @@
 // The chain scene's everyday IK tools as console commands (docs/tools.md: In the demo):
 // soften R|off, stretch S|off, turn limit A|off, stiffness I S|off, pole X Y Z|off and
-// aim X Y Z [axis AX AY AZ] [joints K]|off as AppCommandEntries and `spline ik on|off` as a
-// FlagEntry; `solver two_bone` is the solver command's (core/commands/session.cpp). Each sets
-// ToolState (core/tool_state.h); the chain scene's solve reads it (core/tool_solve.h). A bad value
-// is one error line and changes nothing.
+// aim X Y Z [axis AX AY AZ] [joints K]|off as app commands and `spline ik on|off` as a flag,
+// one CommandEntry each; `solver two_bone` is the solver command's
+// (core/commands/session.cpp). Each sets ToolState (core/tool_state.h); the chain scene's solve
+// reads it (core/tool_solve.h). A bad value is one error line and changes nothing.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -365,7 +365,19 @@ constexpr std::string_view kAimDetails[] = {
 constexpr std::string_view kPoleDetails[] = {
     "  The point the two_bone solver's elbow bends towards (world units)."};
 
-const AppCommandEntry kToolsEntries[] = {
+bool& SplineIk(AppState& state) { return state.tools.spline_ik; }
+
+std::string SplineIkNote(const AppState& state, bool on) {
+  if (!on) return "";
+  if (!state.spline.follower.has_spline()) return " (no spline loaded yet: spline load PATH)";
+  return SceneNote(state);
+}
+
+constexpr std::string_view kSplineIkDetails[] = {
+    "  The chain lies along the loaded spline behind the spline target, every joint on the",
+    "  curve and every length kept: a snake following the path. Chain scene."};
+
+const CommandEntry kToolsEntries[] = {
     {{"soften", kSoftenUsage, "ease the effector in near full reach", kSoftenDetails, ParseSoften,
       kOff},
      AndRestep<ApplySoftenNow>,
@@ -391,30 +403,13 @@ const AppCommandEntry kToolsEntries[] = {
      AndRestep<ApplyAimNow>,
      nullptr,
      SavedAim},
-};
-
-bool& SplineIk(AppState& state) { return state.tools.spline_ik; }
-
-std::string SplineIkNote(const AppState& state, bool on) {
-  if (!on) return "";
-  if (!state.spline.follower.has_spline()) return " (no spline loaded yet: spline load PATH)";
-  return SceneNote(state);
-}
-
-constexpr std::string_view kSplineIkDetails[] = {
-    "  The chain lies along the loaded spline behind the spline target, every joint on the",
-    "  curve and every length kept: a snake following the path. Chain scene."};
-
-const FlagEntry kToolsFlags[] = {
-    {.name = "spline ik",
-     .usage = "spline ik on|off",
-     .summary = "lay the chain along the spline (a snake)",
-     .details = kSplineIkDetails,
-     .field = SplineIk,
-     .on_text = "spline ik on: the chain follows the spline",
-     .off_text = "spline ik off",
-     .note = SplineIkNote,
-     .saved = true},
+    {.language = OnOffLanguage("spline ik", "spline ik on|off",
+                               "lay the chain along the spline (a snake)", kSplineIkDetails),
+     .flag = {.field = SplineIk,
+              .on_text = "spline ik on: the chain follows the spline",
+              .off_text = "spline ik off",
+              .note = SplineIkNote,
+              .saved = true}},
 };
 
 }  // namespace
@@ -446,7 +441,6 @@ bool SelectTwoBone(AppState& state, CommandOutput& out) {
   return true;
 }
 
-std::span<const AppCommandEntry> ToolCommandEntries() { return kToolsEntries; }
-std::span<const FlagEntry> ToolFlagEntries() { return kToolsFlags; }
+std::span<const CommandEntry> ToolCommandEntries() { return kToolsEntries; }
 
 }  // namespace fabrik

@@ -1,7 +1,7 @@
 // The built-in commands about the view and the demo itself, the app's half: how clear, step,
 // race and quit are carried out (each struct's apply, registered by its place in Command).
-// Their language half is in lang/commands/view.cpp; the group's list at the end is what
-// core/builtin_table.cpp's kBuiltinGroups reads.
+// Their language half is in lang/commands/view.cpp; the group's entries at the end
+// (Typed<T>) are what core/command_table.cpp's kGroups lists.
 #include "core/builtin_table.h"
 #include "core/step_view.h"
 
@@ -62,5 +62,14 @@ bool ApplyBuiltin(AppState& state, const cmd::Quit&, CommandOutput&) {
   state.quit_requested = true;
   return true;
 }
+
+namespace {
+// The group's entries, in the order of its CommandSpecs (lang/commands/view.cpp); the settings
+// file keeps none of them.
+constexpr CommandEntry kViewEntries[] = {Typed<cmd::Clear>(), Typed<cmd::Step>(),
+                                         Typed<cmd::Race>(), Typed<cmd::Quit>()};
+}  // namespace
+
+std::span<const CommandEntry> ViewCommandEntries() { return kViewEntries; }
 
 }  // namespace fabrik

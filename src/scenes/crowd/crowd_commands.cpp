@@ -42,7 +42,7 @@ constexpr std::string_view kCharactersDetails[] = {
     "  The crowd scene's size, 1 to 5000 (default 100): characters at random places and",
     "  headings on the terrain, their legs solved together by the batched solver."};
 
-const AppCommandEntry kCrowdEntries[] = {
+const CommandEntry kCrowdEntries[] = {
     {{"characters",
       "characters N",
       "the crowd scene's number of characters",
@@ -58,6 +58,6 @@ const AppCommandEntry kCrowdEntries[] = {
 
 }  // namespace
 
-std::span<const AppCommandEntry> CrowdCommandEntries() { return kCrowdEntries; }
+std::span<const CommandEntry> CrowdCommandEntries() { return kCrowdEntries; }
 
 }  // namespace fabrik

@@ -105,8 +105,8 @@ class CrowdScene final : public Scene {
   double retarget_us_ = 0.0, skin_us_ = 0.0;
 };
 
-struct AppCommandEntry;  // core/command_table.h
+struct CommandEntry;  // core/command_table.h
 // The scene's own commands: characters (crowd_commands.cpp).
-std::span<const AppCommandEntry> CrowdCommandEntries();
+std::span<const CommandEntry> CrowdCommandEntries();
 
 }  // namespace fabrik

@@ -1,5 +1,5 @@
 // The field scene's own command, `chains N [JOINTS]` (docs/field.md "The field scene"): one
-// AppCommandEntry, listed in the command table through the field's registry line.
+// CommandEntry, listed in the command table through the field's registry line.
 #include <exception>
 #include <string>
 #include <vector>
@@ -68,7 +68,7 @@ constexpr std::string_view kChainsDetails[] = {
     "  The field scene's chain count (1 to 100000) and joints per chain (default 10);",
     "  chains x joints at most 2000000. In the field it is rebuilt at once."};
 
-const AppCommandEntry kFieldEntries[] = {
+const CommandEntry kFieldEntries[] = {
     {{"chains",
       "chains N [JOINTS]",
       "the field scene's chain count and joints per chain",
@@ -84,6 +84,6 @@ const AppCommandEntry kFieldEntries[] = {
 
 }  // namespace
 
-std::span<const AppCommandEntry> FieldCommandEntries() { return kFieldEntries; }
+std::span<const CommandEntry> FieldCommandEntries() { return kFieldEntries; }
 
 }  // namespace fabrik

@@ -96,8 +96,8 @@ class FieldScene final : public Scene {
   std::size_t centre_ = 0, lead_ = 0;
 };
 
-struct AppCommandEntry;  // core/command_table.h
+struct CommandEntry;  // core/command_table.h
 // The scene's own commands: chains (field_commands.cpp).
-std::span<const AppCommandEntry> FieldCommandEntries();
+std::span<const CommandEntry> FieldCommandEntries();
 
 }  // namespace fabrik

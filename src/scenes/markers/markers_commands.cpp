@@ -184,7 +184,7 @@ bool ApplyMarkers(AppState& state, MarkersArgs args, CommandOutput& out) {
 }
 
 // `load` reads and calibrates a take: a whole frame of a script's budget
-// (AppCommandEntry::whole_frame). An export only starts (its work is spread over frames).
+// (CommandEntry::whole_frame). An export only starts (its work is spread over frames).
 bool MarkersLineRereads(std::span<const std::string> args) {
   return !args.empty() && args[0] == "load";
 }
@@ -227,7 +227,7 @@ const SavedSetting kTakeSaved = {
     .restore = RestoreTake,
     .overridden_by = kTakeOverriddenBy};
 
-const AppCommandEntry kMarkersEntries[] = {
+const CommandEntry kMarkersEntries[] = {
     {{"markers", kMarkersUsage,
       "the optical marker take: load, play, pause, speed, frame, loop, hide, export",
       kMarkersDetails, ParseMarkers, kMarkersKeywords},
@@ -240,6 +240,6 @@ const AppCommandEntry kMarkersEntries[] = {
 
 }  // namespace
 
-std::span<const AppCommandEntry> MarkersCommandEntries() { return kMarkersEntries; }
+std::span<const CommandEntry> MarkersCommandEntries() { return kMarkersEntries; }
 
 }  // namespace fabrik

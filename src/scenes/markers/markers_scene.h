@@ -145,8 +145,8 @@ class MarkersScene final : public Scene {
   std::optional<Export> export_;
 };
 
-struct AppCommandEntry;  // core/command_table.h
+struct CommandEntry;  // core/command_table.h
 // The scene's own command, `markers` (markers_commands.cpp).
-std::span<const AppCommandEntry> MarkersCommandEntries();
+std::span<const CommandEntry> MarkersCommandEntries();
 
 }  // namespace fabrik

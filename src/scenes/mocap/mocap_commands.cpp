@@ -462,12 +462,12 @@ const SavedSetting kCharacterSaved = {
     .overridden_by = kCharacterOverriddenBy};
 
 // `mocap load` reads a clip and `mocap scale` re-measures it: a whole frame of a script's
-// budget (AppCommandEntry::whole_frame).
+// budget (CommandEntry::whole_frame).
 bool MocapLineRereads(std::span<const std::string> args) {
   return !args.empty() && (args[0] == "load" || args[0] == "scale");
 }
 
-const AppCommandEntry kMocapEntries[] = {
+const CommandEntry kMocapEntries[] = {
     {{"mocap", kMocapUsage,
       "the motion-capture clip: load, play, pause, speed, frame, loop, export", kMocapDetails,
       ParseMocap, kMocapKeywords},
@@ -505,6 +505,6 @@ const AppCommandEntry kMocapEntries[] = {
 
 }  // namespace
 
-std::span<const AppCommandEntry> MocapCommandEntries() { return kMocapEntries; }
+std::span<const CommandEntry> MocapCommandEntries() { return kMocapEntries; }
 
 }  // namespace fabrik

@@ -169,9 +169,9 @@ class MocapScene final : public Scene {
   std::optional<mocap::GroundingMeter> clip_meter_, ik_meter_;
 };
 
-struct AppCommandEntry;  // core/command_table.h
+struct CommandEntry;  // core/command_table.h
 // The scene's own commands: mocap, reach, look, ik, character, retarget, ghost, follow
 // (mocap_commands.cpp).
-std::span<const AppCommandEntry> MocapCommandEntries();
+std::span<const CommandEntry> MocapCommandEntries();
 
 }  // namespace fabrik

@@ -1,5 +1,5 @@
 // The walker scene's own commands (docs/walker.md: The walker scene): `terrain load` for its
-// ground and `walker debug|leg` for its debug views, one AppCommandEntry each, listed in the
+// ground and `walker debug|leg` for its debug views, one CommandEntry each, listed in the
 // command table through the walker's registry line.
 #include <cstdio>
 #include <cstdlib>
@@ -173,7 +173,7 @@ bool WalkerLineRereads(std::span<const std::string> args) {
   return !args.empty() && args[0] == "model";
 }
 
-const AppCommandEntry kWalkerEntries[] = {
+const CommandEntry kWalkerEntries[] = {
     {{"terrain", "terrain load PATH [S H]", "the walker's ground from a gray PNG", kTerrainDetails,
       ParseTerrain, kTerrainKeywords},
      ApplyTerrain,
@@ -192,6 +192,6 @@ const AppCommandEntry kWalkerEntries[] = {
 
 }  // namespace
 
-std::span<const AppCommandEntry> WalkerCommandEntries() { return kWalkerEntries; }
+std::span<const CommandEntry> WalkerCommandEntries() { return kWalkerEntries; }
 
 }  // namespace fabrik

@@ -81,8 +81,8 @@ class WalkerScene final : public Scene {
   std::vector<glm::vec3> pose_;
 };
 
-struct AppCommandEntry;  // core/command_table.h
+struct CommandEntry;  // core/command_table.h
 // The scene's own commands: terrain, walker (walker_commands.cpp).
-std::span<const AppCommandEntry> WalkerCommandEntries();
+std::span<const CommandEntry> WalkerCommandEntries();
 
 }  // namespace fabrik
