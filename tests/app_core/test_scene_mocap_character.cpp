@@ -3,6 +3,7 @@
 // clip after the IK, retargeting off, capsules back, and files refused with nothing changed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -40,10 +41,18 @@ glm::vec3 Bone(const nlohmann::json& j, const std::string& name) {
   EXPECT_GE(i, 0) << name;
   return i < 0 ? glm::vec3(NAN) : PointAt(j["character"]["joints"][static_cast<std::size_t>(i)]);
 }
+// With a character the clip's skeleton is "clip_skeleton" ("skeleton" is the character's).
 glm::vec3 Joint(const nlohmann::json& j, const std::string& name) {
-  const int i = IndexOf(j["skeleton"]["names"], name);
+  const nlohmann::json& clip = j.contains("clip_skeleton") ? j["clip_skeleton"] : j["skeleton"];
+  const int i = IndexOf(clip["names"], name);
   EXPECT_GE(i, 0) << name;
-  return i < 0 ? glm::vec3(NAN) : PointAt(j["skeleton"]["joints"][static_cast<std::size_t>(i)]);
+  return i < 0 ? glm::vec3(NAN) : PointAt(clip["joints"][static_cast<std::size_t>(i)]);
+}
+std::string NameOf(const nlohmann::json& skeleton, const nlohmann::json& index) {
+  const int i = index.get<int>();
+  return i >= 0 && i < static_cast<int>(skeleton["names"].size())
+             ? skeleton["names"][static_cast<std::size_t>(i)].get<std::string>()
+             : "(index " + std::to_string(i) + ")";
 }
 
 // What a refused `character` line must leave alone: the scene, the clip (its path, scale and
@@ -123,6 +132,91 @@ TEST(MocapCharacter, TheHumanFollowsTheClipAfterTheIk) {
   // The bones keep the character's lengths: the shin as in frame 5.
   EXPECT_NEAR(glm::distance(Bone(b, "B_Knee_Left"), Bone(b, "B_Ankle_Left")),
               glm::distance(Bone(a, "B_Knee_Left"), Bone(a, "B_Ankle_Left")), 1e-4f);
+}
+
+// With a character the state line's skeleton is the character's own (docs/state.md): its
+// bones, as drawn; feet, hands and head at its own ankle, wrist and head bones; the clip's
+// skeleton kept as clip_skeleton. A pinned foot's ankle bone stands at the pin.
+TEST(MocapCharacter, TheSkeletonIsTheCharactersOwn) {
+  Core core;
+  core.Run("scene mocap");
+  core.Frames(2);
+  EXPECT_FALSE(core.Json().contains("clip_skeleton"));  // capsules: the clip's skeleton only
+  const nlohmann::json capsules = core.Json()["skeleton"];
+  core.Run("terrain load assets/terrain/hills.png");
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  core.Run(std::string("character ") + kHuman);
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  core.Frames(3);
+  const nlohmann::json a = core.Json();
+  const nlohmann::json& sk = a["skeleton"];
+  ASSERT_EQ(sk["names"].size(), 54u);
+  EXPECT_EQ(sk["names"], a["character"]["names"]);
+  EXPECT_EQ(sk["joints"], a["character"]["joints"]);
+  ASSERT_EQ(sk["parents"].size(), 54u);
+  EXPECT_EQ(sk["parents"][0], -1);
+  for (std::size_t b = 1; b < 54; ++b) {
+    EXPECT_GE(sk["parents"][b].get<int>(), 0);
+    EXPECT_LT(sk["parents"][b].get<int>(), static_cast<int>(b));
+  }
+  EXPECT_EQ(sk["animated"].size(), 54u);
+  const char* const sides[2] = {"Left", "Right"};
+  for (std::size_t side = 0; side < 2; ++side) {
+    const std::string s = sides[side];
+    EXPECT_EQ(NameOf(sk, sk["feet"][side]["joint"]), "B_Ankle_" + s);
+    EXPECT_EQ(NameOf(sk, sk["hands"][side]["joint"]), "B_Hand_" + s);
+    const nlohmann::json& clip = a["clip_skeleton"];
+    EXPECT_EQ(NameOf(clip, clip["feet"][side]["joint"]), s + "Foot");
+    EXPECT_EQ(NameOf(clip, clip["hands"][side]["joint"]), s + "Hand");
+    EXPECT_EQ(clip["feet"][side]["pinned"], sk["feet"][side]["pinned"]);
+  }
+  // The head: the bone the retargeting drives with the clip's head (docs/characters.md:
+  // Retargeting), the human's neck bone below its head's leaf.
+  EXPECT_EQ(NameOf(sk, sk["head"]["joint"]), "B_Neck");
+  EXPECT_EQ(NameOf(a["clip_skeleton"], a["clip_skeleton"]["head"]["joint"]), "Head");
+  // The clip's skeleton is as it is with capsules (the clip scaled to the human's legs).
+  EXPECT_EQ(a["clip_skeleton"]["names"], capsules["names"]);
+  EXPECT_EQ(a["clip_skeleton"]["parents"], capsules["parents"]);
+
+  // Over two seconds on the hills: every fully held foot's ankle bone is at its pin, and
+  // every pin is where the clip's ankle is held.
+  int pinned = 0;
+  for (int frame = 0; frame < 120; ++frame) {
+    core.Frames(1);
+    const nlohmann::json j = core.Json();
+    for (std::size_t side = 0; side < 2; ++side) {
+      const nlohmann::json& foot = j["skeleton"]["feet"][side];
+      if (foot["pinned"].is_null()) continue;
+      ++pinned;
+      const glm::vec3 pin = PointAt(foot["pinned"]);
+      const glm::vec3 ankle = PointAt(j["skeleton"]["joints"][foot["joint"].get<std::size_t>()]);
+      const nlohmann::json& clip = j["clip_skeleton"];
+      const glm::vec3 clip_ankle =
+          PointAt(clip["joints"][clip["feet"][side]["joint"].get<std::size_t>()]);
+      // A pin fading in or out holds the clip's ankle only partly: the character's ankle is
+      // where the clip's is.
+      EXPECT_LT(glm::distance(ankle, clip_ankle), 0.005f) << frame << " " << sides[side];
+      EXPECT_LT(glm::distance(ankle, pin), glm::distance(clip_ankle, pin) + 0.005f)
+          << frame << " " << sides[side];
+    }
+  }
+  EXPECT_GT(pinned, 60);
+
+  // The animated pose is the clip's before the IK, retargeted: with the IK off it is the
+  // final pose.
+  core.Run("ik weight 0");
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  core.Frames(40);
+  const nlohmann::json b = core.Json();
+  float worst = 0.0f;
+  for (std::size_t i = 0; i < 54; ++i) {
+    worst = std::max(worst, glm::distance(PointAt(b["skeleton"]["joints"][i]),
+                                          PointAt(b["skeleton"]["animated"][i])));
+  }
+  EXPECT_LT(worst, 1e-4f);
+  EXPECT_GT(
+      glm::distance(PointAt(b["skeleton"]["animated"][0]), PointAt(a["skeleton"]["animated"][0])),
+      0.02f);  // it moves with the clip
 }
 
 // A reaching hand of the human reaches the target the clip's hand was given (its wrist goes

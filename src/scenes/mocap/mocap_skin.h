@@ -7,7 +7,8 @@
 // own size in metres, and its ankles land where the scene's IK grounded the clip's.
 // Placement: each frame the retargeted pose is moved so that the character's pelvis bone is
 // at the clip's pelvis joint (world metres). With retargeting off the character holds its
-// bind pose there instead.
+// bind pose there instead. The clip's pose before the IK is retargeted the same way
+// (FrameAnimated), for the state line's animated pose.
 //
 // No GL: Frame() leaves the bones as unit dual quaternions (character/cpu_skin.h:
 // SkinningTransforms), ready for the GPU pass (render/skin_pass.h: ModelSkinPass).
@@ -46,6 +47,10 @@ class MocapSkin {
   // is rather than in proportion: the scene's reach blends, so a reaching hand reaches its
   // target. False before Bind or on a pose of another size (then nothing changes).
   bool Frame(const mocap::Pose& clip_pose, bool retarget, std::array<float, 2> hand_follow);
+  // The same for the clip's pose before the IK (the scene's animated pose), with the hands in
+  // proportion: animated_pose(), for the state line's skeleton.animated. Not timed, no
+  // skinning transforms; allocates nothing. False as Frame.
+  bool FrameAnimated(const mocap::Pose& animated, bool retarget);
 
   const std::string& path() const { return path_; }
   const character::Model& model() const { return *model_; }
@@ -54,6 +59,11 @@ class MocapSkin {
   // World metres, one per bone: this frame's pose, and its skinning transforms.
   const std::vector<character::BoneTransform>& pose() const { return pose_; }
   const std::vector<DualQuat>& bones() const { return bones_; }
+  // World metres, one per bone: the animated pose of FrameAnimated.
+  const std::vector<character::BoneTransform>& animated_pose() const { return animated_; }
+  // The character's limbs in its own bone indices (Retargeter::character_limbs); null before
+  // Bind.
+  const mocap::Limbs* limbs() const { return retarget_ ? &retarget_->character_limbs() : nullptr; }
   double retarget_us() const { return retarget_us_; }
   double skin_us() const { return skin_us_; }
 
@@ -62,7 +72,12 @@ class MocapSkin {
   std::shared_ptr<const character::Model> model_;
   std::optional<character::Retargeter> retarget_;
   int pelvis_bone_ = 0, pelvis_clip_ = 0;
-  std::vector<character::BoneTransform> pose_;
+  // Poses `clip_pose` into `out` and moves it so that the pelvis is on the clip's (the header
+  // comment); false before Bind, on a pose of another size.
+  bool PoseInto(const mocap::Pose& clip_pose, bool retarget, std::array<float, 2> hand_follow,
+                std::vector<character::BoneTransform>& out);
+
+  std::vector<character::BoneTransform> pose_, animated_;
   std::vector<DualQuat> bones_;
   double retarget_us_ = 0.0, skin_us_ = 0.0;
 };
