@@ -95,7 +95,7 @@ Status MocapScene::LoadWith(AppState& state, const std::string& path,
       rig = LoadRig(resolved_path, rig.value()->clip.scale() * ratio.value());
       if (!rig) return MakeError(rig.error());
     }
-    if (Status bound = skin->Bind(rig.value()->clip); !bound) return bound;
+    if (Status bound = skin->Bind(*rig.value()); !bound) return bound;
   }
   auto made = mocap::Character::Create(rig.value());
   if (!made) return MakeError(path + ": " + made.error());
@@ -331,7 +331,7 @@ Status MocapScene::StartExport(AppState& state, const std::string& path) {
 
 void MocapScene::PoseSkin() {
   if (!skin_ || !character_) return;
-  (void)skin_->Frame(character_->pose(), retarget_, HandFollow());
+  (void)skin_->Frame(character_->pose(), retarget_, HandFollow(), ground_.get());
   (void)skin_->FrameAnimated(character_->animated(), retarget_);
 }
 
@@ -394,7 +394,8 @@ void MocapScene::WriteCharacterState(nlohmann::json& j) const {
                     {"vertices", model.vertices.size()},
                     {"skinning", linear_skinning_ ? "linear" : "dq"},
                     {"names", model.skeleton.names},
-                    {"joints", std::move(joints)}};
+                    {"joints", std::move(joints)},
+                    {"foot_lift", {Num(skin_->foot_lift()[0]), Num(skin_->foot_lift()[1])}}};
   j["retarget_us"] = Num(skin_->retarget_us());
   j["skin_us"] = Num(skin_->skin_us());
 }
