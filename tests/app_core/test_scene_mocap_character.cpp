@@ -212,13 +212,23 @@ TEST(MocapCharacter, TheSkeletonIsTheCharactersOwn) {
   EXPECT_GT(pinned, 60);
 
   // The animated pose is the clip's before the IK, retargeted: with the IK off it is the
-  // final pose.
+  // final pose, but for the bones below the ankles, which the final pose may turn up to
+  // keep the mesh on the ground (mocap_skin.h).
   core.Run("ik weight 0");
   ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
   core.Frames(40);
   const nlohmann::json b = core.Json();
+  const int ankles[2] = {sk["feet"][0]["joint"].get<int>(), sk["feet"][1]["joint"].get<int>()};
+  const auto below_an_ankle = [&](int bone) {
+    for (int p = sk["parents"][static_cast<std::size_t>(bone)]; p >= 0;
+         p = sk["parents"][static_cast<std::size_t>(p)]) {
+      if (p == ankles[0] || p == ankles[1]) return true;
+    }
+    return false;
+  };
   float worst = 0.0f;
   for (std::size_t i = 0; i < 54; ++i) {
+    if (below_an_ankle(static_cast<int>(i))) continue;
     worst = std::max(worst, glm::distance(PointAt(b["skeleton"]["joints"][i]),
                                           PointAt(b["skeleton"]["animated"][i])));
   }
