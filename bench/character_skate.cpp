@@ -15,15 +15,20 @@
 //     per contact, the largest horizontal distance its heel (the ankle bone) and ball (the
 //     ankle's child towards the toe) move from where each went down, while down; mean, worst;
 //     `clip skate`: the same on the clip's joints (GroundingMeter), for comparison;
-//   * below (bones): how far the ankle, ball or toe-tip bone goes below the ground, worst;
+//   * below (bones): how far the ankle, ball or toe-tip bone goes below the ground, worst
+//     from frame 1 on (CMU's frame 0 is a reference pose the clip jumps out of, which
+//     mocap_skate leaves out of its pops too);
 //   * below (mesh): how far the lowest vertex of either foot (the vertices whose largest
-//     weight is on the ankle or a bone below it) goes below the ground under it, worst; and
+//     weight is on the ankle or a bone below it) goes below the ground under it, worst from
+//     frame 1 on, and where (that vertex's bone and the frame); and
 //     `sole` the lowest foot vertex's mean height above the ground under it while its heel
 //     is down;
 //   * pin: while a foot is fully pinned (pin weight 1), how far the character's ankle bone is
 //     from the pin (where the IK holds the clip's ankle), mean and worst;
 //   * free: in frames with neither foot pinned, how far the character's ankle bones are from
 //     the clip's ankles (the clip scaled to the character's legs), worst;
+//   * twist: the worst turn of a bone about its direction to its first child between two
+//     frames, from frame 2 on, the character's bones and the clip's joints (the IK's pose);
 //   * CPU time per frame of the IK (Character::Update after sampling), the retargeting and
 //     the skinning transforms (MocapSkin::Frame's retarget_us and skin_us), one character.
 // Usage: character_skate [model.x] [clip.bvh ...]
@@ -31,6 +36,8 @@
 #include <cmath>
 #include <cstdio>
 #include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -63,6 +70,54 @@ struct Figures {
   double free_worst = 0.0;
   double clip_pin_worst = 0.0;  // the clip's ankle to the pin
   int deepest_bone = -1, deepest_frame = -1;
+};
+
+// Per bone of a skeleton (parents first): its first child off its joint, or -1.
+template <typename Position>
+std::vector<int> AimChildren(std::span<const int> parents, Position position) {
+  std::vector<int> aim(parents.size(), -1);
+  for (std::size_t b = 1; b < parents.size(); ++b) {
+    const int p = parents[b];
+    if (p >= 0 && aim[p] < 0 && glm::distance(position(b), position(p)) > 1e-4f) {
+      aim[p] = static_cast<int>(b);
+    }
+  }
+  return aim;
+}
+
+// The worst twist of a bone between two frames: the turn of its world rotation from the frame
+// before, its part about the bone's direction to its aim (a child off its joint), degrees.
+class TwistMeter {
+ public:
+  explicit TwistMeter(std::vector<int> aim) : aim_(std::move(aim)), last_(aim_.size()) {}
+  // `compare`: false for a frame that restarts the clip (nothing compared).
+  void Frame(std::span<const glm::vec3> positions, std::span<const glm::quat> rotations, int f,
+             bool compare) {
+    for (std::size_t b = 0; b < aim_.size(); ++b) {
+      if (compare && have_ && aim_[b] >= 0) {
+        const glm::vec3 d = positions[static_cast<std::size_t>(aim_[b])] - positions[b];
+        if (glm::length(d) > 1e-6f) {
+          const glm::vec3 axis = glm::normalize(d);
+          const glm::quat q = rotations[b] * glm::inverse(last_[b]);
+          const glm::vec3 along = glm::dot(glm::vec3(q.x, q.y, q.z), axis) * axis;
+          const float len = std::sqrt(q.w * q.w + glm::dot(along, along));
+          const float twist =
+              len < 1e-9f ? 180.0f
+                          : glm::degrees(2.0f * std::acos(std::min(1.0f, std::abs(q.w) / len)));
+          if (twist > worst) worst = twist, bone = static_cast<int>(b), frame = f;
+        }
+      }
+      last_[b] = rotations[b];
+    }
+    have_ = true;
+  }
+  float worst = 0.0f;
+  int bone = -1, frame = -1;
+
+ private:
+  std::vector<int> aim_;
+  std::vector<glm::quat> last_;
+  bool have_ = false;
 };
 
 // GroundingMeter's skate on the character's bones (the header comment).
@@ -179,9 +234,23 @@ bool Play(const std::string& model_path, const std::string& clip_path, const std
   Figures fig;
   const ContactTrack& track = rig.value()->contacts;
   const float dt = rig.value()->clip.frame_time();
+  const Clip& clip = rig.value()->clip;
+  TwistMeter twist(AimChildren(std::span<const int>(sk.parents),
+                               [&](std::size_t b) { return bind[b].translation; }));
+  TwistMeter clip_twist(
+      AimChildren(clip.parents(), [&](std::size_t j) { return clip.rest_positions()[j]; }));
+  std::vector<glm::vec3> bone_positions(sk.names.size());
+  std::vector<glm::quat> bone_rotations(sk.names.size());
   for (int f = 0; f < rig.value()->clip.frame_count(); ++f) {
     c.Update(static_cast<float>(f) * dt, dt);
     (void)skin.Frame(c.pose(), true, {0.0f, 0.0f}, ground);
+    // CMU's frame 0 is a reference pose the clip jumps out of: twists from frame 1 on.
+    for (std::size_t b = 0; b < bone_positions.size(); ++b) {
+      bone_positions[b] = skin.pose()[b].translation;
+      bone_rotations[b] = skin.pose()[b].rotation;
+    }
+    twist.Frame(bone_positions, bone_rotations, f, f > 1 && !c.restarted());
+    clip_twist.Frame(c.pose().positions, c.pose().rotations, f, f > 1 && !c.restarted());
     clip_meter.Frame(f, c.animated(), c.pose(), c.restarted());
     const double ik = c.last_ik_seconds() * 1e6;
     times.ik.push_back(ik);
@@ -199,7 +268,7 @@ bool Play(const std::string& model_path, const std::string& clip_path, const std
       skate.Frame(track, f, side, ankle, pose[fb.ball].translation, fig);
       for (int b : {fb.ankle, fb.ball, fb.tip}) {
         const glm::vec3 p = pose[b].translation;
-        fig.below_bones = std::max<double>(fig.below_bones, height(p) - p.y);
+        if (f > 0) fig.below_bones = std::max<double>(fig.below_bones, height(p) - p.y);
       }
       const FootState& foot = c.foot(static_cast<Side>(side));
       any_pin = any_pin || foot.pinned;
@@ -220,14 +289,14 @@ bool Play(const std::string& model_path, const std::string& clip_path, const std
       const int side = Below(sk, foot_vertices[i].bones[0], feet[0].ankle) ? 0 : 1;
       const float h = points[i].y - height(points[i]);
       lowest[side] = std::min(lowest[side], h);
-      if (-h > fig.below_mesh) {
+      if (-h > fig.below_mesh && f > 0) {  // frame 0: see the header comment
         fig.below_mesh = -h;
         fig.deepest_bone = foot_vertices[i].bones[0];
         fig.deepest_frame = f;
       }
     }
     for (int side : {kLeft, kRight}) {
-      fig.below_mesh = std::max<double>(fig.below_mesh, -lowest[side]);
+      if (f > 0) fig.below_mesh = std::max<double>(fig.below_mesh, -lowest[side]);
       if (track.heel[side][f] != 0) {
         fig.sole_sum += lowest[side];
         ++fig.sole_frames;
@@ -247,7 +316,7 @@ bool Play(const std::string& model_path, const std::string& clip_path, const std
   const GroundingFigures g = clip_meter.Figures();
   std::printf(
       "%-12s %-5s %3.0f%% %3.0f%% %3d %6.2f %6.2f %6.2f %6.2f %6.2f %6.2f %-18s %6.2f %6.2f %6.2f "
-      "%6.2f %6.2f %5.1f/%.1f\n",
+      "%6.2f %6.2f %5.1f/%.1f %5.1f %-22s %5.1f %s\n",
       name.c_str(), hills ? "hills" : "flat", 100.0 * g.contact_share[kLeft],
       100.0 * g.contact_share[kRight], fig.contacts,
       fig.contacts ? 1000.0 * fig.skate_sum / fig.contacts : 0.0, 1000.0 * fig.skate_worst,
@@ -259,7 +328,12 @@ bool Play(const std::string& model_path, const std::string& clip_path, const std
       fig.sole_frames ? 100.0 * fig.sole_sum / fig.sole_frames : 0.0,
       fig.pin_frames ? 1000.0 * fig.pin_sum / fig.pin_frames : 0.0, 1000.0 * fig.pin_worst,
       1000.0 * fig.clip_pin_worst, 100.0 * fig.free_worst, 100.0 * skin.foot_lift()[kLeft],
-      100.0 * skin.foot_lift()[kRight]);
+      100.0 * skin.foot_lift()[kRight], twist.worst,
+      (twist.bone >= 0 ? sk.names[twist.bone] + "@" + std::to_string(twist.frame) : "-").c_str(),
+      clip_twist.worst,
+      (clip_twist.bone >= 0 ? clip.name(clip_twist.bone) + "@" + std::to_string(clip_twist.frame)
+                            : "-")
+          .c_str());
   return true;
 }
 
@@ -290,10 +364,10 @@ int main(int argc, char** argv) {
   }
   std::printf("%-12s %-5s %4s %4s %3s %6s %6s %6s %6s %6s %6s %-18s %6s %6s %6s %6s %6s %s\n",
               "clip", "ground", "left", "right", "n", "skate", "worst", "clip", "clip", "below",
-              "below", "deepest", "sole", "pin", "pin", "clip", "free", "lift");
+              "below", "deepest", "sole", "pin", "pin", "clip", "free", "lift   twist, clip's");
   std::printf("%-12s %-5s %4s %4s %3s %6s %6s %6s %6s %6s %6s %-18s %6s %6s %6s %6s %6s %s\n", "",
               "", "cont", "", "", "mm", "mm", "mm", "worst", "bones", "mesh", "(bone@frame)", "cm",
-              "mm", "worst", "pin", "cm", "cm L/R");
+              "mm", "worst", "pin", "cm", "cm L/R deg (bone@frame)");
   Times times;
   for (const std::string& path : clips) {
     std::string name = path.substr(path.find_last_of('/') + 1);

@@ -95,7 +95,6 @@ void MocapSkin::FindFeet() {
     const mocap::Limb& leg = retarget_->character_limbs().legs[side];
     foot.bone = leg.end();
     foot.max_bend = kMaxFootBend;
-    foot.front_only = true;
     // The toe: the first bone below the ankle on the way to the leg's leaf, off the ankle.
     for (int b = leg.tip; b >= 0 && b != foot.bone; b = sk.parents[b]) {
       if (glm::length(bind[b].translation - bind[foot.bone].translation) > 1e-4f) toe.bone = b;
@@ -104,6 +103,14 @@ void MocapSkin::FindFeet() {
     for (SolePart* part : {&foot, &toe}) {
       if (part->bone >= 0) {
         part->forward = glm::inverse(bind[part->bone].rotation) * glm::vec3(0.0f, 0.0f, 1.0f);
+      }
+    }
+    foot.aim_bone = toe.bone;
+    // The toe's aim: its first child off its joint, if any.
+    for (int b = toe.bone + 1; toe.bone >= 0 && b < sk.bone_count() && toe.aim_bone < 0; ++b) {
+      if (sk.parents[b] == toe.bone &&
+          glm::length(bind[b].translation - bind[toe.bone].translation) > 1e-4f) {
+        toe.aim_bone = b;
       }
     }
     const std::vector<char> in_foot = below(foot.bone);
@@ -139,45 +146,53 @@ void MocapSkin::FindFeet() {
   }
 }
 
-void MocapSkin::BendUp(SolePart& part, const Heightmap& ground) {
-  part.bend = 0.0f;
+void MocapSkin::BendUp(SolePart& part, const Heightmap& ground, const SolePart* also) {
   if (part.bone < 0) return;
   const glm::vec3 up(0.0f, 1.0f, 0.0f);
   const glm::vec3 joint = pose_[static_cast<std::size_t>(part.bone)].translation;
-  glm::quat bend(1.0f, 0.0f, 0.0f, 0.0f);
   // A few rounds: the ground under the deepest point moves as the part turns.
   for (int round = 0; round < 3; ++round) {
     const character::BoneTransform& at_bone = pose_[static_cast<std::size_t>(part.bone)];
-    // Ahead of the joint: along the foot's bind forward (its +Z), level.
-    glm::vec3 ahead = at_bone.rotation * part.forward;
-    ahead.y = 0.0f;
+    // The part's aim: towards its aim bone, else its bind forward (the model's +Z). The turn
+    // is about the level axis square to it, so the part swings up without twisting.
+    const glm::vec3 aim = part.aim_bone >= 0
+                              ? pose_[static_cast<std::size_t>(part.aim_bone)].translation - joint
+                              : at_bone.rotation * part.forward;
+    const glm::vec3 side = glm::cross(aim, up);
+    if (glm::length(side) < 1e-6f * glm::length(aim)) break;  // aimed straight up or down
+    const glm::vec3 axis = glm::normalize(side);              // a positive turn lifts what is ahead
     float deepest = 0.0f;
     glm::vec3 at(0.0f);
-    for (const glm::vec3& local : part.points) {
-      const glm::vec3 p = character::Apply(at_bone, local);
-      if (part.front_only && glm::dot(p - joint, ahead) <= 0.0f) continue;
-      const float depth = ground.HeightAt(p.x, p.z) - p.y;
-      if (depth > deepest) deepest = depth, at = p;
+    for (const SolePart* of : {static_cast<const SolePart*>(&part), also}) {
+      if (of == nullptr || of->bone < 0) continue;
+      const character::BoneTransform& frame = pose_[static_cast<std::size_t>(of->bone)];
+      for (const glm::vec3& local : of->points) {
+        const glm::vec3 p = character::Apply(frame, local);
+        if (glm::dot(p - joint, glm::cross(up, axis)) <= 0.0f) continue;  // only what is ahead
+        const float depth = ground.HeightAt(p.x, p.z) - p.y;
+        if (depth > deepest) deepest = depth, at = p;
+      }
     }
     if (deepest <= 1e-5f) break;
-    // Turn the deepest point up about the joint, in its vertical plane, onto the ground's
-    // height under it.
+    // The deepest point's height above the joint as the part turns by t about the axis:
+    // a cos t + b sin t (the axis is level). The smallest t > 0 that lifts it onto the
+    // ground's height under it, or the highest it can go.
     const glm::vec3 v = at - joint;
-    const float r = glm::length(v);
-    const glm::vec3 axis = glm::cross(v, up);
-    if (r < 1e-6f || glm::length(axis) < 1e-6f * r) break;
-    const float now = std::asin(std::clamp(v.y / r, -1.0f, 1.0f));
-    const float wanted = std::asin(std::clamp((v.y + deepest) / r, -1.0f, 1.0f));
-    const float angle = std::min(wanted - now, part.max_bend - part.bend);
+    const glm::vec3 square = v - glm::dot(v, axis) * axis;
+    const float along_cos = square.y, along_sin = glm::cross(axis, square).y;
+    const float reach = std::hypot(along_cos, along_sin);
+    if (reach < 1e-6f || along_sin <= 0.0f) break;  // a turn up would not lift it
+    const float peak = std::atan2(along_sin, along_cos);
+    const float wanted = std::clamp((v.y + deepest) / reach, -1.0f, 1.0f);
+    const float angle = std::min(peak - std::acos(wanted), part.max_bend - part.bend);
     if (angle <= 0.0f) break;
-    const glm::quat turn = glm::angleAxis(angle, glm::normalize(axis));
+    const glm::quat turn = glm::angleAxis(angle, axis);
     for (int b : part.bones) {
       character::BoneTransform& t = pose_[static_cast<std::size_t>(b)];
       t.rotation = glm::normalize(turn * t.rotation);
       t.translation = joint + turn * (t.translation - joint);
     }
-    bend = turn * bend;
-    part.bend = glm::angle(bend);
+    part.bend += angle;
   }
 }
 
@@ -204,7 +219,13 @@ bool MocapSkin::Frame(const mocap::Pose& clip_pose, bool retarget, std::array<fl
   for (SolePart& part : soles_) part.bend = 0.0f;
   if (retarget && ground != nullptr) {
     // Each foot first, then its toe (which turns with the foot).
-    for (SolePart& part : soles_) BendUp(part, *ground);
+    // Each foot for its own mesh, then its toe; where the toe cannot bend far enough, the
+    // foot turns further for the toe's mesh too.
+    for (int side : {mocap::kLeft, mocap::kRight}) {
+      BendUp(soles_[side], *ground, nullptr);
+      BendUp(soles_[2 + side], *ground, nullptr);
+      BendUp(soles_[side], *ground, &soles_[2 + side]);
+    }
   }
   retarget_us_ = MicrosecondsSince(start);
   const auto skin_start = std::chrono::steady_clock::now();

@@ -110,14 +110,16 @@ class MocapSkin {
     std::vector<int> bones;
     std::vector<glm::vec3> points;
     glm::vec3 forward{0.0f, 0.0f, 1.0f};
-    float max_bend = 0.0f;    // radians
-    bool front_only = false;  // only the points ahead of the joint
-    float bend = 0.0f;        // this frame's, radians
+    int aim_bone = -1;      // the bone the part aims at (the foot: its toe), or -1: `forward`
+    float max_bend = 0.0f;  // radians
+    float bend = 0.0f;      // this frame's, radians
   };
   // Finds both feet's parts after Bind.
   void FindFeet();
   // Turns `part` up about its joint until its mesh is on the ground, as far as it may.
-  void BendUp(SolePart& part, const Heightmap& ground);
+  // `also`: another part whose mesh (as it is posed now) the turn must lift too; it turns
+  // with `part` when it is below it. Adds to part.bend.
+  void BendUp(SolePart& part, const Heightmap& ground, const SolePart* also);
 
   std::vector<character::BoneTransform> pose_, animated_;
   std::array<SolePart, 4> soles_;
