@@ -19,14 +19,18 @@
 // lands where the clip's does, its ankle that far above or below the pin.
 //
 // Feet: the character's foot is not the clip's (the human's toes reach farther below its toe
-// bone than the clip's toe tips below the clip's balls), so the IK, which keeps the clip's foot on
-// the ground, would let the character's mesh into it where the clip stands on the ball of its foot.
-// With a ground given, each frame each foot (the ankle bone and the bones below it) turns up about
-// the ankle, at most 29 degrees, just enough for the front of its mesh (the vertices weighted at
-// least half to it and ahead of the ankle) to stay on the ground; then each toe (the first bone
-// below the ankle towards the leg's leaf, with the bones below it) bends up about its joint, at
-// most 80 degrees, just enough for its mesh to stay on it. The smallest turns, none while the mesh
-// is above the ground: the pose changes continuously.
+// bone than the clip's toe tips below the clip's balls), so the IK, which keeps the clip's foot
+// on the ground, would let the character's mesh into it where the clip stands on the ball of
+// its foot. With a ground given, each frame each foot (the ankle bone and the bones below it)
+// turns up about the ankle just enough for the front of its mesh (the vertices weighted at
+// least half to it, the toe's left out, ahead of the ankle) to stay on the ground; then each
+// toe (the first bone below the ankle towards the leg's leaf, with the bones below it) bends up
+// about its joint just enough for its mesh ahead of the joint to stay on it; where the toe
+// cannot bend far enough, the foot turns further for the toe's mesh too. A foot turns at most
+// 29 degrees, a toe 80. Every turn is about the level axis square to the part's aim (the
+// foot's: its toe; the toe's: its child, or the model's forward), so it swings the part
+// without twisting it. The smallest turns, none while the mesh is above the ground
+// (docs/characters.md: The human's feet).
 //
 // No GL: Frame() leaves the bones as unit dual quaternions (character/cpu_skin.h:
 // SkinningTransforms), ready for the GPU pass (render/skin_pass.h: ModelSkinPass).
