@@ -257,6 +257,10 @@ void Retargeter::SetHandFollow(int side, float weight) {
       std::isnan(weight) ? 0.0f : std::clamp(weight, 0.0f, 1.0f);
 }
 
+void Retargeter::SetFootLift(int side, float metres) {
+  foot_lift_[side == mocap::kRight ? 1 : 0] = std::isfinite(metres) ? metres : 0.0f;
+}
+
 void Retargeter::AddLimbFit(const mocap::Limb& ours, const mocap::Limb& theirs, int arm) {
   const int root = ours.chain[0], middle = ours.chain[ours.middle], end = ours.end();
   const int j_root = JointOf(root), j_middle = JointOf(middle), j_end = JointOf(end);
@@ -268,8 +272,10 @@ void Retargeter::AddLimbFit(const mocap::Limb& ours, const mocap::Limb& theirs, 
   const auto length = [](std::span<const glm::vec3> p, int a, int b, int c) {
     return glm::length(p[b] - p[a]) + glm::length(p[c] - p[b]);
   };
-  LimbFit fit{j_root, j_middle, j_end, -1, -1, scale_, std::move(chain).value(), arm};
+  LimbFit fit{j_root, j_middle, j_end, -1, -1, scale_, std::move(chain).value(), arm, -1};
   if (arm < 0) {
+    fit.leg = ours.chain[0] == character_limbs_.legs[mocap::kRight].chain[0] ? mocap::kRight
+                                                                             : mocap::kLeft;
     fit.anchor = joints_[0].bone;
     fit.clip_anchor = joints_[0].clip;
   } else {
@@ -311,6 +317,7 @@ void Retargeter::FitLimb(LimbFit& fit, const mocap::Pose& clip_pose,
         pose[pelvis.bone].translation + scale_ * (clip_end - clip_pose.positions[pelvis.clip]);
     goal = glm::mix(goal, where, hand_follow_[fit.arm]);
   }
+  if (fit.leg >= 0) goal.y += foot_lift_[fit.leg];  // SetFootLift
   const glm::vec3 now[3] = {glm::vec3(0.0f), m - r, e - r};
   if (!fit.chain.SetPose(now)) return;
   SolveSettings settings;

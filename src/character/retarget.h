@@ -33,9 +33,10 @@
 // Then each limb (legs, and arms when matched) is fitted by FABRIK (ik/fabrik.h) as the chain
 // root joint - middle joint - end joint, so that its end lands where the clip puts it in
 // proportion: an ankle at the pelvis plus the clip's ankle offset from its pelvis times
-// scale(); a wrist at the shoulder plus the clip's wrist offset from its shoulder times the
-// arms' length ratio. The root and middle joints are turned by the smallest rotations onto
-// the solved directions (their twist stays the clip's), the end joint keeps its rotation.
+// scale() (raised by SetFootLift's height, 0 by default); a wrist at the shoulder plus the clip's
+// wrist offset from its shoulder times the arms' length ratio. The root and middle joints are
+// turned by the smallest rotations onto the solved directions (their twist stays the clip's), the
+// end joint keeps its rotation.
 //
 // Rotations are model-space rotations applied on top of each bone's own bind rotation, so
 // whatever axes the character's bones use (X along the bone, Y, -Z, ...), they are kept.
@@ -85,6 +86,13 @@ class Retargeter {
   void SetHandFollow(int side, float weight);
   float hand_follow(int side) const { return hand_follow_[side == mocap::kRight ? 1 : 0]; }
 
+  // How much higher (negative: lower) than in proportion each ankle's goal is (mocap::kLeft,
+  // kRight), metres, world +Y: for a character whose ankles sit at another height above its
+  // soles than the clip's above the clip's, so that its soles, not its ankles, land where the
+  // clip's feet are. 0 by default; a value that is not finite is 0.
+  void SetFootLift(int side, float metres);
+  float foot_lift(int side) const { return foot_lift_[side == mocap::kRight ? 1 : 0]; }
+
   // The character's leg length over the clip's (hip to ankle along the leg, mean of both).
   float scale() const { return scale_; }
   std::span<const RetargetJoint> joints() const { return joints_; }
@@ -102,6 +110,7 @@ class Retargeter {
     float scale = 1.0f;                    // character over clip length for the goal
     Chain chain;                           // root at the origin
     int arm = -1;                          // mocap::kLeft or kRight for an arm, -1 for a leg
+    int leg = -1;                          // mocap::kLeft or kRight for a leg, -1 for an arm
   };
   void Match(int bone, int clip, int bone_aim, int clip_aim);
   int JointOf(int bone) const;
@@ -115,6 +124,7 @@ class Retargeter {
   std::vector<RetargetJoint> joints_;
   std::vector<LimbFit> fits_;
   float hand_follow_[2] = {0.0f, 0.0f};
+  float foot_lift_[2] = {0.0f, 0.0f};
   std::vector<int> parents_;
   std::vector<int> driver_;          // per bone: its matched joint, or the nearest one above it
   std::vector<BoneTransform> bind_;  // bind pose, model space

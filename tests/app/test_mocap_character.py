@@ -22,7 +22,7 @@ def bone(state, name):
 
 
 def joint(state, name):
-    sk = state["skeleton"]
+    sk = state["clip_skeleton"]  # with a character "skeleton" is the character's own
     return sk["joints"][sk["names"].index(name)]
 
 
@@ -57,6 +57,15 @@ class MocapCharacter(unittest.TestCase):
         self.assertEqual(last["character"]["vertices"], 3014)
         self.assertGreater(last["retarget_us"], 0)
         self.assertGreater(last["skin_us"], 0)
+        # The skeleton is the character's own (its bones, its ankles and wrists); the clip's
+        # is clip_skeleton.
+        sk = last["skeleton"]
+        self.assertEqual(sk["names"], last["character"]["names"])
+        self.assertEqual([sk["names"][f["joint"]] for f in sk["feet"]],
+                         ["B_Ankle_Left", "B_Ankle_Right"])
+        self.assertEqual([sk["names"][h["joint"]] for h in sk["hands"]],
+                         ["B_Hand_Left", "B_Hand_Right"])
+        self.assertIn("Hips", last["clip_skeleton"]["names"])
         # The skinned pose follows the clip over the frames: its pelvis is the clip's after
         # the IK, its ankles at the clip's, and it moves with the clip.
         for s in states:

@@ -191,6 +191,43 @@ TEST(Retarget, CmuClipsOnTheHumanKeepLengthsTwistAndProportions) {
   }
 }
 
+// SetFootLift raises (or lowers) each ankle's goal: where the leg bends, the ankle lands that
+// much higher, the pelvis and the other leg where they were; a lift that is not finite is 0.
+TEST(Retarget, AFootLiftRaisesThatAnkle) {
+  const Model m = LoadOrFail(kHuman);
+  const Result<mocap::Clip> clip = mocap::LoadClipFile(kWalkClips[0]);
+  ASSERT_TRUE(clip.ok()) << clip.error();
+  Result<Retargeter> made = Retargeter::Create(m.skeleton, clip.value());
+  ASSERT_TRUE(made.ok()) << made.error();
+  Retargeter& r = made.value();
+  const int ankle = r.character_limbs().legs[mocap::kLeft].end();
+  const int other = r.character_limbs().legs[mocap::kRight].end();
+  const int pelvis = r.joints().front().bone;
+  const std::size_t n = m.skeleton.names.size();
+  std::vector<BoneTransform> flat(n), lifted(n);
+  mocap::Pose clip_pose;
+  clip_pose.Resize(clip.value().joint_count());
+  int compared = 0;
+  for (int f = 2; f < clip.value().frame_count(); f += 97) {
+    mocap::SampleFrame(clip.value(), f, clip_pose);
+    r.SetFootLift(mocap::kLeft, 0.0f);
+    ASSERT_TRUE(r.Apply(clip_pose, flat));
+    r.SetFootLift(mocap::kLeft, 0.03f);
+    ASSERT_TRUE(r.Apply(clip_pose, lifted));
+    const glm::vec3 moved = lifted[ankle].translation - flat[ankle].translation;
+    EXPECT_NEAR(moved.y, 0.03f, 0.001f) << f;
+    EXPECT_NEAR(moved.x, 0.0f, 0.001f) << f;
+    EXPECT_NEAR(moved.z, 0.0f, 0.001f) << f;
+    EXPECT_LT(glm::distance(lifted[other].translation, flat[other].translation), 1e-5f) << f;
+    EXPECT_LT(glm::distance(lifted[pelvis].translation, flat[pelvis].translation), 1e-5f) << f;
+    ++compared;
+  }
+  EXPECT_GT(compared, 20);
+  EXPECT_FLOAT_EQ(r.foot_lift(mocap::kLeft), 0.03f);
+  r.SetFootLift(mocap::kLeft, NAN);
+  EXPECT_EQ(r.foot_lift(mocap::kLeft), 0.0f);
+}
+
 TEST(Retarget, WrongSizesAreRefused) {
   const Model m = LoadOrFail(kHuman);
   const Result<mocap::Clip> clip = mocap::LoadClipFile(kWalkClips[0]);

@@ -95,7 +95,7 @@ Status MocapScene::LoadWith(AppState& state, const std::string& path,
       rig = LoadRig(resolved_path, rig.value()->clip.scale() * ratio.value());
       if (!rig) return MakeError(rig.error());
     }
-    if (Status bound = skin->Bind(rig.value()->clip); !bound) return bound;
+    if (Status bound = skin->Bind(*rig.value()); !bound) return bound;
   }
   auto made = mocap::Character::Create(rig.value());
   if (!made) return MakeError(path + ": " + made.error());
@@ -123,7 +123,7 @@ Status MocapScene::LoadWith(AppState& state, const std::string& path,
                     .positions[static_cast<std::size_t>(rig_->limbs.arms[mocap::kRight].end())]);
   }
   skin_ = std::move(skin);
-  if (skin_) (void)skin_->Frame(character_->pose(), retarget_, HandFollow());
+  PoseSkin();
   if (!first) PlaceCamera(state);
   return Ok{};
 }
@@ -193,7 +193,7 @@ void MocapScene::Solve(AppState& state) {
   character_->Update(playback.time, dt);
   RecordSolveTime(state, start);
   ik_us_ = character_->last_ik_seconds() * 1e6;
-  if (skin_) (void)skin_->Frame(character_->pose(), retarget_, HandFollow());
+  PoseSkin();
   if (clip_meter_ && ik_meter_) {
     const mocap::Pose& clip_pose = character_->animated();
     clip_meter_->Frame(frame(), clip_pose, clip_pose, character_->restarted());
@@ -329,6 +329,12 @@ Status MocapScene::StartExport(AppState& state, const std::string& path) {
   return Ok{};
 }
 
+void MocapScene::PoseSkin() {
+  if (!skin_ || !character_) return;
+  (void)skin_->Frame(character_->pose(), retarget_, HandFollow(), ground_.get());
+  (void)skin_->FrameAnimated(character_->animated(), retarget_);
+}
+
 std::array<float, 2> MocapScene::HandFollow() const {
   if (!character_) return {0.0f, 0.0f};
   const float w = character_->applied_ik_weight();
@@ -388,40 +394,86 @@ void MocapScene::WriteCharacterState(nlohmann::json& j) const {
                     {"vertices", model.vertices.size()},
                     {"skinning", linear_skinning_ ? "linear" : "dq"},
                     {"names", model.skeleton.names},
-                    {"joints", std::move(joints)}};
+                    {"joints", std::move(joints)},
+                    {"foot_lift", {Num(skin_->foot_lift()[0]), Num(skin_->foot_lift()[1])}}};
   j["retarget_us"] = Num(skin_->retarget_us());
   j["skin_us"] = Num(skin_->skin_us());
 }
 
-void MocapScene::WriteState(nlohmann::json& j) const {
-  if (!character_) return;
+nlohmann::json MocapScene::SkeletonJson(const MocapSkeletonOf& of) const {
   const mocap::Character& c = *character_;
-  const mocap::Clip& clip = rig_->clip;
-  const mocap::Limbs& limbs = rig_->limbs;
   nlohmann::json feet = nlohmann::json::array();
   for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
     const mocap::FootState& foot = c.foot(side);
-    const glm::vec3 ankle = c.pose().positions[static_cast<std::size_t>(foot.joint)];
-    feet.push_back({{"joint", foot.joint},
+    const int joint = of.feet[side];
+    const glm::vec3 ankle = of.joints[static_cast<std::size_t>(joint)];
+    feet.push_back({{"joint", joint},
                     {"contact", foot.contact},
                     {"pinned", foot.pinned ? Vec(foot.pin) : nlohmann::json()},
                     {"ground", Num(ground_->HeightAt(ankle.x, ankle.z))}});
   }
   nlohmann::json hands = nlohmann::json::array();
   for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
-    hands.push_back({{"joint", limbs.has_arms ? limbs.arms[side].end() : -1},
+    hands.push_back({{"joint", of.hands[side]},
                      {"target", PointOrNull(c.reach_target(side))},
                      {"blend", Num(c.reach_blend(side))}});
   }
-  j["skeleton"] = {
-      {"names", clip.names()},
-      {"parents", clip.parents()},
-      {"joints", Points(c.pose().positions)},
-      {"animated", Points(c.animated().positions)},
-      {"feet", std::move(feet)},
-      {"hands", std::move(hands)},
-      {"head",
-       {{"joint", limbs.has_head ? limbs.head : -1}, {"look", PointOrNull(c.look_target())}}}};
+  return {{"names", of.names},
+          {"parents", of.parents},
+          {"joints", Points(of.joints)},
+          {"animated", Points(of.animated)},
+          {"feet", std::move(feet)},
+          {"hands", std::move(hands)},
+          {"head", {{"joint", of.head}, {"look", PointOrNull(c.look_target())}}}};
+}
+
+nlohmann::json MocapScene::ClipSkeletonJson() const {
+  const mocap::Limbs& limbs = rig_->limbs;
+  const auto& arms = limbs.arms;
+  const bool has_arms = limbs.has_arms;
+  return SkeletonJson(
+      {.names = rig_->clip.names(),
+       .parents = rig_->clip.parents(),
+       .joints = character_->pose().positions,
+       .animated = character_->animated().positions,
+       .feet = {character_->foot(mocap::kLeft).joint, character_->foot(mocap::kRight).joint},
+       .hands = {has_arms ? arms[mocap::kLeft].end() : -1,
+                 has_arms ? arms[mocap::kRight].end() : -1},
+       .head = limbs.has_head ? limbs.head : -1});
+}
+
+// The skinned character's own skeleton (docs/state.md): its bones, drawn this frame, the
+// limbs the retargeting found on it, the feet's contacts and pins from the scene's IK.
+nlohmann::json MocapScene::CharacterSkeletonJson() const {
+  const mocap::Limbs& limbs = *skin_->limbs();
+  const character::Skeleton& skeleton = skin_->model().skeleton;
+  // The state line allocates anyway (its JSON); the frame itself does not.
+  std::vector<glm::vec3> joints(skin_->pose().size()), animated(joints.size());
+  for (std::size_t b = 0; b < joints.size(); ++b) {
+    joints[b] = skin_->pose()[b].translation;
+    animated[b] = skin_->animated_pose()[b].translation;
+  }
+  const bool has_arms = limbs.has_arms && rig_->limbs.has_arms;
+  return SkeletonJson({.names = skeleton.names,
+                       .parents = skeleton.parents,
+                       .joints = joints,
+                       .animated = animated,
+                       .feet = {limbs.legs[mocap::kLeft].end(), limbs.legs[mocap::kRight].end()},
+                       .hands = {has_arms ? limbs.arms[mocap::kLeft].end() : -1,
+                                 has_arms ? limbs.arms[mocap::kRight].end() : -1},
+                       .head = limbs.has_head && rig_->limbs.has_head ? limbs.head : -1});
+}
+
+void MocapScene::WriteState(nlohmann::json& j) const {
+  if (!character_) return;
+  const mocap::Character& c = *character_;
+  const mocap::Clip& clip = rig_->clip;
+  if (skin_ && skin_->limbs() != nullptr) {
+    j["skeleton"] = CharacterSkeletonJson();
+    j["clip_skeleton"] = ClipSkeletonJson();
+  } else {
+    j["skeleton"] = ClipSkeletonJson();
+  }
   j["clip"] = {{"path", path_},
                {"frame", frame()},
                {"frames", clip.frame_count()},

@@ -70,7 +70,8 @@ class MocapScene final : public Scene {
   // The right hand's target (the app's target), the left hand's and the look point when set.
   void Handles(const AppState& state, std::vector<Handle>& out) const override;
   bool MoveHandle(const Grab& grab, const glm::vec3& position) override;
-  // "skeleton", "clip", "ik_weight", "ik_us", "playback", "mocap_view", "grounding" (the
+  // "skeleton" (the clip's; with a skinned character the character's own, and the clip's as
+  // "clip_skeleton"), "clip", "ik_weight", "ik_us", "playback", "mocap_view", "grounding" (the
   // live figures below), "character" (null with capsules), "retarget", "retarget_us",
   // "skin_us", and "mocap" with the last export's "export" once one was started
   // (docs/state.md).
@@ -149,6 +150,23 @@ class MocapScene final : public Scene {
   std::array<float, 2> HandFollow() const;
   // The state line's "retarget", "character", "retarget_us" and "skin_us" (docs/state.md).
   void WriteCharacterState(nlohmann::json& line) const;
+  // Poses the skinned character, if any, from the final pose and the animated pose.
+  void PoseSkin();
+  // What a state line's skeleton is made of: names, parents and world positions of one
+  // skeleton, and its feet's, hands' and head's joints (-1: none) in it.
+  struct MocapSkeletonOf {
+    std::span<const std::string> names;
+    std::span<const int> parents;
+    std::span<const glm::vec3> joints, animated;
+    std::array<int, 2> feet, hands;
+    int head = -1;
+  };
+  // A state line's "skeleton" of `of`, with the scene's contacts, pins and targets.
+  nlohmann::json SkeletonJson(const MocapSkeletonOf& of) const;
+  // The clip's skeleton ("skeleton" with capsules, "clip_skeleton" with a character), and the
+  // skinned character's own ("skeleton" with a character; docs/state.md).
+  nlohmann::json ClipSkeletonJson() const;
+  nlohmann::json CharacterSkeletonJson() const;
 
   std::shared_ptr<const mocap::Rig> rig_;
   std::optional<mocap::Character> character_;

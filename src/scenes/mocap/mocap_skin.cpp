@@ -1,6 +1,10 @@
 #include "scenes/mocap/mocap_skin.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "character/cpu_skin.h"
 #include "character/pose.h"
@@ -12,6 +16,12 @@ double MicrosecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
       .count();
 }
+
+// The bends are at most these: a toe never folds back onto its foot, nor a foot onto its shin.
+constexpr float kMaxToeBend = 1.4f;   // radians, 80 degrees
+constexpr float kMaxFootBend = 0.5f;  // radians, 29 degrees
+// A part's mesh: the vertices weighted at least this much to its bone and the bones below it.
+constexpr float kSoleWeight = 0.5f;
 
 }  // namespace
 
@@ -28,6 +38,7 @@ MocapSkin MocapSkin::Share(const std::string& path,
   skin.model_ = std::move(model);
   const auto bones = static_cast<std::size_t>(skin.model_->skeleton.bone_count());
   skin.pose_.resize(bones);
+  skin.animated_.resize(bones);
   skin.bones_.resize(bones);
   return skin;
 }
@@ -38,34 +49,198 @@ Result<float> MocapSkin::ScaleFor(const mocap::Clip& clip) const {
   return made.value().scale();
 }
 
-Status MocapSkin::Bind(const mocap::Clip& clip) {
+Status MocapSkin::Bind(const mocap::Rig& rig) {
+  const mocap::Clip& clip = rig.clip;
   auto made = character::Retargeter::Create(model_->skeleton, clip);
   if (!made) return MakeError(path_ + ": cannot play " + clip.source() + ": " + made.error());
   retarget_ = std::move(made).value();
   const character::RetargetJoint& pelvis = retarget_->joints().front();
   pelvis_bone_ = pelvis.bone;
   pelvis_clip_ = pelvis.clip;
+  FindFeet();
+  // The soles' difference (the header comment), within a tenth of the leg.
+  std::vector<character::BoneTransform> bind(model_->skeleton.names.size());
+  (void)character::BindPose(model_->skeleton, bind);
+  for (int side : {mocap::kLeft, mocap::kRight}) {
+    const mocap::Limb& leg = retarget_->character_limbs().legs[side];
+    const glm::vec3 hip = bind[leg.chain[0]].translation;
+    const glm::vec3 knee = bind[leg.chain[leg.middle]].translation;
+    const glm::vec3 ankle = bind[leg.end()].translation;
+    const float reach = 0.1f * (glm::distance(hip, knee) + glm::distance(knee, ankle));
+    const float lift =
+        soles_[side].bone >= 0 ? sole_drop_[side] - rig.contacts.ankle_low[side] : 0.0f;
+    foot_lift_[side] = std::clamp(lift, -reach, reach);
+    retarget_->SetFootLift(side, foot_lift_[side]);
+  }
   return Ok{};
 }
 
-bool MocapSkin::Frame(const mocap::Pose& clip_pose, bool retarget,
-                      std::array<float, 2> hand_follow) {
+void MocapSkin::FindFeet() {
+  const character::Skeleton& sk = model_->skeleton;
+  std::vector<character::BoneTransform> bind(sk.names.size());
+  (void)character::BindPose(sk, bind);
+  // Per bone: 1 below (or at) the bone given.
+  const auto below = [&sk](int bone) {
+    std::vector<char> out(sk.names.size(), 0);
+    for (int b = bone; b >= 0 && b < sk.bone_count(); ++b) {
+      out[b] = b == bone || (sk.parents[b] >= 0 && out[sk.parents[b]]);
+    }
+    return out;
+  };
+  const auto weight = [](const character::Vertex& v, const std::vector<char>& in) {
+    float w = 0.0f;
+    for (int k = 0; k < character::kMaxInfluences; ++k) w += in[v.bones[k]] ? v.weights[k] : 0.0f;
+    return w;
+  };
+  for (int side : {mocap::kLeft, mocap::kRight}) {
+    SolePart& foot = soles_[side];
+    SolePart& toe = soles_[2 + side];
+    foot = SolePart{};
+    toe = SolePart{};
+    const mocap::Limb& leg = retarget_->character_limbs().legs[side];
+    foot.bone = leg.end();
+    foot.max_bend = kMaxFootBend;
+    // The toe: the first bone below the ankle on the way to the leg's leaf, off the ankle.
+    for (int b = leg.tip; b >= 0 && b != foot.bone; b = sk.parents[b]) {
+      if (glm::length(bind[b].translation - bind[foot.bone].translation) > 1e-4f) toe.bone = b;
+    }
+    toe.max_bend = kMaxToeBend;
+    for (SolePart* part : {&foot, &toe}) {
+      if (part->bone >= 0) {
+        part->forward = glm::inverse(bind[part->bone].rotation) * glm::vec3(0.0f, 0.0f, 1.0f);
+      }
+    }
+    foot.aim_bone = toe.bone;
+    // The toe's aim: its first child off its joint, if any.
+    for (int b = toe.bone + 1; toe.bone >= 0 && b < sk.bone_count() && toe.aim_bone < 0; ++b) {
+      if (sk.parents[b] == toe.bone &&
+          glm::length(bind[b].translation - bind[toe.bone].translation) > 1e-4f) {
+        toe.aim_bone = b;
+      }
+    }
+    const std::vector<char> in_foot = below(foot.bone);
+    const std::vector<char> in_toe =
+        toe.bone >= 0 ? below(toe.bone) : std::vector<char>(sk.names.size(), 0);
+    for (SolePart* part : {&foot, &toe}) {
+      if (part->bone < 0) continue;
+      const std::vector<char>& in = part == &foot ? in_foot : in_toe;
+      for (int b = 0; b < sk.bone_count(); ++b) {
+        if (in[b]) part->bones.push_back(b);
+      }
+    }
+    const character::BoneTransform to_foot = character::Inverse(bind[foot.bone]);
+    const character::BoneTransform to_toe =
+        toe.bone >= 0 ? character::Inverse(bind[toe.bone]) : character::BoneTransform{};
+    for (const character::Vertex& v : model_->vertices) {
+      if (toe.bone >= 0 && weight(v, in_toe) >= kSoleWeight) {
+        toe.points.push_back(character::Apply(to_toe, v.position));
+      } else if (weight(v, in_foot) >= kSoleWeight) {
+        foot.points.push_back(character::Apply(to_foot, v.position));
+      }
+    }
+    // The ankle's height above the foot's lowest vertex (toes included), bind pose.
+    float lowest = bind[foot.bone].translation.y;
+    for (const SolePart* part : {&foot, &toe}) {
+      for (const glm::vec3& local : part->points) {
+        lowest = std::min(lowest, character::Apply(bind[part->bone], local).y);
+      }
+    }
+    sole_drop_[side] = bind[foot.bone].translation.y - lowest;
+    if (foot.points.empty()) foot = SolePart{};
+    if (toe.points.empty()) toe = SolePart{};
+  }
+}
+
+void MocapSkin::BendUp(SolePart& part, const Heightmap& ground, const SolePart* also) {
+  if (part.bone < 0) return;
+  const glm::vec3 up(0.0f, 1.0f, 0.0f);
+  const glm::vec3 joint = pose_[static_cast<std::size_t>(part.bone)].translation;
+  // A few rounds: the ground under the deepest point moves as the part turns.
+  for (int round = 0; round < 3; ++round) {
+    const character::BoneTransform& at_bone = pose_[static_cast<std::size_t>(part.bone)];
+    // The part's aim: towards its aim bone, else its bind forward (the model's +Z). The turn
+    // is about the level axis square to it, so the part swings up without twisting.
+    const glm::vec3 aim = part.aim_bone >= 0
+                              ? pose_[static_cast<std::size_t>(part.aim_bone)].translation - joint
+                              : at_bone.rotation * part.forward;
+    const glm::vec3 side = glm::cross(aim, up);
+    if (glm::length(side) < 1e-6f * glm::length(aim)) break;  // aimed straight up or down
+    const glm::vec3 axis = glm::normalize(side);              // a positive turn lifts what is ahead
+    float deepest = 0.0f;
+    glm::vec3 at(0.0f);
+    for (const SolePart* of : {static_cast<const SolePart*>(&part), also}) {
+      if (of == nullptr || of->bone < 0) continue;
+      const character::BoneTransform& frame = pose_[static_cast<std::size_t>(of->bone)];
+      for (const glm::vec3& local : of->points) {
+        const glm::vec3 p = character::Apply(frame, local);
+        if (glm::dot(p - joint, glm::cross(up, axis)) <= 0.0f) continue;  // only what is ahead
+        const float depth = ground.HeightAt(p.x, p.z) - p.y;
+        if (depth > deepest) deepest = depth, at = p;
+      }
+    }
+    if (deepest <= 1e-5f) break;
+    // The deepest point's height above the joint as the part turns by t about the axis:
+    // a cos t + b sin t (the axis is level). The smallest t > 0 that lifts it onto the
+    // ground's height under it, or the highest it can go.
+    const glm::vec3 v = at - joint;
+    const glm::vec3 square = v - glm::dot(v, axis) * axis;
+    const float along_cos = square.y, along_sin = glm::cross(axis, square).y;
+    const float reach = std::hypot(along_cos, along_sin);
+    if (reach < 1e-6f || along_sin <= 0.0f) break;  // a turn up would not lift it
+    const float peak = std::atan2(along_sin, along_cos);
+    const float wanted = std::clamp((v.y + deepest) / reach, -1.0f, 1.0f);
+    const float angle = std::min(peak - std::acos(wanted), part.max_bend - part.bend);
+    if (angle <= 0.0f) break;
+    const glm::quat turn = glm::angleAxis(angle, axis);
+    for (int b : part.bones) {
+      character::BoneTransform& t = pose_[static_cast<std::size_t>(b)];
+      t.rotation = glm::normalize(turn * t.rotation);
+      t.translation = joint + turn * (t.translation - joint);
+    }
+    part.bend += angle;
+  }
+}
+
+bool MocapSkin::PoseInto(const mocap::Pose& clip_pose, bool retarget,
+                         std::array<float, 2> hand_follow,
+                         std::vector<character::BoneTransform>& out) {
   if (!retarget_ || pelvis_clip_ >= clip_pose.joint_count()) return false;
-  const auto start = std::chrono::steady_clock::now();
   retarget_->SetHandFollow(mocap::kLeft, hand_follow[0]);
   retarget_->SetHandFollow(mocap::kRight, hand_follow[1]);
   const bool posed =
-      retarget ? retarget_->Apply(clip_pose, pose_) : character::BindPose(model_->skeleton, pose_);
+      retarget ? retarget_->Apply(clip_pose, out) : character::BindPose(model_->skeleton, out);
   if (!posed) return false;
   // The character's pelvis onto the clip's (the header comment).
   const glm::vec3 shift = clip_pose.positions[static_cast<std::size_t>(pelvis_clip_)] -
-                          pose_[static_cast<std::size_t>(pelvis_bone_)].translation;
-  for (character::BoneTransform& t : pose_) t.translation += shift;
+                          out[static_cast<std::size_t>(pelvis_bone_)].translation;
+  for (character::BoneTransform& t : out) t.translation += shift;
+  return true;
+}
+
+bool MocapSkin::Frame(const mocap::Pose& clip_pose, bool retarget, std::array<float, 2> hand_follow,
+                      const Heightmap* ground) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!PoseInto(clip_pose, retarget, hand_follow, pose_)) return false;
+  for (SolePart& part : soles_) part.bend = 0.0f;
+  if (retarget && ground != nullptr) {
+    // Each foot first, then its toe (which turns with the foot).
+    // Each foot for its own mesh, then its toe; where the toe cannot bend far enough, the
+    // foot turns further for the toe's mesh too.
+    for (int side : {mocap::kLeft, mocap::kRight}) {
+      BendUp(soles_[side], *ground, nullptr);
+      BendUp(soles_[2 + side], *ground, nullptr);
+      BendUp(soles_[side], *ground, &soles_[2 + side]);
+    }
+  }
   retarget_us_ = MicrosecondsSince(start);
   const auto skin_start = std::chrono::steady_clock::now();
   (void)character::SkinningTransforms(model_->skeleton, pose_, bones_);
   skin_us_ = MicrosecondsSince(skin_start);
   return true;
+}
+
+bool MocapSkin::FrameAnimated(const mocap::Pose& animated, bool retarget) {
+  return PoseInto(animated, retarget, {0.0f, 0.0f}, animated_);
 }
 
 }  // namespace fabrik

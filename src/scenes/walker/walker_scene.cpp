@@ -22,7 +22,30 @@ using state_json::Vec;
 
 nlohmann::json Quat(const glm::quat& q) { return {Num(q.w), Num(q.x), Num(q.y), Num(q.z)}; }
 
+// One leg of the state line's "legs" (docs/state.md), the spider's or the model's: its joints
+// and bone rotations as given, the walker's own fields, and `extra`'s (the model's) merged in.
+nlohmann::json WalkerLegJson(const WalkerLegState& leg, nlohmann::json joints,
+                             nlohmann::json rotations,
+                             nlohmann::json extra = nlohmann::json::object()) {
+  extra["joints"] = std::move(joints);
+  extra["planted"] = leg.planted;
+  extra["foot_target"] = Vec(leg.foot_target);
+  extra["rotations"] = std::move(rotations);
+  extra["drift"] = Num(leg.drift);
+  return extra;
+}
+
 }  // namespace
+
+void WalkerScene::WriteWalkState(const Walker& w, nlohmann::json legs, nlohmann::json& j) const {
+  j["body"] = {{"position", Vec(w.body_position())}, {"rotation", Quat(w.body_rotation())}};
+  j["legs"] = std::move(legs);
+  j["goal"] = Vec(w.goal());
+  j["arrived"] = w.arrived();
+  j["steps"] = w.steps();
+  j["foot_steps"] = w.foot_steps();
+  j["walker_debug"] = {{"pre_solve", show_pre_solve}, {"step_leg", step_leg}};
+}
 
 const Walker* WalkerScene::active() const {
   if (quadruped) return &quadruped->walker();
@@ -194,27 +217,16 @@ void WalkerScene::WriteModelState(nlohmann::json& j) const {
   const character::QuadrupedWalker& q = *quadruped;
   const Walker& w = q.walker();
   const character::Model& model = q.model();
-  j["body"] = {{"position", Vec(w.body_position())}, {"rotation", Quat(w.body_rotation())}};
   nlohmann::json legs = nlohmann::json::array();
   for (std::size_t i = 0; i < 4; ++i) {
-    const WalkerLegState& leg = w.legs()[i];
     nlohmann::json joints = nlohmann::json::array(), rots = nlohmann::json::array();
     for (const glm::vec3& p : q.leg_joints(i)) joints.push_back(Vec(p));
     for (int b : q.rig().legs[i].bones) rots.push_back(Quat(q.pose()[std::size_t(b)].rotation));
-    legs.push_back({{"joints", std::move(joints)},
-                    {"planted", leg.planted},
-                    {"foot_target", Vec(leg.foot_target)},
-                    {"foot_goal", Vec(q.foot_goal(i))},
-                    {"foot_height", Num(q.rig().legs[i].foot_height)},
-                    {"rotations", std::move(rots)},
-                    {"drift", Num(leg.drift)}});
+    legs.push_back(WalkerLegJson(
+        w.legs()[i], std::move(joints), std::move(rots),
+        {{"foot_goal", Vec(q.foot_goal(i))}, {"foot_height", Num(q.rig().legs[i].foot_height)}}));
   }
-  j["legs"] = std::move(legs);
-  j["goal"] = Vec(w.goal());
-  j["arrived"] = w.arrived();
-  j["steps"] = w.steps();
-  j["foot_steps"] = w.foot_steps();
-  j["walker_debug"] = {{"pre_solve", show_pre_solve}, {"step_leg", step_leg}};
+  WriteWalkState(w, std::move(legs), j);
   nlohmann::json joints = nlohmann::json::array();
   for (const character::BoneTransform& t : q.pose()) joints.push_back(Vec(t.translation));
   j["walker_model"] = model_path;
@@ -238,7 +250,6 @@ void WalkerScene::WriteState(nlohmann::json& j) const {
   j["walker_model"] = "procedural";
   j["character"] = nullptr;
   const Walker& w = *walker;
-  j["body"] = {{"position", Vec(w.body_position())}, {"rotation", Quat(w.body_rotation())}};
   nlohmann::json legs = nlohmann::json::array();
   std::vector<glm::quat> rotations;
   for (std::size_t i = 0; i < w.legs().size(); ++i) {
@@ -249,18 +260,9 @@ void WalkerScene::WriteState(nlohmann::json& j) const {
     w.LegBoneRotations(i, rotations);
     nlohmann::json rots = nlohmann::json::array();
     for (const glm::quat& q : rotations) rots.push_back(Quat(q));
-    legs.push_back({{"joints", std::move(joints)},
-                    {"planted", leg.planted},
-                    {"foot_target", Vec(leg.foot_target)},
-                    {"rotations", std::move(rots)},
-                    {"drift", Num(leg.drift)}});
+    legs.push_back(WalkerLegJson(leg, std::move(joints), std::move(rots)));
   }
-  j["legs"] = std::move(legs);
-  j["goal"] = Vec(w.goal());
-  j["arrived"] = w.arrived();
-  j["steps"] = w.steps();
-  j["foot_steps"] = w.foot_steps();
-  j["walker_debug"] = {{"pre_solve", show_pre_solve}, {"step_leg", step_leg}};
+  WriteWalkState(w, std::move(legs), j);
 }
 
 // Its registry line (scenes/registry.h); the model from --walker-model (docs/options.md).

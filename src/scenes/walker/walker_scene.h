@@ -78,6 +78,9 @@ class WalkerScene final : public Scene {
   void RefreshPose();
   void SolveQuadruped(AppState& state, float dt);
   void WriteModelState(nlohmann::json& line) const;
+  // The fields both walkers write (docs/state.md): "body", "legs" (as given), "goal",
+  // "arrived", "steps", "foot_steps", "walker_debug".
+  void WriteWalkState(const Walker& walker, nlohmann::json legs, nlohmann::json& line) const;
   std::vector<glm::vec3> pose_;
 };
 
