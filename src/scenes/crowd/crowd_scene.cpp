@@ -36,7 +36,7 @@ Result<std::shared_ptr<const mocap::Rig>> LoadCrowdRig(const std::string& resolv
     rig = LoadRig(resolved, rig.value()->clip.scale() * ratio.value());
     if (!rig) return rig;
   }
-  if (Status bound = skin->Bind(rig.value()->clip); !bound) return MakeError(bound.error());
+  if (Status bound = skin->Bind(*rig.value()); !bound) return MakeError(bound.error());
   return rig;
 }
 
@@ -177,8 +177,10 @@ void CrowdScene::PoseSkinned(const AppState& state) {
   for (std::size_t k = 0; k < count; ++k) {
     const int member = nearest_[k].second;
     MocapSkin& skin = skins_[static_cast<std::size_t>(member_skin_[static_cast<std::size_t>(member)])];
-    if (!skin.Frame(crowd_->character(static_cast<std::size_t>(member)).pose(), true, {0.0f, 0.0f}))
+    if (!skin.Frame(crowd_->character(static_cast<std::size_t>(member)).pose(), true, {0.0f, 0.0f},
+                    ground_.get())) {
       continue;
+    }
     retarget_us_ += skin.retarget_us();
     skin_us_ += skin.skin_us();
     CrowdSkinned& slot = skinned_[skinned_count_++];
