@@ -210,7 +210,12 @@ class Character {
   glm::vec3 PinnedAnkle(Side side, const glm::vec3& foot_vector,
                         const glm::vec3& free_target) const;
   glm::vec3 AimFoot(Side side, const glm::vec3& free_target, bool jumped, float dt);
+  // `target` raised to keep the clip's ankle, ball and toe tip above the ground (AimFoot).
+  glm::vec3 RaiseAim(Side side, glm::vec3 target) const;
   void SolvePelvis(float dt, bool jumped);
+  // A fading pin's target (its contact has ended) brought within the leg's reach of the hip,
+  // the pelvis found (SolvePelvis).
+  void ReleaseFadingPins();
   void UpdateBlends(float dt, bool jumped);
   // The bend direction of limb `id` (0, 1: legs; 2, 3: arms) with its root-relative joints
   // `local` in the final pose: unit, perpendicular to the root-end line. `straight` is set
@@ -270,6 +275,7 @@ class Character {
   std::array<bool, 2> ball_last_{};  // the ball alone was down last (PinnedAnkle)
   std::array<glm::quat, 2> foot_tilt_{};   // the foot's whole turn from the clip's
   std::array<glm::quat, 2> foot_turn_{};   // the part that lays it from heel pin to ball pin
+  std::array<glm::vec3, 2> free_aim_{};    // each ankle's target without its pin (AimFoot)
   std::array<glm::vec3, 2> correction_{};  // each ankle's target less its clip position  // this
                                            // frame's turn of each foot towards the ground
   std::array<float, 2> leg_length_{};
