@@ -24,10 +24,13 @@
 //      of the leg's length horizontally) fades out; a restart (restarted(): a time jump, or a
 //      clip that jumps by itself) starts the feet afresh.
 //   2. Pelvis. The whole body moves vertically by the lower of the two feet's changes of
-//      height, lowered further if a leg could not reach its target with 95% of its length,
-//      bounded by pelvis_limit x leg length; the result smoothed with time constant
-//      pelvis_smoothing, changing no faster than max_correction_speed, and held below where a
-//      leg would need 98% of its length.
+//      height, lowered further if a leg could not reach its target with 95% of its length
+//      (or as straight as the clip's own leg, up to 98%), bounded by pelvis_limit x leg
+//      length; the result smoothed with time constant pelvis_smoothing, changing no faster
+//      than max_correction_speed, and held below where a leg would need 98% of its length. A
+//      fading pin (its contact ended) lowers the body no further than its target or the
+//      clip's own foot needs, whichever needs less, and its target is then brought within
+//      95% of the leg's length of the hip, for good: a foot pushing off follows the clip's.
 //   3. Legs: each leg's chain (limbs.h) is solved with SolveFabrik from the clip's pose
 //      towards its target. The knee keeps the clip's bend plane: turned about the hip-ankle
 //      line to the clip's side; when the clip's leg is straight or nearly so (or the target
