@@ -581,15 +581,8 @@ void Character::SolvePelvis(float dt, bool jumped) {
   }
   // Highest offset from which the leg still reaches `point` with `share` of its length.
   const auto bound = [&](int side, const glm::vec3& point, float share) {
-    const Limb& leg = limbs.legs[side];
-    const glm::vec3 v = point - animated_.positions[leg.chain[0]];
-    // Where the clip's own leg is straighter than `share`, as straight as it (up to
-    // kLegReachHard): a pelvis lowered to bend a straight leg of the clip's made the knee
-    // swing where the clip bent it again (01_03, docs/mocap.md: Figures).
-    const float own =
-        glm::distance(animated_.positions[leg.end()], animated_.positions[leg.chain[0]]);
-    const float reach = std::max(share * leg_length_[side],
-                                 std::min(own, kLegReachHard * leg_length_[side]));
+    const glm::vec3 v = point - animated_.positions[limbs.legs[side].chain[0]];
+    const float reach = share * leg_length_[side];
     const float horizontal2 = v.x * v.x + v.z * v.z;
     return horizontal2 < reach * reach ? v.y + std::sqrt(reach * reach - horizontal2) : 1e30f;
   };
