@@ -581,8 +581,15 @@ void Character::SolvePelvis(float dt, bool jumped) {
   }
   // Highest offset from which the leg still reaches `point` with `share` of its length.
   const auto bound = [&](int side, const glm::vec3& point, float share) {
-    const glm::vec3 v = point - animated_.positions[limbs.legs[side].chain[0]];
-    const float reach = share * leg_length_[side];
+    const Limb& leg = limbs.legs[side];
+    const glm::vec3 v = point - animated_.positions[leg.chain[0]];
+    // Where the clip's own leg is straighter than `share`, as straight as it (up to
+    // kLegReachHard): a pelvis lowered to bend a straight leg of the clip's made the knee
+    // swing where the clip bent it again (01_03, docs/mocap.md: Figures).
+    const float own =
+        glm::distance(animated_.positions[leg.end()], animated_.positions[leg.chain[0]]);
+    const float reach = std::max(share * leg_length_[side],
+                                 std::min(own, kLegReachHard * leg_length_[side]));
     const float horizontal2 = v.x * v.x + v.z * v.z;
     return horizontal2 < reach * reach ? v.y + std::sqrt(reach * reach - horizontal2) : 1e30f;
   };
@@ -764,7 +771,11 @@ void Character::TurnToBend(int id, const Limb& limb, std::span<glm::vec3> solved
     const float near_off = glm::length(near_perp);
     const float b_len = glm::length(b_perp);
     if (near_off > 1e-9f && b_len > 1e-9f) {
-      const float k = std::clamp(near_off / (kBentShare * glm::length(m)), 0.0f, 1.0f);
+      // Measured against the knee's own circle where that is smaller (a leg nearly
+      // straight): a knee back on its last place then counts in full, so a paused clip's
+      // knee stays put instead of creeping towards `bend`.
+      const float clear = std::min(kBentShare * glm::length(m), glm::length(m_perp));
+      const float k = clear > 1e-9f ? std::clamp(near_off / clear, 0.0f, 1.0f) : 1.0f;
       b_perp = k * (near_perp / near_off) + (1.0f - k) * (b_perp / b_len);
     }
     if (glm::length(m_perp) > 1e-6f && glm::length(b_perp) > 1e-6f) {

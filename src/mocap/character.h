@@ -24,8 +24,9 @@
 //      of the leg's length horizontally) fades out; a restart (restarted(): a time jump, or a
 //      clip that jumps by itself) starts the feet afresh.
 //   2. Pelvis. The whole body moves vertically by the lower of the two feet's changes of
-//      height, lowered further if a leg could not reach its target with 95% of its length,
-//      bounded by pelvis_limit x leg length; the result smoothed with time constant pelvis_smoothing, changing no faster
+//      height, lowered further if a leg could not reach its target with 95% of its length
+//      (or as straight as the clip's own leg, up to 98%), bounded by pelvis_limit x leg
+//      length; the result smoothed with time constant pelvis_smoothing, changing no faster
 //      than max_correction_speed, and held below where a leg would need 98% of its length. A
 //      fading pin (its contact ended) lowers the body no further than its target or the
 //      clip's own foot needs, whichever needs less, and its target is then brought within

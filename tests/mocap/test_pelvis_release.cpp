@@ -21,8 +21,8 @@ namespace {
 // ball the clip slides 12 cm, the pin held in full); 1.73 cm before fading pins were let go.
 constexpr float kMaxPelvisStep = 0.013f;
 // 01_01 on flat ground: the most the body drops beyond the clip within 0.15 s. Measured
-// 3.0 cm; 13.9 cm before.
-constexpr float kMaxPelvisDrop0101 = 0.04f;
+// 1.1 cm; 13.9 cm before.
+constexpr float kMaxPelvisDrop0101 = 0.02f;
 
 struct PelvisMotion {
   float worst_step = 0.0f;  // metres, the largest change of the offset in one frame
