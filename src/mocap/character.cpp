@@ -527,8 +527,6 @@ glm::vec3 Character::PinnedAnkle(Side side, const glm::vec3& foot_vector,
 }
 
 glm::vec3 Character::AimFoot(Side side, const glm::vec3& free_target, bool jumped, float dt) {
-  const Rig& rig = *rig_;
-  const Limb& leg = rig.limbs.legs[side];
   const FootState& foot = feet_[side];
   // The ankle's correction (target less the clip's ankle on the terrain) heads for the pinned
   // one by the pin weight. A pin in full holds exactly (it starts where the foot is); while
@@ -544,7 +542,15 @@ glm::vec3 Character::AimFoot(Side side, const glm::vec3& free_target, bool jumpe
     const float length = glm::length(step);
     correction += length > most ? step * (most / length) : step;
   }
-  glm::vec3 target = free_target + correction;
+  // Where the foot would go without its pin: what the pelvis heeds while a pin fades
+  // (SolvePelvis).
+  free_aim_[side] = RaiseAim(side, free_target);
+  return RaiseAim(side, free_target + correction);
+}
+
+glm::vec3 Character::RaiseAim(Side side, glm::vec3 target) const {
+  const Rig& rig = *rig_;
+  const Limb& leg = rig.limbs.legs[side];
   target.y = std::max(target.y, Ground(target.x, target.z) + rig.contacts.ankle_low[side]);
   // Raised as far as the clip's foot needs to keep its ball and toe tip at their least clip
   // heights above the ground (rather than pitching the foot, which for a foot pointing down
@@ -562,19 +568,37 @@ glm::vec3 Character::AimFoot(Side side, const glm::vec3& free_target, bool jumpe
 
 void Character::SolvePelvis(float dt, bool jumped) {
   const Limbs& limbs = rig_->limbs;
+  // A foot whose pin fades (its contact has ended) never lowers the body further than the
+  // pinned target or the clip's own foot (its free aim) needs, whichever needs less: the
+  // body is not lowered to keep a pin that is being let go (the clip pushing off lifts the
+  // foot away from it); the pin's target is brought within reach instead (ReleaseFadingPins).
+  const auto fading = [&](int side) { return feet_[side].pinned && !feet_[side].contact; };
   float d = 1e30f;
   for (int side : {kLeft, kRight}) {
-    d = std::min(d, feet_[side].target.y - animated_.positions[limbs.legs[side].end()].y);
+    float y = feet_[side].target.y;
+    if (fading(side)) y = std::max(y, free_aim_[side].y);
+    d = std::min(d, y - animated_.positions[limbs.legs[side].end()].y);
   }
+  // Highest offset from which the leg still reaches `point` with `share` of its length.
+  const auto bound = [&](int side, const glm::vec3& point, float share) {
+    const Limb& leg = limbs.legs[side];
+    const glm::vec3 v = point - animated_.positions[leg.chain[0]];
+    // Where the clip's own leg is straighter than `share`, as straight as it (up to
+    // kLegReachHard): a pelvis lowered to bend a straight leg of the clip's made the knee
+    // swing where the clip bent it again (01_03, docs/mocap.md: Figures).
+    const float own =
+        glm::distance(animated_.positions[leg.end()], animated_.positions[leg.chain[0]]);
+    const float reach = std::max(share * leg_length_[side],
+                                 std::min(own, kLegReachHard * leg_length_[side]));
+    const float horizontal2 = v.x * v.x + v.z * v.z;
+    return horizontal2 < reach * reach ? v.y + std::sqrt(reach * reach - horizontal2) : 1e30f;
+  };
   // Highest offset from which each leg still reaches its target with `share` of its length.
   const auto reachable = [&](float offset, float share) {
     for (int side : {kLeft, kRight}) {
-      const glm::vec3 v = feet_[side].target - animated_.positions[limbs.legs[side].chain[0]];
-      const float reach = share * leg_length_[side];
-      const float horizontal2 = v.x * v.x + v.z * v.z;
-      if (horizontal2 < reach * reach) {
-        offset = std::min(offset, v.y + std::sqrt(reach * reach - horizontal2));
-      }
+      float most = bound(side, feet_[side].target, share);
+      if (fading(side)) most = std::max(most, bound(side, free_aim_[side], share));
+      offset = std::min(offset, most);
     }
     return offset;
   };
@@ -591,6 +615,32 @@ void Character::SolvePelvis(float dt, bool jumped) {
   // Never so high that a leg would be all but straight (where the knee is most sensitive).
   pelvis_smoothed_ = std::max(std::min(pelvis_smoothed_, reachable(limit, kLegReachHard)), -limit);
   pelvis_applied_ = pelvis_smoothed_ * applied_weight_;
+  ReleaseFadingPins();
+}
+
+void Character::ReleaseFadingPins() {
+  const Limbs& limbs = rig_->limbs;
+  for (int side : {kLeft, kRight}) {
+    FootState& foot = feet_[side];
+    if (!foot.pinned || foot.contact) continue;
+    // The target moved from the free aim towards the pin only as far as the hip, with the
+    // pelvis found above at full weight, reaches with kLegReach of the leg's length (or as
+    // far as the clip's own foot is, if that is farther): the largest k in [0, 1] with
+    // |v + k c| <= reach. What is given up is given up for good (the correction shrinks), so
+    // the fading pin follows the clip's foot as the clip lifts it.
+    const glm::vec3 hip =
+        animated_.positions[limbs.legs[side].chain[0]] + glm::vec3(0.0f, pelvis_smoothed_, 0.0f);
+    const glm::vec3 v = free_aim_[side] - hip;
+    const glm::vec3 c = foot.target - free_aim_[side];
+    const float reach = std::max(kLegReach * leg_length_[side], glm::length(v));
+    const float cc = glm::dot(c, c);
+    if (glm::dot(v + c, v + c) <= reach * reach || cc < 1e-12f) continue;
+    const float vc = glm::dot(v, c);
+    const float disc = std::max(vc * vc - cc * (glm::dot(v, v) - reach * reach), 0.0f);
+    const float k = std::clamp((std::sqrt(disc) - vc) / cc, 0.0f, 1.0f);
+    foot.target = free_aim_[side] + c * k;
+    correction_[side] *= k;
+  }
 }
 
 void Character::EndFrame(std::span<const glm::vec3> left_leg,
@@ -721,7 +771,11 @@ void Character::TurnToBend(int id, const Limb& limb, std::span<glm::vec3> solved
     const float near_off = glm::length(near_perp);
     const float b_len = glm::length(b_perp);
     if (near_off > 1e-9f && b_len > 1e-9f) {
-      const float k = std::clamp(near_off / (kBentShare * glm::length(m)), 0.0f, 1.0f);
+      // Measured against the knee's own circle where that is smaller (a leg nearly
+      // straight): a knee back on its last place then counts in full, so a paused clip's
+      // knee stays put instead of creeping towards `bend`.
+      const float clear = std::min(kBentShare * glm::length(m), glm::length(m_perp));
+      const float k = clear > 1e-9f ? std::clamp(near_off / clear, 0.0f, 1.0f) : 1.0f;
       b_perp = k * (near_perp / near_off) + (1.0f - k) * (b_perp / b_len);
     }
     if (glm::length(m_perp) > 1e-6f && glm::length(b_perp) > 1e-6f) {

@@ -24,10 +24,13 @@
 //      of the leg's length horizontally) fades out; a restart (restarted(): a time jump, or a
 //      clip that jumps by itself) starts the feet afresh.
 //   2. Pelvis. The whole body moves vertically by the lower of the two feet's changes of
-//      height, lowered further if a leg could not reach its target with 95% of its length,
-//      bounded by pelvis_limit x leg length; the result smoothed with time constant
-//      pelvis_smoothing, changing no faster than max_correction_speed, and held below where a
-//      leg would need 98% of its length.
+//      height, lowered further if a leg could not reach its target with 95% of its length
+//      (or as straight as the clip's own leg, up to 98%), bounded by pelvis_limit x leg
+//      length; the result smoothed with time constant pelvis_smoothing, changing no faster
+//      than max_correction_speed, and held below where a leg would need 98% of its length. A
+//      fading pin (its contact ended) lowers the body no further than its target or the
+//      clip's own foot needs, whichever needs less, and its target is then brought within
+//      95% of the leg's length of the hip, for good: a foot pushing off follows the clip's.
 //   3. Legs: each leg's chain (limbs.h) is solved with SolveFabrik from the clip's pose
 //      towards its target. The knee keeps the clip's bend plane: turned about the hip-ankle
 //      line to the clip's side; when the clip's leg is straight or nearly so (or the target
@@ -210,7 +213,12 @@ class Character {
   glm::vec3 PinnedAnkle(Side side, const glm::vec3& foot_vector,
                         const glm::vec3& free_target) const;
   glm::vec3 AimFoot(Side side, const glm::vec3& free_target, bool jumped, float dt);
+  // `target` raised to keep the clip's ankle, ball and toe tip above the ground (AimFoot).
+  glm::vec3 RaiseAim(Side side, glm::vec3 target) const;
   void SolvePelvis(float dt, bool jumped);
+  // A fading pin's target (its contact has ended) brought within the leg's reach of the hip,
+  // the pelvis found (SolvePelvis).
+  void ReleaseFadingPins();
   void UpdateBlends(float dt, bool jumped);
   // The bend direction of limb `id` (0, 1: legs; 2, 3: arms) with its root-relative joints
   // `local` in the final pose: unit, perpendicular to the root-end line. `straight` is set
@@ -270,6 +278,7 @@ class Character {
   std::array<bool, 2> ball_last_{};  // the ball alone was down last (PinnedAnkle)
   std::array<glm::quat, 2> foot_tilt_{};   // the foot's whole turn from the clip's
   std::array<glm::quat, 2> foot_turn_{};   // the part that lays it from heel pin to ball pin
+  std::array<glm::vec3, 2> free_aim_{};    // each ankle's target without its pin (AimFoot)
   std::array<glm::vec3, 2> correction_{};  // each ankle's target less its clip position  // this
                                            // frame's turn of each foot towards the ground
   std::array<float, 2> leg_length_{};

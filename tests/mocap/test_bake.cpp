@@ -197,7 +197,11 @@ void CheckRoundTrip(const std::shared_ptr<const Rig>& rig, const Heightmap* grou
 TEST(Bake, RoundTripThroughAssimpOnFlatGround) {
   auto rig = testing::LoadRig(testing::kClip0101);
   ASSERT_TRUE(rig);
-  CheckRoundTrip(rig, nullptr, Placement{}, 600, 0.01f);
+  // 01_01's floor (its lowest foot point) is set by frames 2029-2030 alone, where the IK's
+  // foot, laid between its pins, is higher; the IK's lowest foot point is 3.5 cm above the
+  // floor (frame 2036). It was 0.9 cm while a fading pin held a foot on the ground
+  // as the clip lifted it (frame 2633; docs/mocap.md: One character, Pelvis).
+  CheckRoundTrip(rig, nullptr, Placement{}, 600, 0.04f);
 }
 
 TEST(Bake, RoundTripThroughAssimpOnHillsRenamedInCentimetres) {

@@ -54,10 +54,11 @@ Stats Play(const std::shared_ptr<const Rig>& rig, const Heightmap* ground, Place
         s.worst_penetration = std::max(s.worst_penetration, g - p.positions[j].y);
       }
       const FootState& foot = c.foot(static_cast<Side>(side));
-      // Planted, and within the leg's reach (a boxer's stance on a slope can stretch a leg).
+      // Planted, and within the leg's reach (a boxer's stance on a slope can stretch a leg):
+      // 98% of its length, the most the pelvis lets a leg need (docs/mocap.md: One character).
       const float reach = glm::distance(p.positions[l.chain[0]], foot.target);
       if (foot.pin_weight == 1.0f && !c.restarted() &&
-          reach < 0.95f * c.leg_chain(static_cast<Side>(side)).total_length()) {
+          reach < 0.98f * c.leg_chain(static_cast<Side>(side)).total_length()) {
         ++s.pinned_frames;
         // Less what the pop limit held it back by this frame (a pin yielding to it slides).
         s.worst_pin_error = std::max(
