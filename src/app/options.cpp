@@ -22,9 +22,6 @@
 #include "io/writable_path.h"
 #include "lang/command.h"
 #include "lang/text.h"
-#include "mocap/clip.h"
-#include "scenes/field/field_scene.h"
-#include "scenes/mocap/mocap_config.h"
 #include "terrain/heightmap.h"
 
 namespace fabrik {
@@ -233,13 +230,11 @@ OptError CheckFolder(const std::string& name, const std::string& path) {
 // may be named twice.
 OptError OutputOverwritesInput(const Options& o) {
   using Named = std::pair<const char*, const std::string*>;
-  const Named inputs[] = {{"--script", &o.script_path},
-                          {"--spline", &o.spline_path},
-                          {"--terrain", &o.terrain_path},
-                          {"--bvh", &o.bvh_path},
-                          {"--character", &o.character_path},
-                          {"--markers", &o.markers_path},
-                          {"--walker-model", &o.walker_model_path}};
+  std::vector<Named> inputs = {
+      {"--script", &o.script_path}, {"--spline", &o.spline_path}, {"--terrain", &o.terrain_path}};
+  for (const SceneOptionValue& v : o.scene_options.all()) {
+    if (!v.text.empty()) inputs.push_back({v.name.c_str(), &v.text});  // a scene's files
+  }
   const Named outputs[] = {{"--state-out", &o.state_out_path},
                            {"--screenshot", &o.screenshot_path},
                            {"--export", &o.export_path}};
@@ -289,11 +284,12 @@ enum class Use {
   kStream,  // the state stream: writable now, a character device too
   kFolder,  // an existing writable folder
   kLines,   // --exec: console lines, no control character
+  kScene,   // a scene's own option (core/scene_options.h), read by its kind
 };
 
 // One option of the demo's command line, in the order --help lists them.
 struct OptionRow {
-  const char* name;
+  std::string name;
   std::string help;
   Use use;
   // kRead: checks `text` and stores it in `o`, or says why not (naming the option).
@@ -301,6 +297,7 @@ struct OptionRow {
   std::string Options::*path = nullptr;  // kInput, kOutput, kStream, kFolder
   bool Options::*flag = nullptr;         // kFlag: set to `flag_value` when given
   bool flag_value = true;
+  const SceneOption* scene = nullptr;  // kScene: the scene's row
 };
 
 // "2..10000": a whole-number range for the help text.
@@ -311,9 +308,11 @@ OptError ReadIn(const char* name, const std::string& text, const NumberRange& ra
   return ReadNumber(name, text, static_cast<T>(range.lowest), static_cast<T>(range.highest), out);
 }
 
-// The option table (docs/options.md): one row per option, so longer than 100 lines. A scene's
-// numbers take their bounds from the constants its own commands check (kFieldMaxChains,
-// kMaxCharacters, Heightmap's sizes, the clip scale's), so an option and its command agree.
+// The app's option table (docs/options.md): one row per option, so longer than 100 lines. The
+// scenes' own rows (SceneEntry::options) follow the terrain's (ParseOptions inserts them). The
+// terrain's numbers take their bounds from Heightmap's, as `terrain load` does; the terrain is
+// the core's (AppState::terrain), shared by every scene that stands on it, so its rows are
+// here rather than one scene's.
 std::vector<OptionRow> OptionRows(const std::string& scene_list) {
   using O = Options;
   return {
@@ -360,10 +359,6 @@ std::vector<OptionRow> OptionRows(const std::string& scene_list) {
          o.scene = t;  // checked against the registry's names below
          return std::nullopt;
        }},
-      {"--chains", "chains in the field scene (1..100000, default 10000)", Use::kRead,
-       [](const std::string& t, O& o) {
-         return ReadNumber("--chains", t, kFieldMinChains, kFieldMaxChains, o.chains);
-       }},
       {"--terrain", "the walker's ground: an 8/16-bit gray PNG", Use::kInput, nullptr,
        &O::terrain_path},
       {"--terrain-size", "side S of the terrain square (0.001 <= S <= 1e5)", Use::kRead,
@@ -375,23 +370,6 @@ std::vector<OptionRow> OptionRows(const std::string& scene_list) {
        [](const std::string& t, O& o) {
          return ReadNumber("--terrain-height", t, 0.0f, Heightmap::kMaxHeight, o.terrain_height);
        }},
-      {"--bvh", "the mocap scene's clip: a BVH file (implies --scene mocap)", Use::kInput, nullptr,
-       &O::bvh_path},
-      {"--bvh-scale", "metres per BVH file unit (1e-6..1000; default: auto)", Use::kRead,
-       [](const std::string& t, O& o) {
-         return ReadNumber("--bvh-scale", t, mocap::kMinScale, mocap::kMaxScale, o.bvh_scale);
-       }},
-      {"--character", "the mocap scene's skinned character: a model file (default: capsules)",
-       Use::kInput, nullptr, &O::character_path},
-      {"--walker-model",
-       "the walker scene's body: a four-legged skinned model file (implies --scene walker)",
-       Use::kInput, nullptr, &O::walker_model_path},
-      {"--characters", "characters in the crowd scene (1..5000, default 100)", Use::kRead,
-       [](const std::string& t, O& o) {
-         return ReadNumber("--characters", t, 1, kMaxCharacters, o.characters);
-       }},
-      {"--markers", "the markers scene's take: a CSM or TRC file (implies --scene markers)",
-       Use::kInput, nullptr, &O::markers_path},
       {"--solver", "solver at start: " + SolverList("|"), Use::kRead,
        [](const std::string& t, O& o) -> OptError {
          if (!ParseSolverKind(t)) {
@@ -420,6 +398,39 @@ std::vector<OptionRow> OptionRows(const std::string& scene_list) {
   };
 }
 
+// A scene's option by its kind (core/scene_options.h): a number within the row's bounds, as
+// the int or float the scene keeps, or a path. The file itself is checked at start.
+OptError ReadSceneOption(const SceneOption& row, const std::string& text,
+                         SceneOptionValues& values) {
+  const std::string name(row.name);
+  switch (row.kind) {
+    case SceneOptionKind::kWhole: {
+      int v = 0;
+      if (auto e = ReadNumber(name, text, static_cast<int>(row.lowest),
+                              static_cast<int>(row.highest), v)) {
+        return e;
+      }
+      values.SetNumber(name, v);
+      return std::nullopt;
+    }
+    case SceneOptionKind::kDecimal: {
+      float v = 0.0f;
+      if (auto e = ReadNumber(name, text, static_cast<float>(row.lowest),
+                              static_cast<float>(row.highest), v)) {
+        return e;
+      }
+      values.SetNumber(name, v);
+      return std::nullopt;
+    }
+    case SceneOptionKind::kInput:
+      if (text.empty()) return name + ": empty path";
+      if (auto e = NoControl(name, text)) return e;
+      values.SetText(name, text);
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 // Checks one option given on the command line, in the table's order; `text` holds what
 // CLI11 read for a kRead row.
 OptError CheckRow(const OptionRow& row, const std::string& text, Options& o) {
@@ -445,6 +456,8 @@ OptError CheckRow(const OptionRow& row, const std::string& text, Options& o) {
     case Use::kFolder:
       if (auto e = NoControl(row.name, o.*row.path)) return e;
       return CheckFolder(row.name, o.*row.path);
+    case Use::kScene:
+      return ReadSceneOption(*row.scene, text, o.scene_options);
   }
   return std::nullopt;
 }
@@ -460,8 +473,6 @@ OptError CheckTogether(const CLI::App& app, std::span<const OptionScene> scenes,
     }
     o.joints = static_cast<int>(o.lengths.size()) + 1;
   }
-  // The field's chains take --joints (or --lengths' count) when given, else 10 joints each.
-  if (app.count("--joints") || !o.lengths.empty()) o.field_joints = o.joints;
   if (app.count("--scene")) {
     auto known = [&](const OptionScene& s) { return s.name == o.scene; };
     if (std::none_of(scenes.begin(), scenes.end(), known)) {
@@ -472,8 +483,8 @@ OptError CheckTogether(const CLI::App& app, std::span<const OptionScene> scenes,
     }
   } else {
     for (const OptionScene& s : scenes) {
-      for (std::string_view option : s.implied_by) {
-        if (app.count(std::string(option))) o.scene = s.name;
+      for (const SceneOption& option : s.options) {
+        if (option.implies_scene && app.count(std::string(option.name))) o.scene = s.name;
       }
     }
   }
@@ -495,6 +506,25 @@ OptError CheckTogether(const CLI::App& app, std::span<const OptionScene> scenes,
   return std::nullopt;
 }
 
+// The app's rows with every scene's own after the terrain's, in the registry's order: a scene's
+// options stand together in --help.
+std::vector<OptionRow> AllOptionRows(const std::string& scene_list,
+                                     std::span<const OptionScene> scenes) {
+  std::vector<OptionRow> rows = OptionRows(scene_list);
+  auto at = std::find_if(rows.begin(), rows.end(),
+                         [](const OptionRow& row) { return row.name == "--terrain-height"; });
+  std::vector<OptionRow> own;
+  for (const OptionScene& s : scenes) {
+    for (const SceneOption& option : s.options) {
+      OptionRow row{std::string(option.name), std::string(option.help), Use::kScene};
+      row.scene = &option;
+      own.push_back(std::move(row));
+    }
+  }
+  rows.insert(at == rows.end() ? at : at + 1, own.begin(), own.end());
+  return rows;
+}
+
 }  // namespace
 
 ParsedOptions ParseOptions(int argc, char** argv, std::span<const OptionScene> scenes) {
@@ -505,7 +535,7 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const OptionScene> s
   std::string scene_list;
   for (const OptionScene& s : scenes)
     scene_list += (scene_list.empty() ? "" : "|") + std::string(s.name);
-  const std::vector<OptionRow> rows = OptionRows(scene_list);
+  const std::vector<OptionRow> rows = AllOptionRows(scene_list, scenes);
   // kRead values are taken as text and read strictly after parsing (ReadNumber): plain decimal
   // only, and range errors that print the limits as docs/options.md states them.
   std::vector<std::string> texts(rows.size());
@@ -514,7 +544,7 @@ ParsedOptions ParseOptions(int argc, char** argv, std::span<const OptionScene> s
     const OptionRow& row = rows[i];
     if (row.use == Use::kFlag) {
       app.add_flag(row.name, given[i], row.help);
-    } else if (row.use == Use::kRead) {
+    } else if (row.use == Use::kRead || row.use == Use::kScene) {
       app.add_option(row.name, texts[i], row.help);
     } else if (row.use == Use::kLines) {
       app.add_option(row.name, o.exec, row.help)->allow_extra_args(false);

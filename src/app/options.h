@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/scene_options.h"
 #include "lang/command.h"  // TargetMode, ModeName
 
 namespace fabrik {
@@ -43,17 +44,11 @@ struct Options {
   std::string screenshot_path;
   std::string state_out_path;
   std::string scene = "chain";
-  int chains = 10000;             // the field scene's chains (--chains)
-  int field_joints = 10;          // the field scene's joints per chain (--joints when given)
   std::string terrain_path;       // --terrain: a gray PNG heightmap (docs/walker.md: Terrain)
   float terrain_size = 40.0f;     // --terrain-size S
   float terrain_height = 3.0f;    // --terrain-height H
-  std::string bvh_path;           // --bvh: the mocap scene's clip ("" = the default clip)
-  float bvh_scale = 0.0f;         // --bvh-scale: metres per file unit (0 = from the skeleton)
-  int characters = 100;           // --characters: the crowd scene's size
-  std::string character_path;     // --character: the mocap scene's skinned model ("" = capsules)
-  std::string walker_model_path;  // --walker-model: the walker scene's quadruped ("" = the spider)
-  std::string markers_path;       // --markers: the markers scene's take ("" = the default take)
+  // The scenes' own options given (OptionScene::options), by name: a number or a path.
+  SceneOptionValues scene_options;
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
   // --export OUT: write the scene's export (the mocap scene's baked clip) and exit, without
@@ -69,12 +64,13 @@ struct Options {
 };
 
 // A scene as the command line sees it. The app passes one per registered scene
-// (OptionScenes, app/scene_shell.h); the scene's shell entry says the last two.
+// (OptionScenes, app/scene_shell.h): its name, its SceneEntry's rows and its shell's check.
 struct OptionScene {
   std::string_view name;
-  // The options that, given without --scene, start this scene ("--bvh", "--character"); none:
-  // only --scene does.
-  std::span<const std::string_view> implied_by{};
+  // The scene's own options (core/scene_options.h), listed by --help after the app's terrain
+  // options in the registry's order, each read by its kind into Options::scene_options. Those
+  // with implies_scene start this scene when --scene is not given (--bvh, --character).
+  std::span<const SceneOption> options{};
   // The options this scene cannot start with, as one line naming them, or "" when it can;
   // asked only when the scene is the one starting. Null: any options do.
   std::string (*check)(const Options& options) = nullptr;

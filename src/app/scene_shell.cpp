@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "core/scene_registry.h"
 #include "scenes/registry.h"
 
 namespace fabrik {
@@ -40,9 +41,10 @@ const SceneShell* FindSceneShell(std::string_view name) {
 std::span<const OptionScene> OptionScenes() {
   static const auto scenes = [] {
     std::array<OptionScene, std::size(kShells)> all{};
+    const std::span<const SceneEntry> entries = RegisteredScenes();  // the same registry order
     for (std::size_t i = 0; i < all.size(); ++i) {
       const SceneShell* shell = FindSceneShell(kShells[i].name);
-      all[i] = {kShells[i].name, shell->implied_by, shell->check_options};
+      all[i] = {kShells[i].name, entries[i].options, shell->check_options};
     }
     return all;
   }();

@@ -25,9 +25,8 @@ struct SceneShell {
   void (*panel)(const AppState& state, UiState& ui, CommandQueue& queue) = nullptr;
   // Draws the scene (SceneDrawer's pieces); null: as a chain through its pose.
   void (*draw)(SceneDrawer& drawer, const AppState& state, Renderer& renderer) = nullptr;
-  // The command line (app/options.h, OptionScene): the options that start this scene when
-  // --scene is not given ("--bvh", "--character"), and the options it cannot start with.
-  std::span<const std::string_view> implied_by{};
+  // The command line (app/options.h, OptionScene): the options this scene cannot start with
+  // (its own rows are its SceneEntry::options, core/scene_registry.h).
   std::string (*check_options)(const Options& options) = nullptr;
 };
 
@@ -35,8 +34,9 @@ struct SceneShell {
 // registered.
 const SceneShell* FindSceneShell(std::string_view name);
 
-// Every registered scene as the command line sees it, in the registry's order (main passes
-// them to ParseOptions).
+// Every registered scene as the command line sees it, in the registry's order: its name, its
+// option rows (SceneEntry::options) and its shell's check_options (main passes them to
+// ParseOptions).
 std::span<const OptionScene> OptionScenes();
 
 }  // namespace fabrik

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/scene.h"
+#include "core/scene_options.h"
 #include "ik/result.h"
 
 namespace fabrik {
@@ -26,8 +27,12 @@ struct SceneEntry {
   // core/command_table.h), or null. They are known in every scene; their apply says when the
   // scene is not on.
   std::span<const CommandEntry> (*commands)() = nullptr;
+  // The scene's own command-line options (core/scene_options.h), in --help's order; empty:
+  // none. The app lists and reads them; the start-up checks their files.
+  std::span<const SceneOption> options{};
   // Takes the scene's configuration from the command line at start (before the saved
-  // settings and --scene), into state.scene.configs (core/scene.h), or null.
+  // settings and --scene), into state.scene.configs (core/scene.h), or null. Its own options'
+  // values are options.scene_options.
   void (*start)(AppState& state, const StartOptions& options) = nullptr;
   // Writes what the scene exports to `path`, headless and to completion (--export OUT), or
   // null when the scene exports nothing. Returns the line to print when written, or one

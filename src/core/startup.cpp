@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "character/model.h"
 #include "core/builtin_table.h"
 #include "core/command_table.h"
 #include "core/execute.h"
@@ -13,9 +12,6 @@
 #include "ik/chain_rebuild.h"
 #include "ik/fabrik.h"
 #include "lang/spline_file.h"
-#include "markers/take_file.h"
-#include "mocap/character.h"
-#include "mocap/clip.h"
 
 namespace fabrik {
 namespace {
@@ -76,37 +72,17 @@ Status LoadStartFiles(AppState& state, const StartOptions& options) {
       return MakeError("--terrain: " + state.message);
     }
   }
-  if (!options.bvh_path.empty()) {
-    // Checked now whatever the scene: a clip that cannot be used exits 2 at start
-    // (docs/options.md), not later when a scene first asks for it.
-    mocap::ClipLoadOptions load;
-    load.metres_per_unit = options.bvh_scale;
-    Result<mocap::Clip> clip = mocap::LoadClipFile(
-        ResolveDataPath(options.bvh_path, state.command_context.search_roots), load);
-    if (!clip) return MakeError("--bvh: " + clip.error());
-    const std::string source = clip.value().source();
-    if (auto rig = mocap::MakeRig(std::move(clip).value()); !rig) {
-      // Most of MakeRig's errors name the clip already; the path is said once.
-      const std::string& e = rig.error();
-      return MakeError("--bvh: " + (e.rfind(source, 0) == 0 ? e : source + ": " + e));
+  // Each scene's files (SceneOption::check), whatever the scene: a file that cannot be used
+  // exits 2 at start (docs/options.md), not later when a scene first asks for it.
+  for (const SceneEntry& entry : RegisteredScenes()) {
+    for (const SceneOption& option : entry.options) {
+      if (option.check == nullptr || !options.scene_options.Given(option.name)) continue;
+      const std::string problem = option.check(
+          ResolveDataPath(options.scene_options.Text(option.name),
+                          state.command_context.search_roots),
+          options.scene_options);
+      if (!problem.empty()) return MakeError(std::string(option.name) + ": " + problem);
     }
-  }
-  if (!options.character_path.empty()) {
-    // The same for a skinned character (docs/characters.md: Errors).
-    auto model = character::LoadModelFile(
-        ResolveDataPath(options.character_path, state.command_context.search_roots));
-    if (!model) return MakeError("--character: " + model.error());
-  }
-  if (!options.walker_model_path.empty()) {
-    auto model = character::LoadModelFile(
-        ResolveDataPath(options.walker_model_path, state.command_context.search_roots));
-    if (!model) return MakeError("--walker-model: " + model.error());
-  }
-  if (!options.markers_path.empty()) {
-    // The same for a marker take: a file that cannot be read exits 2 naming --markers.
-    Result<markers::Take> take = markers::ReadTakeFile(
-        ResolveDataPath(options.markers_path, state.command_context.search_roots));
-    if (!take) return MakeError("--markers: " + take.error());
   }
   return Ok{};
 }

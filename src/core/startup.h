@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/app_state.h"
+#include "core/scene_options.h"
 #include "ik/result.h"
 
 namespace fabrik {
@@ -24,17 +25,14 @@ struct StartOptions {
   int max_iterations = 10;
   double fixed_dt = 0.0;  // 0 = real time
   std::string scene = "chain";
-  int chains = 10000;             // the field scene's chain count (--chains)
-  int field_joints = 10;          // the field scene's joints per chain (--joints, when given)
   std::string terrain_path;       // "" = the default terrain, loaded when the walker starts
   float terrain_size = 40.0f;     // S (docs/walker.md: Terrain)
   float terrain_height = 3.0f;    // H
-  std::string bvh_path;           // the mocap scene's clip; "" = the default (mocap_config.h)
-  float bvh_scale = 0.0f;         // metres per file unit; 0 = from the skeleton's height
-  int characters = 100;           // the crowd scene's size
-  std::string character_path;     // the mocap scene's skinned character; "" = capsules
-  std::string walker_model_path;  // the walker scene's quadruped model; "" = the spider
-  std::string markers_path;       // the markers scene's take; "" = the default (markers_config.h)
+  // The scenes' own options given (SceneEntry::options), read by their SceneEntry::start.
+  SceneOptionValues scene_options;
+  // The options given ("--joints"), for a scene that takes a shared one only when given (the
+  // field's chains take --joints or --lengths' count, else their own).
+  std::vector<std::string> given;
   std::string solver = "fabrik";
   std::vector<std::string> exec;  // console lines run at start, in order
 

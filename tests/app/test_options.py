@@ -17,6 +17,10 @@ class Options(unittest.TestCase):
                        "--moe", "--max-iterations", "--size", "--no-vsync", "--fixed-dt",
                        "--frames", "--screenshot", "--state-out", "--scene", "--solver"]:
             self.assertIn(option, out)
+        # The scenes' own options (declared in their folders) are listed too, each once.
+        for option in ["--chains", "--walker-model", "--bvh", "--bvh-scale", "--character",
+                       "--characters", "--markers"]:
+            self.assertEqual(out.count("  " + option + " "), 1, option)
 
     def test_bad_options_exit_2_with_one_clear_line(self):
         cases = [

@@ -75,7 +75,7 @@ TEST(AppNoAlloc, FieldFramesAllocateNothing) {
   // The field scene owns its batch, targets and pose buffer: a frame that moves the target
   // and solves 1,000 chains reuses them all.
   StartOptions options = testing::FixedStep();
-  options.chains = 1000;
+  options.scene_options.SetNumber("--chains", 1000);
   testing::Core core(options);
   core.Run("scene field");
   core.Run("spline load assets/splines/trefoil.txt");

@@ -192,7 +192,7 @@ TEST(MocapExport, TheHeadlessExportWritesTheFileAtOnce) {
   EXPECT_NE(refused.error().find("chain scene has nothing to export"), std::string::npos);
   StartOptions options = FixedStep();
   options.scene = "mocap";
-  options.bvh_path = clip;
+  options.scene_options.SetText("--bvh", clip);
   Core core(options);
   auto written = ExportScene(core.state(), dir.path("out.bvh"));
   ASSERT_TRUE(written) << written.error();

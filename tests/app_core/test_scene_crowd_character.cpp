@@ -21,7 +21,7 @@ const char* const kCrowdHuman = "/usr/share/assimp/models/X/BCN_Epileptic.X";
 
 Core CrowdOf(int characters) {
   StartOptions options = FixedStep();
-  options.characters = characters;
+  options.scene_options.SetNumber("--characters", characters);
   Core core(options);
   core.Run("scene crowd");
   EXPECT_EQ(core.state().scene.name(), "crowd") << core.LastLine();

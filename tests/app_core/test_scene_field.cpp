@@ -15,8 +15,9 @@ using testing::Core;
 StartOptions Field(int chains, int joints = kFieldDefaultJoints) {
   StartOptions options = testing::FixedStep();
   options.scene = "field";
-  options.chains = chains;
-  options.field_joints = joints;
+  options.scene_options.SetNumber("--chains", chains);
+  options.joints = joints;  // the field's chains take --joints, as the chain does
+  options.given = {"--joints"};
   return options;
 }
 

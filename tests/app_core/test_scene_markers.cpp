@@ -328,7 +328,7 @@ TEST(MarkersScene, CommandsNeedTheSceneAndABadStartTakeKeepsThePreviousScene) {
 
 TEST(MarkersScene, TheStartOptionPicksTheTake) {
   StartOptions options = FixedStep();
-  options.markers_path = kFencer;
+  options.scene_options.SetText("--markers", kFencer);
   options.scene = "markers";
   Core core(options);
   core.Frames(1);

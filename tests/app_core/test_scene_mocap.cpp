@@ -314,7 +314,7 @@ TEST(MocapScene, DraggingTheLookPointMovesIt) {
 
 TEST(CrowdScene, CharactersSetsTheCrowdAndItsFeetStayOnTheGround) {
   StartOptions options = FixedStep();
-  options.characters = 12;
+  options.scene_options.SetNumber("--characters", 12);
   Core core(options);
   core.Run("scene crowd");
   ASSERT_EQ(core.state().scene.name(), "crowd") << core.LastLine();
@@ -345,8 +345,8 @@ TEST(CrowdScene, ALargeSkeletonBoundsTheCrowdsSizeAndWhatIsDrawn) {
   const std::string path = dir.Write(
       "tail.bvh", mocap::testing::MakeBvh(joints, 0.01f, 4, [](int, std::vector<float>&) {}));
   StartOptions options = FixedStep();
-  options.bvh_path = path;
-  options.characters = 2000;
+  options.scene_options.SetText("--bvh", path);
+  options.scene_options.SetNumber("--characters", 2000);
   Core core(options);
   core.Run("scene crowd");
   EXPECT_EQ(core.state().scene.name(), "chain");

@@ -452,7 +452,7 @@ TEST(MocapCharacter, FilesRefusedChangeNothing) {
 TEST(MocapCharacter, StartsWithTheCharacterOption) {
   StartOptions options = FixedStep();
   options.scene = "mocap";
-  options.character_path = kHuman;
+  options.scene_options.SetText("--character", kHuman);
   Core core(options);
   core.Frames(2);
   EXPECT_EQ(core.state().scene.name(), "mocap");
@@ -460,7 +460,7 @@ TEST(MocapCharacter, StartsWithTheCharacterOption) {
 
   StartOptions bad = FixedStep();
   bad.scene = "mocap";
-  bad.character_path = "/nonexistent/model.x";
+  bad.scene_options.SetText("--character", "/nonexistent/model.x");
   auto started = StartApp(bad, FABRIK_SOURCE_DIR);
   ASSERT_FALSE(started);
   EXPECT_NE(started.error().find("--character: /nonexistent/model.x"), std::string::npos)

@@ -25,18 +25,29 @@ namespace {
 constexpr long kFieldJoints = 2000000;
 
 std::string CheckField(const fabrik::Options& o) {
-  return static_cast<long>(o.chains) * o.field_joints > kFieldJoints ? "--chains: too many" : "";
+  const double chains = o.scene_options.Number("--chains", 10000);
+  bool joints_given = false;
+  for (const std::string& name : o.given) joints_given |= name == "--joints" || name == "--lengths";
+  return chains * (joints_given ? o.joints : 10) > kFieldJoints ? "--chains: too many" : "";
 }
 
-// The scenes --scene accepts here (the app passes its registry's): one started by an option
-// when --scene is not given, one with a check of its own.
-constexpr std::string_view kMocapOptions[] = {"--bvh", "--character"};
-constexpr std::string_view kMarkersOptions[] = {"--markers"};
-constexpr std::string_view kWalkerOptions[] = {"--walker-model"};
+// The scenes --scene accepts here (the app passes its registry's): ones with options of their
+// own, some started by an option when --scene is not given, one with a check of its own.
+using Kind = fabrik::SceneOptionKind;
+constexpr fabrik::SceneOption kFieldOptions[] = {
+    {"--chains", "chains", Kind::kWhole, 1, 100000}};
+constexpr fabrik::SceneOption kMocapOptions[] = {
+    {"--bvh", "clip", Kind::kInput, 0, 0, true},
+    {"--bvh-scale", "scale", Kind::kDecimal, 1e-6f, 1e3f},
+    {"--character", "model", Kind::kInput, 0, 0, true},
+    {"--characters", "crowd", Kind::kWhole, 1, 5000}};
+constexpr fabrik::SceneOption kMarkersOptions[] = {{"--markers", "take", Kind::kInput, 0, 0, true}};
+constexpr fabrik::SceneOption kWalkerOptions[] = {
+    {"--walker-model", "model", Kind::kInput, 0, 0, true}};
 const fabrik::OptionScene kScenes[] = {{"chain"},
                                        {"arm"},
                                        {"creature"},
-                                       {"field", {}, CheckField},
+                                       {"field", kFieldOptions, CheckField},
                                        {"walker", kWalkerOptions},
                                        {"mocap", kMocapOptions},
                                        {"markers", kMarkersOptions}};
@@ -80,8 +91,12 @@ void CheckAccepted(const fabrik::Options& o) {
   Check(fabrik::ParseSolverKind(o.solver).has_value(), "unknown solver");
   for (const std::string& line : o.exec) Check(Printable(line), "--exec with a control character");
   Check(Printable(o.spline_path) && Printable(o.script_path) && Printable(o.screenshot_path) &&
-            Printable(o.state_out_path) && Printable(o.markers_path) && Printable(o.character_path),
+            Printable(o.state_out_path),
         "a path with a control character");
+  for (const fabrik::SceneOptionValue& v : o.scene_options.all()) {
+    Check(Printable(v.text), "a scene's path with a control character");
+    Check(v.name != "--chains" || (v.number >= 1 && v.number <= 100000), "chains out of range");
+  }
 }
 
 }  // namespace

@@ -200,16 +200,24 @@ void FieldScene::WriteState(nlohmann::json& j) const {
 
 // Its registry line (scenes/registry.h).
 namespace {
-// The field's shape from --chains and --joints (docs/options.md).
+// Its option (docs/options.md); the field's chains take --joints as the chain does.
+constexpr SceneOption kFieldOptionRows[] = {
+    {"--chains", "chains in the field scene (1..100000, default 10000)", SceneOptionKind::kWhole,
+     kFieldMinChains, kFieldMaxChains}};
+
+// The field's shape from --chains and --joints (or --lengths' count), each when given.
 void StartField(AppState& state, const StartOptions& options) {
   FieldConfig& config = state.scene.configs.Get<FieldConfig>();
-  config.chains = options.chains;
-  config.joints = options.field_joints;
+  config.chains = static_cast<int>(options.scene_options.Number("--chains", config.chains));
+  config.joints = FieldJointsGiven(options.given, options.joints, config.joints);
 }
 }  // namespace
 
 SceneEntry FieldSceneEntry() {
-  return {.make = MakeSceneOf<FieldScene>, .commands = FieldCommandEntries, .start = StartField};
+  return {.make = MakeSceneOf<FieldScene>,
+          .commands = FieldCommandEntries,
+          .options = kFieldOptionRows,
+          .start = StartField};
 }
 
 }  // namespace fabrik

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/scene.h"
@@ -36,6 +37,15 @@ struct FieldConfig {
   int chains = kFieldDefaultChains;  // kFieldMinChains..kFieldMaxChains
   int joints = kFieldDefaultJoints;  // per chain, root included, 2..kMaxJoints
 };
+
+// The joints per chain the command line asks for: the chain's `joints` when --joints or
+// --lengths is among the options `given`, else `fallback` (docs/options.md: --chains).
+inline int FieldJointsGiven(std::span<const std::string> given, int joints, int fallback) {
+  for (const std::string& name : given) {
+    if (name == "--joints" || name == "--lengths") return joints;
+  }
+  return fallback;
+}
 
 // Chain c's own target under the rule above, for a chain rooted at `root` with total length
 // `reach` (> 0) and the shared target `target` (finite). Always within `reach` of `root`.

@@ -47,8 +47,10 @@ void FieldDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
 
 // Refuses a field larger than it holds before any window opens (--chains x --joints).
 static std::string CheckFieldOptions(const Options& o) {
-  if (static_cast<long>(o.chains) * o.field_joints <= kFieldMaxTotalJoints) return "";
-  return "--chains " + std::to_string(o.chains) + " x " + std::to_string(o.field_joints) +
+  const int chains = static_cast<int>(o.scene_options.Number("--chains", kFieldDefaultChains));
+  const int joints = FieldJointsGiven(o.given, o.joints, kFieldDefaultJoints);
+  if (static_cast<long>(chains) * joints <= kFieldMaxTotalJoints) return "";
+  return "--chains " + std::to_string(chains) + " x " + std::to_string(joints) +
          " joints is more than the field's " + std::to_string(kFieldMaxTotalJoints) + " joints";
 }
 

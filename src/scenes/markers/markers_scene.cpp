@@ -336,17 +336,28 @@ void MarkersScene::WriteState(nlohmann::json& j) const {
 
 // Its registry line (scenes/registry.h).
 namespace {
+// A take that cannot be read exits 2 at start, naming --markers (docs/options.md).
+std::string CheckMarkersTakeFile(const std::string& path, const SceneOptionValues&) {
+  Result<markers::Take> take = markers::ReadTakeFile(path);
+  return take ? std::string() : take.error();
+}
+
+constexpr SceneOption kMarkersOptionRows[] = {
+    {"--markers", "the markers scene's take: a CSM or TRC file (implies --scene markers)",
+     SceneOptionKind::kInput, 0.0, 0.0, true, CheckMarkersTakeFile}};
+
 // The take from --markers (docs/options.md).
 void StartMarkers(AppState& state, const StartOptions& options) {
-  if (!options.markers_path.empty()) {
-    state.scene.configs.Get<MarkersConfig>().take_path = options.markers_path;
-  }
+  const std::string& take = options.scene_options.Text("--markers");
+  if (!take.empty()) state.scene.configs.Get<MarkersConfig>().take_path = take;
 }
 }  // namespace
 
 SceneEntry MarkersSceneEntry() {
-  return {
-      .make = MakeSceneOf<MarkersScene>, .commands = MarkersCommandEntries, .start = StartMarkers};
+  return {.make = MakeSceneOf<MarkersScene>,
+          .commands = MarkersCommandEntries,
+          .options = kMarkersOptionRows,
+          .start = StartMarkers};
 }
 
 }  // namespace fabrik

@@ -7,14 +7,11 @@ namespace fabrik {
 
 void MarkersPanel(const AppState& state, UiState& ui, CommandQueue& queue);  // markers_panel.cpp
 
-constexpr std::string_view kMarkersOptions[] = {"--markers"};
-
 SceneShell MarkersShell() {
   return {.label = "markers (optical markers to a skeleton)",
           .solver_note = "FABRIK tree fitted to the markers' joint centres",
           .panel = MarkersPanel,
-          .draw = DrawMarkersScene,
-          .implied_by = kMarkersOptions};
+          .draw = DrawMarkersScene};
 }
 
 }  // namespace fabrik

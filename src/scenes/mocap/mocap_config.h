@@ -3,8 +3,11 @@
 // size, and the clips Debian's assimp-testmodels package ships.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
+
+#include "core/scene_options.h"
 
 namespace fabrik {
 
@@ -25,6 +28,10 @@ struct MocapConfig {
   // The mocap scene's skinned character (mocap_skin.h), as written; "" draws capsules.
   std::string character_path;
 };
+
+// The scene's command-line options (mocap_options.cpp): --bvh, --bvh-scale, --character and
+// the crowd's --characters, in --help's order.
+std::span<const SceneOption> MocapOptionRows();
 
 // The *.bvh files in kPackagedClipFolder, full paths, sorted; empty when the package is not
 // installed.

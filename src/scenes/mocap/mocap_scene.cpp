@@ -496,11 +496,12 @@ namespace {
 // The clip from --bvh and --bvh-scale, the crowd's size from --characters, the skinned
 // character from --character (docs/options.md).
 void StartMocap(AppState& state, const StartOptions& options) {
+  const SceneOptionValues& values = options.scene_options;
   MocapConfig& config = state.scene.configs.Get<MocapConfig>();
-  if (!options.bvh_path.empty()) config.clip_path = options.bvh_path;
-  config.scale = options.bvh_scale;
-  config.characters = options.characters;
-  if (!options.character_path.empty()) config.character_path = options.character_path;
+  if (!values.Text("--bvh").empty()) config.clip_path = values.Text("--bvh");
+  config.scale = static_cast<float>(values.Number("--bvh-scale", config.scale));
+  config.characters = static_cast<int>(values.Number("--characters", config.characters));
+  if (!values.Text("--character").empty()) config.character_path = values.Text("--character");
 }
 
 // --export OUT: the clip baked at once (the same export `mocap export` runs over frames).
@@ -518,6 +519,7 @@ Result<std::string> ExportMocap(AppState& state, const std::string& path) {
 SceneEntry MocapSceneEntry() {
   return {.make = MakeSceneOf<MocapScene>,
           .commands = MocapCommandEntries,
+          .options = MocapOptionRows(),
           .start = StartMocap,
           .export_file = ExportMocap,
           .on_terrain = true};

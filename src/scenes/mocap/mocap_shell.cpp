@@ -9,9 +9,6 @@ void MocapPanel(const AppState& state, UiState& ui, CommandQueue& queue);  // mo
 
 namespace {
 
-// --bvh plays a clip, --character dresses it: either starts the scene.
-constexpr std::string_view kMocapOptions[] = {"--bvh", "--character"};
-
 void MocapDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) {
   const MocapScene* scene = state.scene.As<MocapScene>();
   if (scene == nullptr) return;
@@ -24,8 +21,7 @@ SceneShell MocapShell() {
   return {.label = "mocap (a captured clip + full-body IK)",
           .solver_note = "FABRIK on legs, arms and neck over the clip",
           .panel = MocapPanel,
-          .draw = MocapDraw,
-          .implied_by = kMocapOptions};
+          .draw = MocapDraw};
 }
 
 }  // namespace fabrik

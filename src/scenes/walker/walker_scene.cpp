@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "character/cpu_skin.h"
+#include "character/model.h"
 #include "core/app_state.h"
 #include "core/frame.h"
 #include "core/json_util.h"
@@ -267,16 +268,27 @@ void WalkerScene::WriteState(nlohmann::json& j) const {
 
 // Its registry line (scenes/registry.h); the model from --walker-model (docs/options.md).
 namespace {
+// A model the loader refuses exits 2 at start (docs/characters.md: Errors).
+std::string CheckWalkerModelFile(const std::string& path, const SceneOptionValues&) {
+  auto model = character::LoadModelFile(path);
+  return model ? std::string() : model.error();
+}
+
+constexpr SceneOption kWalkerOptionRows[] = {
+    {"--walker-model",
+     "the walker scene's body: a four-legged skinned model file (implies --scene walker)",
+     SceneOptionKind::kInput, 0.0, 0.0, true, CheckWalkerModelFile}};
+
 void StartWalker(AppState& state, const StartOptions& options) {
-  if (!options.walker_model_path.empty()) {
-    state.scene.configs.Get<WalkerConfig>().model_path = options.walker_model_path;
-  }
+  const std::string& model = options.scene_options.Text("--walker-model");
+  if (!model.empty()) state.scene.configs.Get<WalkerConfig>().model_path = model;
 }
 }  // namespace
 
 SceneEntry WalkerSceneEntry() {
   return {.make = MakeSceneOf<WalkerScene>,
           .commands = WalkerCommandEntries,
+          .options = kWalkerOptionRows,
           .start = StartWalker,
           .on_terrain = true};
 }

@@ -80,16 +80,13 @@ void WalkerDraw(SceneDrawer& drawer, const AppState& state, Renderer& renderer) 
   drawer.Own<WalkerDrawer>().Draw(state, *walker, renderer);
 }
 
-constexpr std::string_view kWalkerOptions[] = {"--walker-model"};
-
 }  // namespace
 
 SceneShell WalkerShell() {
   return {.label = "walker (4 legs on hills)",
           .solver_note = "FABRIK on each leg",
           .panel = WalkerPanel,
-          .draw = WalkerDraw,
-          .implied_by = kWalkerOptions};
+          .draw = WalkerDraw};
 }
 
 }  // namespace fabrik
