@@ -243,6 +243,15 @@ bool Play(const std::string& model_path, const std::string& clip_path, const std
   std::vector<glm::quat> bone_rotations(sk.names.size());
   for (int f = 0; f < rig.value()->clip.frame_count(); ++f) {
     c.Update(static_cast<float>(f) * dt, dt);
+    std::array<MocapSkin::FootDown, 2> down{};
+    for (const fabrik::mocap::Side side : {fabrik::mocap::kLeft, fabrik::mocap::kRight}) {
+      const fabrik::mocap::FootState& foot = c.foot(side);
+      using Down = MocapSkin::FootDown;
+      down[side] = !foot.pinned || !(foot.heel || foot.ball) ? Down::kAir
+                   : foot.heel                               ? Down::kDown
+                                                             : Down::kBallOnly;
+    }
+    skin.SetFootContacts(down, c.rig().clip.frame_time(), c.applied_ik_weight());
     (void)skin.Frame(c.pose(), true, {0.0f, 0.0f}, ground);
     // CMU's frame 0 is a reference pose the clip jumps out of: twists from frame 1 on.
     for (std::size_t b = 0; b < bone_positions.size(); ++b) {

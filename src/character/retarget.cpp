@@ -261,6 +261,11 @@ void Retargeter::SetFootLift(int side, float metres) {
   foot_lift_[side == mocap::kRight ? 1 : 0] = std::isfinite(metres) ? metres : 0.0f;
 }
 
+void Retargeter::SetFootShift(int side, const glm::vec3& metres) {
+  const bool finite = std::isfinite(metres.x) && std::isfinite(metres.y) && std::isfinite(metres.z);
+  foot_shift_[side == mocap::kRight ? 1 : 0] = finite ? metres : glm::vec3(0.0f);
+}
+
 void Retargeter::AddLimbFit(const mocap::Limb& ours, const mocap::Limb& theirs, int arm) {
   const int root = ours.chain[0], middle = ours.chain[ours.middle], end = ours.end();
   const int j_root = JointOf(root), j_middle = JointOf(middle), j_end = JointOf(end);
@@ -317,7 +322,10 @@ void Retargeter::FitLimb(LimbFit& fit, const mocap::Pose& clip_pose,
         pose[pelvis.bone].translation + scale_ * (clip_end - clip_pose.positions[pelvis.clip]);
     goal = glm::mix(goal, where, hand_follow_[fit.arm]);
   }
-  if (fit.leg >= 0) goal.y += foot_lift_[fit.leg];  // SetFootLift
+  if (fit.leg >= 0) {
+    goal.y += foot_lift_[fit.leg];  // SetFootLift
+    goal += foot_shift_[fit.leg];   // SetFootShift
+  }
   const glm::vec3 now[3] = {glm::vec3(0.0f), m - r, e - r};
   if (!fit.chain.SetPose(now)) return;
   SolveSettings settings;

@@ -92,6 +92,10 @@ class Retargeter {
   // clip's feet are. 0 by default; a value that is not finite is 0.
   void SetFootLift(int side, float metres);
   float foot_lift(int side) const { return foot_lift_[side == mocap::kRight ? 1 : 0]; }
+  // A further shift of each ankle's goal, metres, world: what the caller moves it by to keep a
+  // point of the character's own foot where it was (the mocap scene holds the ball of a foot
+  // the clip pivots on, mocap_skin.h). Zero by default; a value not finite is zero.
+  void SetFootShift(int side, const glm::vec3& metres);
 
   // The character's leg length over the clip's (hip to ankle along the leg, mean of both).
   float scale() const { return scale_; }
@@ -125,6 +129,7 @@ class Retargeter {
   std::vector<LimbFit> fits_;
   float hand_follow_[2] = {0.0f, 0.0f};
   float foot_lift_[2] = {0.0f, 0.0f};
+  glm::vec3 foot_shift_[2] = {glm::vec3(0.0f), glm::vec3(0.0f)};
   std::vector<int> parents_;
   std::vector<int> driver_;          // per bone: its matched joint, or the nearest one above it
   std::vector<BoneTransform> bind_;  // bind pose, model space

@@ -193,7 +193,7 @@ void MocapScene::Solve(AppState& state) {
   character_->Update(playback.time, dt);
   RecordSolveTime(state, start);
   ik_us_ = character_->last_ik_seconds() * 1e6;
-  PoseSkin();
+  PoseSkin(playback.playing ? dt * playback.speed : 0.0f);
   if (clip_meter_ && ik_meter_) {
     const mocap::Pose& clip_pose = character_->animated();
     clip_meter_->Frame(frame(), clip_pose, clip_pose, character_->restarted());
@@ -329,8 +329,17 @@ Status MocapScene::StartExport(AppState& state, const std::string& path) {
   return Ok{};
 }
 
-void MocapScene::PoseSkin() {
+void MocapScene::PoseSkin(float clip_dt) {
   if (!skin_ || !character_) return;
+  std::array<MocapSkin::FootDown, 2> feet{};
+  for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
+    const mocap::FootState& foot = character_->foot(side);
+    using Down = MocapSkin::FootDown;
+      feet[side] = !foot.pinned || !(foot.heel || foot.ball) ? Down::kAir
+                   : foot.heel                               ? Down::kDown
+                                                             : Down::kBallOnly;
+  }
+  skin_->SetFootContacts(feet, clip_dt, character_->applied_ik_weight());
   (void)skin_->Frame(character_->pose(), retarget_, HandFollow(), ground_.get());
   (void)skin_->FrameAnimated(character_->animated(), retarget_);
 }

@@ -220,6 +220,10 @@ bool MocapSkin::PoseInto(const mocap::Pose& clip_pose, bool retarget,
 bool MocapSkin::Frame(const mocap::Pose& clip_pose, bool retarget, std::array<float, 2> hand_follow,
                       const Heightmap* ground) {
   const auto start = std::chrono::steady_clock::now();
+  if (retarget_) {
+    retarget_->SetFootShift(mocap::kLeft, foot_shift_[0] * shift_weight_);
+    retarget_->SetFootShift(mocap::kRight, foot_shift_[1] * shift_weight_);
+  }
   if (!PoseInto(clip_pose, retarget, hand_follow, pose_)) return false;
   for (SolePart& part : soles_) part.bend = 0.0f;
   if (retarget && ground != nullptr) {
@@ -232,6 +236,7 @@ bool MocapSkin::Frame(const mocap::Pose& clip_pose, bool retarget, std::array<fl
       BendUp(soles_[side], *ground, &soles_[2 + side]);
     }
   }
+  if (retarget) HoldBalls();
   retarget_us_ = MicrosecondsSince(start);
   const auto skin_start = std::chrono::steady_clock::now();
   (void)character::SkinningTransforms(model_->skeleton, pose_, bones_);
@@ -239,7 +244,49 @@ bool MocapSkin::Frame(const mocap::Pose& clip_pose, bool retarget, std::array<fl
   return true;
 }
 
+void MocapSkin::SetFootContacts(std::array<FootDown, 2> feet, float dt, float weight) {
+  feet_ = feet;
+  shift_weight_ = std::isnan(weight) ? 0.0f : std::clamp(weight, 0.0f, 1.0f);
+  contacts_dt_ = std::isfinite(dt) ? std::max(dt, 0.0f) : 0.0f;
+}
+
+void MocapSkin::HoldBalls() {
+  for (int side : {mocap::kLeft, mocap::kRight}) {
+    const int toe = soles_[2 + side].bone;
+    glm::vec3& shift = foot_shift_[side];
+    // In the air, or the IK not at full weight (the shift is applied in proportion, so the
+    // ball is not held): the shift fades.
+    if (feet_[side] == FootDown::kAir || toe < 0 || shift_weight_ < 1.0f) {
+      ball_held_[side] = false;
+      shift *= std::exp(-contacts_dt_ / kBallShiftFade);
+      continue;
+    }
+    const glm::vec3 ball = pose_[static_cast<std::size_t>(toe)].translation;
+    if (!ball_held_[side]) {
+      if (feet_[side] != FootDown::kBallOnly) continue;
+      ball_held_[side] = true;  // held from the heel's rise until the foot leaves the ground
+      ball_hold_[side] = ball;
+      continue;
+    }
+    if (feet_[side] != FootDown::kBallOnly) continue;  // the heel is down: the shift is kept
+    // Across the ground only (the ball's height is the feet's turns' and the lift's), at most
+    // kMaxBallStep a frame, so a ball that drifted while the heel was down comes back smoothly.
+    glm::vec2 step(ball_hold_[side].x - ball.x, ball_hold_[side].z - ball.z);
+    const float length = glm::length(step);
+    if (length > kMaxBallStep) step *= kMaxBallStep / length;
+    shift.x += step.x;
+    shift.z += step.y;
+    const float across = glm::length(glm::vec2(shift.x, shift.z));
+    if (across > kMaxBallShift) shift *= kMaxBallShift / across;
+  }
+  contacts_dt_ = 0.0f;
+}
+
 bool MocapSkin::FrameAnimated(const mocap::Pose& animated, bool retarget) {
+  if (retarget_) {  // the clip's own pose: no ball held
+    retarget_->SetFootShift(mocap::kLeft, glm::vec3(0.0f));
+    retarget_->SetFootShift(mocap::kRight, glm::vec3(0.0f));
+  }
   return PoseInto(animated, retarget, {0.0f, 0.0f}, animated_);
 }
 

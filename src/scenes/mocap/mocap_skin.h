@@ -32,6 +32,18 @@
 // without twisting it. The smallest turns, none while the mesh is above the ground
 // (docs/characters.md: The human's feet).
 //
+// Balls: the character's ankle follows the clip's, so where the clip pivots on the ball of a
+// foot (its heel up, its ball pinned: the boxer), the clip's ball holds but the character's, a
+// foot of another length ahead of the same ankle, would swing around it. While SetFootContacts
+// says a foot stands on its ball alone, the character's own ball (its toe bone) is held where
+// it was when the heel first rose in this contact: each frame the ankle's goal is shifted
+// (Retargeter::SetFootShift) by how far, across the ground, the ball moved the frame before,
+// at most kMaxBallShift in all. While the foot stays down otherwise (its heel down again) the shift is kept, so the
+// foot stays where the ball put it; once the foot is off the ground (or the IK's weight is
+// below 1; the shift is applied times the weight) the shift fades out with a time constant of
+// kBallShiftFade. The shift moves at most kMaxBallStep a frame (docs/characters.md: The
+// human's feet).
+//
 // No GL: Frame() leaves the bones as unit dual quaternions (character/cpu_skin.h:
 // SkinningTransforms), ready for the GPU pass (render/skin_pass.h: ModelSkinPass).
 #pragma once
@@ -81,6 +93,13 @@ class MocapSkin {
   // proportion: animated_pose(), for the state line's skeleton.animated. Not timed, no
   // skinning transforms; allocates nothing. False as Frame.
   bool FrameAnimated(const mocap::Pose& animated, bool retarget);
+  // How each foot (left, right) stands this frame, the frame's step in seconds and the IK's
+  // weight (0..1: the shift is a correction of the IK, applied in proportion), for the next
+  // Frame (the header comment: Balls). Without a call no ball is held.
+  enum class FootDown { kAir, kDown, kBallOnly };
+  void SetFootContacts(std::array<FootDown, 2> feet, float dt, float weight = 1.0f);
+  // Each ankle's goal shift this frame, metres (world; zero while no ball is held).
+  const std::array<glm::vec3, 2>& foot_shift() const { return foot_shift_; }
 
   const std::string& path() const { return path_; }
   const character::Model& model() const { return *model_; }
@@ -134,6 +153,17 @@ class MocapSkin {
   std::array<float, 2> foot_lift_{};  // left foot, right foot, left toe, right toe
   std::vector<DualQuat> bones_;
   double retarget_us_ = 0.0, skin_us_ = 0.0;
+  // Balls (the header comment): per foot, whether it is held, where, and the ankle's shift.
+  void HoldBalls();
+  std::array<FootDown, 2> feet_{FootDown::kAir, FootDown::kAir};
+  std::array<bool, 2> ball_held_{};
+  std::array<glm::vec3, 2> ball_hold_{}, foot_shift_{};
+  float contacts_dt_ = 0.0f;
+  float shift_weight_ = 1.0f;
 };
+
+inline constexpr float kMaxBallShift = 0.10f;  // metres
+inline constexpr float kMaxBallStep = 0.004f;  // metres a frame
+inline constexpr float kBallShiftFade = 0.08f;  // seconds
 
 }  // namespace fabrik
