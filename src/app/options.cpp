@@ -398,30 +398,28 @@ std::vector<OptionRow> OptionRows(const std::string& scene_list) {
   };
 }
 
+// A number within a scene option's bounds, read as the int or float the scene keeps.
+template <class T>
+OptError ReadSceneNumber(const SceneOption& row, const std::string& name, const std::string& text,
+                         SceneOptionValues& values) {
+  T v{};
+  if (auto e = ReadNumber(name, text, static_cast<T>(row.lowest), static_cast<T>(row.highest), v)) {
+    return e;
+  }
+  values.SetNumber(name, v);
+  return std::nullopt;
+}
+
 // A scene's option by its kind (core/scene_options.h): a number within the row's bounds, as
 // the int or float the scene keeps, or a path. The file itself is checked at start.
 OptError ReadSceneOption(const SceneOption& row, const std::string& text,
                          SceneOptionValues& values) {
   const std::string name(row.name);
   switch (row.kind) {
-    case SceneOptionKind::kWhole: {
-      int v = 0;
-      if (auto e = ReadNumber(name, text, static_cast<int>(row.lowest),
-                              static_cast<int>(row.highest), v)) {
-        return e;
-      }
-      values.SetNumber(name, v);
-      return std::nullopt;
-    }
-    case SceneOptionKind::kDecimal: {
-      float v = 0.0f;
-      if (auto e = ReadNumber(name, text, static_cast<float>(row.lowest),
-                              static_cast<float>(row.highest), v)) {
-        return e;
-      }
-      values.SetNumber(name, v);
-      return std::nullopt;
-    }
+    case SceneOptionKind::kWhole:
+      return ReadSceneNumber<int>(row, name, text, values);
+    case SceneOptionKind::kDecimal:
+      return ReadSceneNumber<float>(row, name, text, values);
     case SceneOptionKind::kInput:
       if (text.empty()) return name + ": empty path";
       if (auto e = NoControl(name, text)) return e;
