@@ -359,7 +359,7 @@ std::vector<OptionRow> OptionRows(const std::string& scene_list) {
          o.scene = t;  // checked against the registry's names below
          return std::nullopt;
        }},
-      {"--terrain", "the walker's ground: an 8/16-bit gray PNG", Use::kInput, nullptr,
+      {"--terrain", "the ground of the walker, mocap and crowd scenes: an 8/16-bit gray PNG", Use::kInput, nullptr,
        &O::terrain_path},
       {"--terrain-size", "side S of the terrain square (0.001 <= S <= 1e5)", Use::kRead,
        [](const std::string& t, O& o) {

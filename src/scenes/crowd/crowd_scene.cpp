@@ -172,6 +172,7 @@ void CrowdScene::PoseSkinned(const AppState& state) {
     nearest_.push_back({d.x * d.x + d.z * d.z, static_cast<int>(i)});
   }
   const std::size_t count = std::min(nearest_.size(), skinned_.size());
+  if (count == 0) return;
   std::nth_element(nearest_.begin(), nearest_.begin() + static_cast<std::ptrdiff_t>(count) - 1,
                    nearest_.end());
   for (std::size_t k = 0; k < count; ++k) {

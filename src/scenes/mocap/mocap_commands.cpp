@@ -485,7 +485,7 @@ const CommandEntry kMocapEntries[] = {
     {{"ik", "ik weight W", "blend the mocap IK with the clip (0 clip .. 1 full IK)", kIkDetails,
       ParseIk, kIkKeywords},
      ApplyIk},
-    {{"character", kCharacterUsage, "the mocap scene's body: a skinned model file, or capsules",
+    {{"character", kCharacterUsage, "the mocap or crowd scene's body: a skinned model file, or capsules",
       kCharacterDetails, ParseCharacter, kCharacterKeywords},
      ApplyCharacter,
      nullptr,

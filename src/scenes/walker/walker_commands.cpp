@@ -174,7 +174,7 @@ bool WalkerLineRereads(std::span<const std::string> args) {
 }
 
 const CommandEntry kWalkerEntries[] = {
-    {{"terrain", "terrain load PATH [S H]", "the walker's ground from a gray PNG", kTerrainDetails,
+    {{"terrain", "terrain load PATH [S H]", "the ground (walker, mocap, crowd) from a gray PNG", kTerrainDetails,
       ParseTerrain, kTerrainKeywords},
      ApplyTerrain,
      nullptr,
