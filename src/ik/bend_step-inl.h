@@ -98,13 +98,26 @@ HWY_INLINE V3<V> Select(const M& m, const V3<V>& a, const V3<V>& b) {
   return {hn::IfThenElse(m, a.x, b.x), hn::IfThenElse(m, a.y, b.y), hn::IfThenElse(m, a.z, b.z)};
 }
 
-// v / |v| where |v| is positive and finite, else `fallback`.
+// v / |v| where v is finite and not zero, else `fallback`. A squared length outside
+// [1e-30, 1e30] (subnormal, where its square root loses bits, or overflowed) is not trusted:
+// such a lane is divided by its largest component first (a segment a billionth of the chain's
+// length in units of that length is one). Lanes inside the range take the cheap form, so
+// their floats are those of plain normalisation.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V3<V> UnitOr(D d, const V3<V>& v, const V3<V>& fallback) {
-  const V l = Length(v);
-  const auto ok = hn::And(hn::Gt(l, hn::Zero(d)),
-                          hn::Lt(l, hn::Set(d, std::numeric_limits<float>::infinity())));
-  return Select(ok, Scale3(v, hn::Div(hn::Set(d, 1.0f), l)), fallback);
+  const V one = hn::Set(d, 1.0f);
+  const V sq = Dot(v, v);
+  V3<V> unit = Scale3(v, hn::Div(one, hn::Sqrt(sq)));
+  const auto fast = hn::And(hn::Gt(sq, hn::Set(d, 1e-30f)), hn::Lt(sq, hn::Set(d, 1e30f)));
+  if (HWY_LIKELY(hn::AllTrue(d, fast))) return unit;
+  const V big = hn::Max(hn::Max(hn::Abs(v.x), hn::Abs(v.y)), hn::Abs(v.z));
+  const auto ok = hn::And(hn::Gt(big, hn::Zero(d)),
+                          hn::Lt(big, hn::Set(d, std::numeric_limits<float>::infinity())));
+  // Each component divided (not multiplied by 1 / big, which overflows for a subnormal big).
+  const V3<V> scaled{hn::Div(v.x, big), hn::Div(v.y, big), hn::Div(v.z, big)};
+  const V3<V> careful = Scale3(scaled, hn::Div(one, Length(scaled)));
+  unit = Select(fast, unit, careful);
+  return Select(hn::Or(fast, ok), unit, fallback);
 }
 
 // The shortest-arc rotation taking unit a to unit b; a half turn about a perpendicular of a

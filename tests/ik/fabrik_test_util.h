@@ -96,6 +96,25 @@ inline bool LengthsKeptToRounding(const Chain& chain, double relative) {
   return true;
 }
 
+// The worst segment length error of `chain` beyond what rounding its two end joints allows
+// (4 x FLT_EPSILON of their largest coordinate), relative to the segment's length: a tiny
+// segment far from a large one is held to its own scale, not the chain's.
+inline double WorstLengthErrorBeyondLocalRounding(const Chain& chain) {
+  double worst = 0.0;
+  const auto largest = [](const glm::vec3& p) {
+    return std::max({double(std::fabs(p.x)), double(std::fabs(p.y)), double(std::fabs(p.z))});
+  };
+  for (std::size_t i = 0; i < chain.segment_count(); ++i) {
+    const glm::vec3& a = chain.joints()[i];
+    const glm::vec3& b = chain.joints()[i + 1];
+    const double rounding = 4.0 * std::ldexp(std::max(largest(a), largest(b)), -23);
+    const double expected = chain.lengths()[i];
+    const double error = std::fabs(DistanceD(b, a) - expected) - rounding;
+    worst = std::max(worst, error / expected);
+  }
+  return worst;
+}
+
 // Largest distance of a joint from the line through the root along `dir` (a unit vector).
 inline double MaxDistanceFromLine(std::span<const glm::vec3> joints, const glm::dvec3& dir) {
   double worst = 0.0;

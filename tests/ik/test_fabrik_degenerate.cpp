@@ -18,6 +18,7 @@ using testing::DistanceD;
 using testing::MaxDistanceFromLine;
 using testing::MaxRelativeLengthError;
 using testing::StraightChain;
+using testing::WorstLengthErrorBeyondLocalRounding;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -223,6 +224,50 @@ TEST_P(FabrikExtreme, TinySegmentNextToAHugeOne) {
   const glm::vec3 target(0x1.6c52fcp+7f, 0x1.7323bp+6f, 0x1.a2c1cep+7f);
   const SolveResult r = SolveFabrik(chain, target, Settings(0x1.a50824p+7f, 1));
   ExpectIntact(chain, glm::vec3(-a, -a, -a), r);
+}
+
+// Found by the fuzzer in the accelerated solver: segments 1e-18 and 1e-21 long beside
+// segments of metres. The bend-scale step works in units of the chain's length, where such a
+// segment's squared length is subnormal, and its direction lost 0.03% of its length (1.4% on
+// the second chain). Both chains as the fuzzer printed them.
+TEST_P(FabrikExtreme, SegmentsABillionthOfTheChainKeepTheirLengths) {
+  struct Case {
+    std::vector<glm::vec3> pose;
+    glm::vec3 target;
+    float tolerance;
+    int max_iterations;
+  };
+  const Case cases[] = {
+      {{{-0x1.bbffbap-61f, 0.0f, 0.0f},
+        {-0x1.be30fcp-61f, 0x1.1904b4p-65f, -0x1.bba56p-61f},
+        {-0x1.c0623ep-61f, 0x1.1904b4p-64f, -0x1.bba56p-60f},
+        {0x1.d02af8p+0f, -0x1.d0d042p+3f, 0x1.6ee704p+8f},
+        {-0x1.2b0d1ep-3f, -0x1.44cb9cp+3f, -0x1.45827cp+0f},
+        {-0x1.2b19e6p-3f, -0x1.44cb2ap+3f, -0x1.46aec8p+0f}},
+       {-0x1.8p-1f, -0x1.6f318p+7f, -0x1p-2f},
+       1.0f,
+       55},
+      {{{0x1.16c2p-133f, -0x1.4484cp-100f, 0x1.c0014p-131f},
+        {-0x1.000004p-69f, 0x1.060c04p-117f, 0x1.4484cp-100f},
+        {-0x1.000004p-69f, -0x1.383ff4p-7f, -0x1.3dfadep-7f},
+        {-0x1.000004p-69f, 0x1.22506cp+3f, 0x1.27a44ap+3f},
+        {0x1.4484cp-100f, -0x1.3d7378p+3f, -0x1.8p+1f},
+        {0x1p+0f, -0x1.3afcp-4f, 0x1.d00ep-119f}},
+       {-0x1.000004p-69f, 0x1.22506cp+3f, 0x1.27a44ap+3f},
+       0x1.2e09bap+3f,
+       3},
+  };
+  for (const Case& c : cases) {
+    Chain chain = MustMake(c.pose);
+    const SolveResult r = SolveFabrik(chain, c.target, Settings(c.tolerance, c.max_iterations));
+    SCOPED_TRACE("chain with root " + std::to_string(c.pose[0].x));
+    EXPECT_TRUE(r.ok);
+    EXPECT_TRUE(AllFinite(chain.joints()));
+    EXPECT_TRUE(BitwiseEqual(chain.root(), c.pose[0]));
+    // The long segments' joints lie hundreds of metres out: their float rounding is allowed;
+    // the tiny ones near the root are held to their own length.
+    EXPECT_LE(WorstLengthErrorBeyondLocalRounding(chain), 1e-5);
+  }
 }
 
 // A huge root with a chain that still fits: coordinates near 1e37.
