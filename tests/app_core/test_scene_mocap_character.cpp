@@ -184,7 +184,10 @@ TEST(MocapCharacter, TheSkeletonIsTheCharactersOwn) {
   // Over two seconds on the hills: a held foot's ankle bone is at its pin, lifted by the
   // soles' difference (mocap_skin.h: the human's ankles sit lower above its soles than CMU's),
   // as the clip's ankle is, where the leg reaches; nowhere farther from the lifted pin than
-  // the clip's ankle from the pin plus the lift.
+  // the clip's ankle from the pin plus the lift. Not in every frame: the human holds its own
+  // heel where it went down (mocap_skin.h: Held feet), which is the clip's ankle plus the
+  // lift when it goes down, but stays there while the clip's IK lets its ankle slide, and
+  // lets go over the pin's release time after the heel lifts (89% of the frames measured).
   const nlohmann::json& lifts = a["character"]["foot_lift"];
   ASSERT_EQ(lifts.size(), 2u);
   int pinned = 0, at_pin = 0;
@@ -208,7 +211,7 @@ TEST(MocapCharacter, TheSkeletonIsTheCharactersOwn) {
           << frame << " " << sides[side];
     }
   }
-  EXPECT_GE(at_pin, pinned * 9 / 10);
+  EXPECT_GE(at_pin, pinned * 8 / 10);
   EXPECT_GT(pinned, 60);
 
   // The animated pose is the clip's before the IK, retargeted: with the IK off it is the
@@ -278,55 +281,65 @@ TEST(MocapCharacter, TheHumansFeetStayOnTheGround) {
   EXPECT_GT(held_sum / static_cast<float>(held), -0.005f);
 }
 
-// The boxer pivots on the balls of his feet (Boxing_Toes): the clip's ball holds while its
-// heel swings, and the human's own ball, a longer foot ahead of the same ankle, is held too
-// (mocap_skin.h: Balls). Over each stretch of a foot on its ball alone, the human's toe bone
-// stays within 5 mm of where it stood when the stretch began across the ground, and moves
-// less than half as much as with the hold off (the IK's weight below 1 lets the shift fade).
-float WorstBallDrift(float weight) {
+// The human's own heel (its ankle bone) and ball (its toe bone) are held where each went down
+// while the scene says that point is down (mocap_skin.h: Held feet): the boxer pivoting on the
+// balls of his feet (Boxing_Toes) and the CMU jumps (01_01, the scene's default clip). Over
+// each stretch of a point down, its bone stays within 4 mm of where it went down, across the
+// ground, and moves less than half as much as with the hold off (the IK's weight below 1 lets
+// the holds go). Returns the worst drift over 900 frames. (01_03's straight-leg frames, where
+// the human's leg cannot reach its held heel, are measured by bench/character_skate.)
+float WorstHeldDrift(const std::string& clip, float weight) {
   Core core;
   core.Run("scene mocap");
-  core.Run("mocap load /usr/share/assimp/models/BVH/Boxing_Toes.bvh");
+  core.Run("mocap load /usr/share/assimp/models/BVH/" + clip);
   core.Run(std::string("character ") + kHuman);
   EXPECT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
   core.Run("ik weight " + std::to_string(weight));
   const MocapScene* scene = core.state().scene.As<MocapScene>();
   const mocap::Limbs* limbs = scene->skin()->limbs();
   EXPECT_NE(limbs, nullptr);
+  if (limbs == nullptr) return NAN;
   const character::Model& model = scene->skin()->model();
-  // The toe bone: the ankle's first child towards the leg's leaf.
-  int toes[2] = {-1, -1};
+  // Per side: the ankle bone and the toe bone (the ankle's first child towards the leaf).
+  int bones[2][2] = {{-1, -1}, {-1, -1}};
   for (int side = 0; side < 2; ++side) {
-    const int ankle = limbs->legs[side].end();
+    bones[side][0] = limbs->legs[side].end();
     for (int b = 0; b < model.skeleton.bone_count(); ++b) {
-      if (model.skeleton.parents[static_cast<std::size_t>(b)] == ankle) {
-        toes[side] = b;
+      if (model.skeleton.parents[static_cast<std::size_t>(b)] == bones[side][0]) {
+        bones[side][1] = b;
         break;
       }
     }
-    EXPECT_GE(toes[side], 0);
+    EXPECT_GE(bones[side][1], 0);
   }
   float worst = 0.0f;
-  bool on_ball[2] = {false, false};
-  glm::vec2 start[2];
+  bool was_down[2][2] = {};
+  glm::vec2 start[2][2];
   for (int frame = 0; frame < 900; ++frame) {
     core.Frames(1);
     for (int side = 0; side < 2; ++side) {
       const mocap::FootState& foot = scene->character().foot(static_cast<mocap::Side>(side));
-      const bool ball_only = foot.pinned && foot.ball && !foot.heel;
-      const glm::vec3 toe = scene->skin()->pose()[static_cast<std::size_t>(toes[side])].translation;
-      if (ball_only && !on_ball[side]) start[side] = glm::vec2(toe.x, toe.z);
-      if (ball_only) worst = std::max(worst, glm::distance(glm::vec2(toe.x, toe.z), start[side]));
-      on_ball[side] = ball_only;
+      for (int k = 0; k < 2; ++k) {
+        const bool down = foot.pinned && (k == 0 ? foot.heel : foot.ball);
+        const glm::vec3 p =
+            scene->skin()->pose()[static_cast<std::size_t>(bones[side][k])].translation;
+        if (down && !was_down[side][k]) start[side][k] = glm::vec2(p.x, p.z);
+        if (down) worst = std::max(worst, glm::distance(glm::vec2(p.x, p.z), start[side][k]));
+        was_down[side][k] = down;
+      }
     }
   }
   return worst;
 }
 
-TEST(MocapCharacter, TheHumansBallHoldsWhereTheBoxerPivots) {
-  const float held = WorstBallDrift(1.0f), free = WorstBallDrift(0.999f);
-  EXPECT_LT(held, 0.005f);  // 1.8 mm measured over 15 s of the clip (7.7 mm without the hold)
-  EXPECT_LT(held, 0.5f * free) << "held " << held << ", free " << free;
+TEST(MocapCharacter, TheHumansHeelAndBallHoldWhereTheyWentDown) {
+  for (const std::string clip : {"Boxing_Toes.bvh", "01_01.bvh"}) {
+    const float held = WorstHeldDrift(clip, 1.0f), free = WorstHeldDrift(clip, 0.999f);
+    EXPECT_LT(held, 0.004f) << clip;
+    EXPECT_LT(held, 0.5f * free) << clip << ": held " << held << ", free " << free;
+    std::printf("%s: worst drift of a held heel or ball %.2f mm, %.2f mm with the hold off\n",
+                clip.c_str(), 1000.0 * held, 1000.0 * free);
+  }
 }
 
 // A reaching hand of the human reaches the target the clip's hand was given (its wrist goes
