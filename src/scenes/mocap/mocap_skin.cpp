@@ -267,6 +267,13 @@ void MocapSkin::HoldFeet(const Heightmap* ground) {
     down[side][0] = hold_ik_weight_ >= 1.0f && (f == FootDown::kDown || f == FootDown::kHeelOnly);
     down[side][1] = hold_ik_weight_ >= 1.0f && soles_[2 + side].bone >= 0 &&
                     (f == FootDown::kDown || f == FootDown::kBallOnly);
+    // The foot lowered onto the ground (the sole's drop), easing in over kHoldRelease.
+    if (held_[side][0] || held_[side][1]) {
+      drop_ramp_[side] = std::min(1.0f, drop_ramp_[side] + fade);
+    }
+    const glm::vec3 lower(0.0f, drop_[side] * smooth(drop_ramp_[side]), 0.0f);
+    holds_[side].heel = raw_[side][0] - lower;
+    holds_[side].ball = raw_[side][1] - lower;
     for (int k = 0; k < 2; ++k) {
       float& linear = hold_linear_[side][k];
       const glm::vec3& hold = k == 0 ? holds_[side].heel : holds_[side].ball;
@@ -301,14 +308,37 @@ void MocapSkin::HoldFeet(const Heightmap* ground) {
     (void)retarget_->FitLeg(side, pose_[static_cast<std::size_t>(ankle)].translation +
                                       glm::vec3(off.x, 0.0f, off.z), pose_);
   }
+  RecordHolds(ground, down);
+  contacts_dt_ = 0.0f;
+}
+
+void MocapSkin::RecordHolds(const Heightmap* ground, const bool (&down)[2][2]) {
+  const auto smooth = [](float x) { return x * x * (3.0f - 2.0f * x); };
+  const auto point_of = [this](int side, int k) {
+    const int bone = k == 0 ? retarget_->character_limbs().legs[side].end() : soles_[2 + side].bone;
+    return bone >= 0 ? pose_[static_cast<std::size_t>(bone)].translation : glm::vec3(NAN);
+  };
   // A point down this frame is held where it is now, in full at once.
   bool fresh[2] = {false, false};
   for (int side : {mocap::kLeft, mocap::kRight}) {
+    const bool new_contact = !held_[side][0] && !held_[side][1];
     for (int k = 0; k < 2; ++k) {
       if (!down[side][k] || held_[side][k]) continue;
+      if (new_contact && !fresh[side]) {
+        // A new contact: points still letting go keep where they are held; the sole's drop
+        // is measured afresh and eases in from none.
+        const float lowered = drop_[side] * smooth(drop_ramp_[side]);
+        for (glm::vec3& raw : raw_[side]) raw.y -= lowered;
+        drop_[side] = ground != nullptr && down[side][0]
+                          ? std::max(0.0f, SoleGap(side, *ground) - kSoleClearance)
+                          : 0.0f;
+        drop_ramp_[side] = 0.0f;
+      }
       fresh[side] = true;
       held_[side][k] = true;
       hold_linear_[side][k] = 1.0f;
+      const glm::vec3 lowered(0.0f, drop_[side] * smooth(drop_ramp_[side]), 0.0f);
+      raw_[side][k] = point_of(side, k) + lowered;
       (k == 0 ? holds_[side].heel : holds_[side].ball) = point_of(side, k);
       (k == 0 ? holds_[side].heel_weight : holds_[side].ball_weight) = 1.0f;
     }
@@ -325,7 +355,19 @@ void MocapSkin::HoldFeet(const Heightmap* ground) {
       foot_held_[side] = false;
     }
   }
-  contacts_dt_ = 0.0f;
+}
+
+float MocapSkin::SoleGap(int side, const Heightmap& ground) const {
+  float lowest = kMaxSoleDrop;
+  for (const SolePart* part : {&soles_[side], &soles_[2 + side]}) {
+    if (part->bone < 0) continue;
+    const character::BoneTransform& frame = pose_[static_cast<std::size_t>(part->bone)];
+    for (const glm::vec3& local : part->points) {
+      const glm::vec3 p = character::Apply(frame, local);
+      lowest = std::min(lowest, p.y - ground.HeightAt(p.x, p.z));
+    }
+  }
+  return std::max(lowest, 0.0f);
 }
 
 void MocapSkin::HoldFoot(int side) {

@@ -173,6 +173,13 @@ class MocapSkin {
   // whether the point was down last frame.
   void HoldFeet(const Heightmap* ground);
   void HoldFoot(int side);
+  // Holds the points down this frame that were not held yet (and the foot's rotation).
+  void RecordHolds(const Heightmap* ground, const bool (&down)[2][2]);
+  // How far the lowest vertex of a foot (its toe's included) is above the ground, at most
+  // kMaxSoleDrop.
+  float SoleGap(int side, const Heightmap& ground) const;
+  float drop_[2] = {0.0f, 0.0f}, drop_ramp_[2] = {0.0f, 0.0f};  // the sole's drop
+  glm::vec3 raw_[2][2] = {};  // held points before the drop
   std::array<FootDown, 2> feet_{FootDown::kAir, FootDown::kAir};
   std::array<FootHold, 2> holds_{};
   float hold_linear_[2][2] = {{0.0f, 0.0f}, {0.0f, 0.0f}};
@@ -187,5 +194,7 @@ class MocapSkin {
 // The scene's pin release time (mocap::CharacterSettings::release_time).
 inline const float kHoldRelease = mocap::CharacterSettings{}.release_time;
 inline constexpr float kMaxHoldSlip = 0.3f;  // metres
+inline constexpr float kMaxSoleDrop = 0.03f;    // metres
+inline constexpr float kSoleClearance = 0.005f;  // metres
 
 }  // namespace fabrik
