@@ -36,8 +36,8 @@
 // clip's heel and ball the character's own (another foot, on legs fitted in proportion) would
 // still slide. While SetFootContacts says a point of a foot is down (its heel, the ankle bone;
 // its ball, the toe bone), that point of the character's own foot is held where it was in the
-// frame it went down (per point, as the scene's pins are), after the retargeting and the
-// feet's turns: the leg (hip, knee, ankle) is fitted again by Retargeter::FitLeg so that the
+// frame it went down (per point, as the scene's pins are). Each frame, after the
+// retargeting, the leg (hip, knee, ankle) is fitted again by Retargeter::FitLeg so that the
 // ankle lands on the held heel (with the ball alone down, where the foot, as the retargeting
 // turned it, keeps its ball on the held ball), then the foot (the ankle bone and the bones
 // below it) turns about the ankle by the smallest rotation that points it at the held ball;
@@ -46,10 +46,15 @@
 // degrees in a frame on the hills, 01_03), in proportion to both points' weights.
 // A new hold starts where the point is, so it holds in full at once; a point lifted (or the
 // IK's weight below 1) lets go over kHoldRelease, the scene's pin release time (smoothstep
-// of a linear fade). Then the feet's turns run again, so a held foot's mesh stays on the
-// ground. A held point more than kMaxHoldSlip across the ground from where the retargeting
-// puts it (a clip's time jump) starts again where the point is (docs/characters.md: The
-// human's feet).
+// of a linear fade). Then the feet's turns (above) run, a foot held by heel and ball turning
+// only as far as its holds have faded (its toe still bends); where they swing a ball held
+// without its heel, the leg moves the foot back across the ground. A held point more than kMaxHoldSlip across the ground from where the retargeting
+// puts it (a clip's time jump) starts again where the point is. The sole's drop: when a heel
+// goes down on a foot with no point held, the height of the foot's lowest vertex (its toe's
+// included) above the ground, less kSoleClearance, at most kMaxSoleDrop, is measured, and the
+// held points are lowered by it, easing in (a smoothstep) over kHoldRelease: the lift matches
+// the clip's lowest ankle over the whole clip, and a planted ankle mostly stands higher
+// (docs/characters.md: The human's feet).
 //
 // No GL: Frame() leaves the bones as unit dual quaternions (character/cpu_skin.h:
 // SkinningTransforms), ready for the GPU pass (render/skin_pass.h: ModelSkinPass).
