@@ -23,8 +23,10 @@
 //     frame 1 on, and where (that vertex's bone and the frame); and
 //     `sole` the lowest foot vertex's mean height above the ground under it while its heel
 //     is down;
-//   * pin: while a foot is fully pinned (pin weight 1), how far the character's ankle bone is
-//     from the pin (where the IK holds the clip's ankle), mean and worst;
+//   * hold: while a point of the character's foot is held in full (MocapSkin::foot_holds,
+//     weight 1), how far its bone (the ankle for the heel, the toe bone for the ball) is from
+//     where it is held, mean and worst; `clip pin`: while a foot is fully pinned (pin weight 1),
+//     how far the clip's ankle is from its pin (the IK's own miss), worst;
 //   * free: in frames with neither foot pinned, how far the character's ankle bones are from
 //     the clip's ankles (the clip scaled to the character's legs), worst;
 //   * twist: the worst turn of a bone about its direction to its first child between two
@@ -39,6 +41,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "character/cpu_skin.h"
@@ -245,11 +248,7 @@ bool Play(const std::string& model_path, const std::string& clip_path, const std
     c.Update(static_cast<float>(f) * dt, dt);
     std::array<MocapSkin::FootDown, 2> down{};
     for (const fabrik::mocap::Side side : {fabrik::mocap::kLeft, fabrik::mocap::kRight}) {
-      const fabrik::mocap::FootState& foot = c.foot(side);
-      using Down = MocapSkin::FootDown;
-      down[side] = !foot.pinned || !(foot.heel || foot.ball) ? Down::kAir
-                   : foot.heel                               ? Down::kDown
-                                                             : Down::kBallOnly;
+      down[side] = MocapSkin::DownOf(c.foot(side));
     }
     skin.SetFootContacts(down, c.rig().clip.frame_time(), c.applied_ik_weight());
     (void)skin.Frame(c.pose(), true, {0.0f, 0.0f}, ground);
@@ -281,13 +280,17 @@ bool Play(const std::string& model_path, const std::string& clip_path, const std
       }
       const FootState& foot = c.foot(static_cast<Side>(side));
       any_pin = any_pin || foot.pinned;
-      if (foot.pinned && foot.pin_weight >= 1.0f) {
-        // The ankle is meant to stand its lift above the pin (mocap_skin.h).
-        const double d =
-            glm::distance(ankle, foot.pin + glm::vec3(0.0f, skin.foot_lift()[side], 0.0f));
+      const MocapSkin::FootHold& hold = skin.foot_holds()[side];
+      for (const auto& [weight, held, bone] :
+           {std::tuple{hold.heel_weight, hold.heel, fb.ankle},
+            std::tuple{hold.ball_weight, hold.ball, fb.ball}}) {
+        if (weight < 1.0f) continue;
+        const double d = glm::distance(pose[bone].translation, held);
         fig.pin_sum += d;
         fig.pin_worst = std::max(fig.pin_worst, d);
         ++fig.pin_frames;
+      }
+      if (foot.pinned && foot.pin_weight >= 1.0f) {
         const int clip_ankle = rig.value()->limbs.legs[side].end();
         fig.clip_pin_worst = std::max<double>(
             fig.clip_pin_worst, glm::distance(c.pose().positions[clip_ankle], foot.pin));
@@ -373,7 +376,7 @@ int main(int argc, char** argv) {
   }
   std::printf("%-12s %-5s %4s %4s %3s %6s %6s %6s %6s %6s %6s %-18s %6s %6s %6s %6s %6s %s\n",
               "clip", "ground", "left", "right", "n", "skate", "worst", "clip", "clip", "below",
-              "below", "deepest", "sole", "pin", "pin", "clip", "free", "lift   twist, clip's");
+              "below", "deepest", "sole", "hold", "hold", "clip", "free", "lift   twist, clip's");
   std::printf("%-12s %-5s %4s %4s %3s %6s %6s %6s %6s %6s %6s %-18s %6s %6s %6s %6s %6s %s\n", "",
               "", "cont", "", "", "mm", "mm", "mm", "worst", "bones", "mesh", "(bone@frame)", "cm",
               "mm", "worst", "pin", "cm", "cm L/R deg (bone@frame)");

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "character/pose.h"
+#include "ik/constrained_fabrik.h"
 #include "ik/fabrik.h"
 #include "ik/rotations.h"
 
@@ -102,6 +103,30 @@ std::vector<float> Shares(std::span<const glm::vec3> rest, int from, const std::
   }
   for (float& a : at) a = sum > 0.0f ? a / sum : 1.0f;
   return at;
+}
+
+// The smallest rotation taking direction `from` onto `to` (identity for a zero vector).
+glm::quat TurnBetween(const glm::vec3& from, const glm::vec3& to) {
+  const float a = glm::length(from), b = glm::length(to);
+  return a > 1e-9f && b > 1e-9f ? Turn(from / a, to / b) : glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+}
+
+// A limb's three joints r, m, e solved by FABRIK (its chain, root at the origin) from where
+// they are towards `goal`; with a pole (a point) the middle joint is then turned about the
+// root-end line onto the pole's side (BendTowardsPole, ik/constrained_fabrik.h). Writes the solved middle and end.
+void SolveLimbChain(Chain& chain, const glm::vec3& r, const glm::vec3& m, const glm::vec3& e,
+                    const glm::vec3& goal, const glm::vec3* pole, glm::vec3& m2, glm::vec3& e2) {
+  m2 = m;
+  e2 = e;
+  const glm::vec3 now[3] = {glm::vec3(0.0f), m - r, e - r};
+  if (!chain.SetPose(now)) return;
+  SolveSettings settings;
+  settings.tolerance = 1e-4f;
+  settings.max_iterations = 30;
+  (void)SolveFabrik(chain, goal - r, settings);
+  if (pole != nullptr) BendTowardsPole(chain, *pole - r);
+  m2 = r + chain.joints()[1];
+  e2 = r + chain.joints()[2];
 }
 
 float LegLength(std::span<const glm::vec3> rest, const mocap::Limb& leg) {
@@ -261,10 +286,6 @@ void Retargeter::SetFootLift(int side, float metres) {
   foot_lift_[side == mocap::kRight ? 1 : 0] = std::isfinite(metres) ? metres : 0.0f;
 }
 
-void Retargeter::SetFootShift(int side, const glm::vec3& metres) {
-  const bool finite = std::isfinite(metres.x) && std::isfinite(metres.y) && std::isfinite(metres.z);
-  foot_shift_[side == mocap::kRight ? 1 : 0] = finite ? metres : glm::vec3(0.0f);
-}
 
 void Retargeter::AddLimbFit(const mocap::Limb& ours, const mocap::Limb& theirs, int arm) {
   const int root = ours.chain[0], middle = ours.chain[ours.middle], end = ours.end();
@@ -289,6 +310,14 @@ void Retargeter::AddLimbFit(const mocap::Limb& ours, const mocap::Limb& theirs, 
     const float clip_arm =
         length(clip_rest_, theirs.chain[0], theirs.chain[theirs.middle], theirs.end());
     if (clip_arm > 0.0f) fit.scale = fit.chain.total_length() / clip_arm;
+  }
+  // The bones from the root down and the joint each moves with (FitLeg).
+  for (int b = root; b < static_cast<int>(parents_.size()); ++b) {
+    int with = -1;
+    for (int a = b; a >= 0 && with < 0; a = parents_[a]) {
+      with = a == end ? 2 : a == middle ? 1 : a == root ? 0 : -1;
+    }
+    if (with >= 0) fit.below.emplace_back(b, with);
   }
   fits_.push_back(std::move(fit));
 }
@@ -322,23 +351,53 @@ void Retargeter::FitLimb(LimbFit& fit, const mocap::Pose& clip_pose,
         pose[pelvis.bone].translation + scale_ * (clip_end - clip_pose.positions[pelvis.clip]);
     goal = glm::mix(goal, where, hand_follow_[fit.arm]);
   }
-  if (fit.leg >= 0) {
-    goal.y += foot_lift_[fit.leg];  // SetFootLift
-    goal += foot_shift_[fit.leg];   // SetFootShift
+  if (fit.leg >= 0) goal.y += foot_lift_[fit.leg];  // SetFootLift
+  glm::vec3 m2, e2;
+  SolveLimbChain(fit.chain, r, m, e, goal, nullptr, m2, e2);
+  delta_[fit.root] = glm::normalize(TurnBetween(m - r, m2 - r) * delta_[fit.root]);
+  delta_[fit.middle] = glm::normalize(TurnBetween(e - m, e2 - m2) * delta_[fit.middle]);
+}
+
+float Retargeter::FitLeg(int side, const glm::vec3& goal, std::span<BoneTransform> pose) {
+  if (pose.size() != bind_.size() || !std::isfinite(goal.x) || !std::isfinite(goal.y) ||
+      !std::isfinite(goal.z)) {
+    return -1.0f;
   }
-  const glm::vec3 now[3] = {glm::vec3(0.0f), m - r, e - r};
-  if (!fit.chain.SetPose(now)) return;
-  SolveSettings settings;
-  settings.tolerance = 1e-4f;
-  settings.max_iterations = 30;
-  (void)SolveFabrik(fit.chain, goal - r, settings);
-  const glm::vec3 m2 = r + fit.chain.joints()[1], e2 = r + fit.chain.joints()[2];
-  const auto turn = [](const glm::vec3& from, const glm::vec3& to) {
-    const float a = glm::length(from), b = glm::length(to);
-    return a > 1e-9f && b > 1e-9f ? Turn(from / a, to / b) : glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
-  };
-  delta_[fit.root] = glm::normalize(turn(m - r, m2 - r) * delta_[fit.root]);
-  delta_[fit.middle] = glm::normalize(turn(e - m, e2 - m2) * delta_[fit.middle]);
+  LimbFit* fit = nullptr;
+  for (LimbFit& f : fits_) {
+    if (f.leg >= 0 && f.leg == (side == mocap::kRight ? mocap::kRight : mocap::kLeft)) fit = &f;
+  }
+  if (fit == nullptr) return -1.0f;
+  const int root = joints_[fit->root].bone, middle = joints_[fit->middle].bone;
+  const int end = joints_[fit->end].bone;
+  const glm::vec3 r = pose[root].translation, m = pose[middle].translation;
+  const glm::vec3 e = pose[end].translation;
+  // The pole: the knee's side of the hip-ankle line, and a little of the knee bone's forward
+  // (the model's +Z turned as the knee is from its bind), which alone decides for a straight leg.
+  const glm::vec3 forward = pose[middle].rotation * glm::inverse(bind_[middle].rotation) *
+                            glm::vec3(0.0f, 0.0f, 1.0f);
+  const glm::vec3 line = e - r;
+  const float line_len2 = glm::dot(line, line);
+  const glm::vec3 off = line_len2 > 1e-12f ? (m - r) - line * (glm::dot(m - r, line) / line_len2)
+                                           : glm::vec3(0.0f);
+  const glm::vec3 pole = m + off + 0.05f * glm::length(m - r) * forward;
+  glm::vec3 m2, e2;
+  SolveLimbChain(fit->chain, r, m, e, goal, &pole, m2, e2);
+  const glm::quat turn_root = TurnBetween(m - r, m2 - r);
+  const glm::quat turn_middle = TurnBetween(e - m, e2 - m2);
+  for (const auto& [b, with] : fit->below) {
+    BoneTransform& t = pose[static_cast<std::size_t>(b)];
+    if (with == 2) {
+      t.translation += e2 - e;  // the ankle and below: moved, not turned
+    } else {
+      const glm::quat& q = with == 0 ? turn_root : turn_middle;
+      const glm::vec3 from = with == 0 ? r : m, to = with == 0 ? r : m2;
+      t.translation = to + q * (t.translation - from);
+      t.rotation = glm::normalize(q * t.rotation);
+    }
+  }
+  const float miss = glm::distance(e2, goal);
+  return miss <= 1e-4f ? 0.0f : miss;
 }
 
 bool Retargeter::Apply(const mocap::Pose& clip_pose, std::span<BoneTransform> out) {

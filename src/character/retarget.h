@@ -44,6 +44,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "character/model.h"
@@ -92,10 +93,18 @@ class Retargeter {
   // clip's feet are. 0 by default; a value that is not finite is 0.
   void SetFootLift(int side, float metres);
   float foot_lift(int side) const { return foot_lift_[side == mocap::kRight ? 1 : 0]; }
-  // A further shift of each ankle's goal, metres, world: what the caller moves it by to keep a
-  // point of the character's own foot where it was (the mocap scene holds the ball of a foot
-  // the clip pivots on, mocap_skin.h). Zero by default; a value not finite is zero.
-  void SetFootShift(int side, const glm::vec3& metres);
+  // Fits leg `side` (mocap::kLeft, kRight) of `pose`, a pose Apply wrote (then moved rigidly
+  // by the caller; model or world space), again so that its ankle lands on `goal`: the same
+  // fit as Apply's (FABRIK from the pose, hip and knee turned by the smallest rotations onto
+  // the solved directions, their twist kept), the knee kept in the pose's bend plane (the
+  // knee's side of the hip-ankle line; for a straight leg, the knee bone's forward, the
+  // model's +Z turned with it: never an arbitrary axis). The bones between hip and knee move
+  // with the hip, those between knee and ankle with the knee; the ankle and the bones below it
+  // move with it, keeping their rotations. The mocap scene holds the character's own heel with
+  // it (mocap_skin.h: Held feet). Returns the ankle's distance from `goal` (0 when reached
+  // within 0.1 mm); -1 (nothing changed) for a pose of another size, a goal not finite or a
+  // leg that is not fitted. Allocates nothing.
+  float FitLeg(int side, const glm::vec3& goal, std::span<BoneTransform> pose);
 
   // The character's leg length over the clip's (hip to ankle along the leg, mean of both).
   float scale() const { return scale_; }
@@ -115,6 +124,9 @@ class Retargeter {
     Chain chain;                           // root at the origin
     int arm = -1;                          // mocap::kLeft or kRight for an arm, -1 for a leg
     int leg = -1;                          // mocap::kLeft or kRight for a leg, -1 for an arm
+    // The bones from the root down, each with the joint it moves with in FitLeg: 0 the root,
+    // 1 the middle, 2 the end (parents first).
+    std::vector<std::pair<int, int>> below;
   };
   void Match(int bone, int clip, int bone_aim, int clip_aim);
   int JointOf(int bone) const;
@@ -129,7 +141,6 @@ class Retargeter {
   std::vector<LimbFit> fits_;
   float hand_follow_[2] = {0.0f, 0.0f};
   float foot_lift_[2] = {0.0f, 0.0f};
-  glm::vec3 foot_shift_[2] = {glm::vec3(0.0f), glm::vec3(0.0f)};
   std::vector<int> parents_;
   std::vector<int> driver_;          // per bone: its matched joint, or the nearest one above it
   std::vector<BoneTransform> bind_;  // bind pose, model space

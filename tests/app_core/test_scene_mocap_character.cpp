@@ -184,7 +184,11 @@ TEST(MocapCharacter, TheSkeletonIsTheCharactersOwn) {
   // Over two seconds on the hills: a held foot's ankle bone is at its pin, lifted by the
   // soles' difference (mocap_skin.h: the human's ankles sit lower above its soles than CMU's),
   // as the clip's ankle is, where the leg reaches; nowhere farther from the lifted pin than
-  // the clip's ankle from the pin plus the lift.
+  // the clip's ankle from the pin plus the lift. Not in every frame, and lower by up to the
+  // sole's drop: the human holds its own heel where it went down (mocap_skin.h: Held feet),
+  // which is across the ground the clip's ankle when it goes down, and stays there while the
+  // clip's IK lets its ankle slide, and lets go over the pin's release time after the heel
+  // lifts (at least 80% of the frames).
   const nlohmann::json& lifts = a["character"]["foot_lift"];
   ASSERT_EQ(lifts.size(), 2u);
   int pinned = 0, at_pin = 0;
@@ -202,13 +206,17 @@ TEST(MocapCharacter, TheSkeletonIsTheCharactersOwn) {
       const nlohmann::json& clip = j["clip_skeleton"];
       const glm::vec3 clip_ankle =
           PointAt(clip["joints"][clip["feet"][side]["joint"].get<std::size_t>()]);
-      if (glm::distance(ankle, clip_ankle + up) < 0.002f) ++at_pin;
+      // Across the ground at the clip's ankle; up to the sole's drop lower (mocap_skin.h).
+      const glm::vec3 off = ankle - (clip_ankle + up);
+      if (std::hypot(off.x, off.z) < 0.002f && off.y < 0.002f && off.y > -kMaxSoleDrop - 0.002f) {
+        ++at_pin;
+      }
       EXPECT_LT(glm::distance(ankle, pin + up),
                 glm::distance(clip_ankle, pin) + std::abs(lift) + 0.002f)
           << frame << " " << sides[side];
     }
   }
-  EXPECT_GE(at_pin, pinned * 9 / 10);
+  EXPECT_GE(at_pin, pinned * 8 / 10);
   EXPECT_GT(pinned, 60);
 
   // The animated pose is the clip's before the IK, retargeted: with the IK off it is the
@@ -240,10 +248,11 @@ TEST(MocapCharacter, TheSkeletonIsTheCharactersOwn) {
 
 // The human's mesh on the ground (mocap_skin.h: soles, feet): playing CMU's 01_01 (forward
 // jumps, pushing off on the balls of the feet) at twice its speed, no vertex of the skinned
-// human goes more than 2 cm below the flat ground (1.8 cm measured, a vertex on the ankle
-// bone), and while a foot is held the mesh's lowest vertex is within 2 cm of the ground on
-// the mean (1.7 cm measured: the soles' lift matches the clip's lowest ankle, and a held
-// ankle mostly stands higher than that; docs/characters.md, The human's feet).
+// human goes more than 2 cm below the flat ground (0.1 cm measured; 1.8 cm before the held
+// feet, a vertex on the ankle bone), and while a foot is held the mesh's lowest vertex is
+// within 2 cm of the ground on the mean (1.0 cm measured, 1.7 cm before the sole's drop: the
+// soles' lift matches the clip's lowest ankle, and a planted ankle mostly stands higher than
+// that; docs/characters.md, The human's feet).
 // Without the soles' lift and the feet's turns the toes went 3.7 cm into the ground.
 TEST(MocapCharacter, TheHumansFeetStayOnTheGround) {
   Core core;
@@ -272,61 +281,73 @@ TEST(MocapCharacter, TheHumansFeetStayOnTheGround) {
       ++held;
     }
   }
+  std::printf("01_01 at twice its speed: deepest %.2f cm, lowest vertex while held %.2f cm\n",
+              100.0 * deepest, 100.0 * held_sum / std::max(held, 1));
   EXPECT_LT(deepest, 0.02f);
   ASSERT_GT(held, 100);
   EXPECT_LT(held_sum / static_cast<float>(held), 0.02f);
   EXPECT_GT(held_sum / static_cast<float>(held), -0.005f);
 }
 
-// The boxer pivots on the balls of his feet (Boxing_Toes): the clip's ball holds while its
-// heel swings, and the human's own ball, a longer foot ahead of the same ankle, is held too
-// (mocap_skin.h: Balls). Over each stretch of a foot on its ball alone, the human's toe bone
-// stays within 5 mm of where it stood when the stretch began across the ground, and moves
-// less than half as much as with the hold off (the IK's weight below 1 lets the shift fade).
-float WorstBallDrift(float weight) {
+// The human's own heel (its ankle bone) and ball (its toe bone) are held where each went down
+// while the scene says that point is down (mocap_skin.h: Held feet): the boxer pivoting on the
+// balls of his feet (Boxing_Toes) and the CMU jumps (01_01, the scene's default clip). Over
+// each stretch of a point down, its bone stays within 4 mm of where it went down, across the
+// ground, and moves less than half as much as with the hold off (the IK's weight below 1 lets
+// the holds go). Returns the worst drift over 900 frames. (01_03's straight-leg frames, where
+// the human's leg cannot reach its held heel, are measured by bench/character_skate.)
+float WorstHeldDrift(const std::string& clip, float weight) {
   Core core;
   core.Run("scene mocap");
-  core.Run("mocap load /usr/share/assimp/models/BVH/Boxing_Toes.bvh");
+  core.Run("mocap load /usr/share/assimp/models/BVH/" + clip);
   core.Run(std::string("character ") + kHuman);
   EXPECT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
   core.Run("ik weight " + std::to_string(weight));
   const MocapScene* scene = core.state().scene.As<MocapScene>();
   const mocap::Limbs* limbs = scene->skin()->limbs();
   EXPECT_NE(limbs, nullptr);
+  if (limbs == nullptr) return NAN;
   const character::Model& model = scene->skin()->model();
-  // The toe bone: the ankle's first child towards the leg's leaf.
-  int toes[2] = {-1, -1};
+  // Per side: the ankle bone and the toe bone (the ankle's first child towards the leaf).
+  int bones[2][2] = {{-1, -1}, {-1, -1}};
   for (int side = 0; side < 2; ++side) {
-    const int ankle = limbs->legs[side].end();
+    bones[side][0] = limbs->legs[side].end();
     for (int b = 0; b < model.skeleton.bone_count(); ++b) {
-      if (model.skeleton.parents[static_cast<std::size_t>(b)] == ankle) {
-        toes[side] = b;
+      if (model.skeleton.parents[static_cast<std::size_t>(b)] == bones[side][0]) {
+        bones[side][1] = b;
         break;
       }
     }
-    EXPECT_GE(toes[side], 0);
+    EXPECT_GE(bones[side][1], 0);
   }
   float worst = 0.0f;
-  bool on_ball[2] = {false, false};
-  glm::vec2 start[2];
+  bool was_down[2][2] = {};
+  glm::vec2 start[2][2];
   for (int frame = 0; frame < 900; ++frame) {
     core.Frames(1);
     for (int side = 0; side < 2; ++side) {
       const mocap::FootState& foot = scene->character().foot(static_cast<mocap::Side>(side));
-      const bool ball_only = foot.pinned && foot.ball && !foot.heel;
-      const glm::vec3 toe = scene->skin()->pose()[static_cast<std::size_t>(toes[side])].translation;
-      if (ball_only && !on_ball[side]) start[side] = glm::vec2(toe.x, toe.z);
-      if (ball_only) worst = std::max(worst, glm::distance(glm::vec2(toe.x, toe.z), start[side]));
-      on_ball[side] = ball_only;
+      for (int k = 0; k < 2; ++k) {
+        const bool down = foot.pinned && (k == 0 ? foot.heel : foot.ball);
+        const glm::vec3 p =
+            scene->skin()->pose()[static_cast<std::size_t>(bones[side][k])].translation;
+        if (down && !was_down[side][k]) start[side][k] = glm::vec2(p.x, p.z);
+        if (down) worst = std::max(worst, glm::distance(glm::vec2(p.x, p.z), start[side][k]));
+        was_down[side][k] = down;
+      }
     }
   }
   return worst;
 }
 
-TEST(MocapCharacter, TheHumansBallHoldsWhereTheBoxerPivots) {
-  const float held = WorstBallDrift(1.0f), free = WorstBallDrift(0.999f);
-  EXPECT_LT(held, 0.005f);  // 1.8 mm measured over 15 s of the clip (7.7 mm without the hold)
-  EXPECT_LT(held, 0.5f * free) << "held " << held << ", free " << free;
+TEST(MocapCharacter, TheHumansHeelAndBallHoldWhereTheyWentDown) {
+  for (const std::string clip : {"Boxing_Toes.bvh", "01_01.bvh"}) {
+    const float held = WorstHeldDrift(clip, 1.0f), free = WorstHeldDrift(clip, 0.999f);
+    EXPECT_LT(held, 0.004f) << clip;
+    EXPECT_LT(held, 0.5f * free) << clip << ": held " << held << ", free " << free;
+    std::printf("%s: worst drift of a held heel or ball %.2f mm, %.2f mm with the hold off\n",
+                clip.c_str(), 1000.0 * held, 1000.0 * free);
+  }
 }
 
 // A reaching hand of the human reaches the target the clip's hand was given (its wrist goes

@@ -1,7 +1,7 @@
 // After setup, a character's frame allocates nothing (pose.h, cpu_skin.h, retarget.h): the
 // animation sampled and put into model space, the skinning transforms, both CPU skinnings of
-// every vertex, a retargeted frame of a CMU clip with its limb fits, and a frame of the
-// quadruped walking (quadruped.h).
+// every vertex, a retargeted frame of a CMU clip with its limb fits and a leg fitted again
+// (Retargeter::FitLeg), and a frame of the quadruped walking (quadruped.h).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -43,6 +43,10 @@ TEST(CharacterNoAllocation, FramesAllocateNothing) {
       ok = ok && SkinVertices(m.vertices, bones, SkinMethod::kDualQuat, positions, normals);
       mocap::SampleClip(clip.value(), t, clip_pose);
       ok = ok && r.value().Apply(clip_pose, retargeted);
+      const int ankle = r.value().character_limbs().legs[mocap::kLeft].end();
+      ok = ok && r.value().FitLeg(mocap::kLeft, retargeted[ankle].translation +
+                                                    glm::vec3(0.02f, 0.03f, 0.0f),
+                                  retargeted) >= 0.0f;
     }
     allocations = window.Close();
   }

@@ -228,6 +228,68 @@ TEST(Retarget, AFootLiftRaisesThatAnkle) {
   EXPECT_EQ(r.foot_lift(mocap::kLeft), 0.0f);
 }
 
+// Fitting a leg again (FitLeg, the mocap scene's held heel): the ankle lands on a goal the
+// leg reaches, every bone keeps its length, the ankle and the bones below it keep their
+// rotations, the knee stays on its side of the hip-ankle line; a straight leg bends forward
+// (the knee's own forward), never sideways.
+TEST(Retarget, FitLegPutsTheAnkleOnTheGoalKeepingLengthsAndTheKneesSide) {
+  const Model m = LoadOrFail(kHuman);
+  const Result<mocap::Clip> clip = mocap::LoadClipFile(kWalkClips[0]);
+  ASSERT_TRUE(clip.ok()) << clip.error();
+  Result<Retargeter> made = Retargeter::Create(m.skeleton, clip.value());
+  ASSERT_TRUE(made.ok()) << made.error();
+  Retargeter& r = made.value();
+  const mocap::Limb& leg = r.character_limbs().legs[mocap::kLeft];
+  const int hip = leg.chain[0], knee = leg.chain[leg.middle], ankle = leg.end();
+  const std::size_t n = m.skeleton.names.size();
+  std::vector<BoneTransform> before(n), pose(n);
+  mocap::Pose clip_pose;
+  clip_pose.Resize(clip.value().joint_count());
+  const auto side_of_line = [&](const std::vector<BoneTransform>& p) {
+    const glm::vec3 h = p[hip].translation, a = p[ankle].translation;
+    const glm::vec3 line = glm::normalize(a - h), k = p[knee].translation - h;
+    return k - line * glm::dot(k, line);
+  };
+  int fitted = 0;
+  for (int f = 2; f < clip.value().frame_count(); f += 131) {
+    mocap::SampleFrame(clip.value(), f, clip_pose);
+    ASSERT_TRUE(r.Apply(clip_pose, before));
+    pose = before;
+    const glm::vec3 goal = before[ankle].translation + glm::vec3(0.04f, 0.05f, -0.03f);
+    EXPECT_EQ(r.FitLeg(mocap::kLeft, goal, pose), 0.0f) << f;
+    EXPECT_LT(glm::distance(pose[ankle].translation, goal), 2e-4f) << f;
+    for (std::size_t b = 1; b < n; ++b) {
+      const int p = m.skeleton.parents[b];
+      EXPECT_NEAR(glm::distance(pose[b].translation, pose[p].translation),
+                  glm::distance(before[b].translation, before[p].translation), 1e-5f)
+          << f << " " << m.skeleton.names[b];
+    }
+    EXPECT_GT(std::abs(glm::dot(pose[ankle].rotation, before[ankle].rotation)), 1.0f - 1e-6f) << f;
+    const glm::vec3 was = side_of_line(before), now = side_of_line(pose);
+    if (glm::length(was) > 0.01f) EXPECT_GT(glm::dot(was, now), 0.0f) << f;
+    ++fitted;
+  }
+  EXPECT_GT(fitted, 15);
+  // A straight leg: out of reach first (it straightens), then a goal nearer the hip bends it
+  // towards the model's front (+Z), the human's knees' side.
+  ASSERT_TRUE(r.Apply(clip_pose, pose));
+  const glm::vec3 h = pose[hip].translation;
+  const glm::vec3 down = glm::normalize(pose[ankle].translation - h);
+  EXPECT_GT(r.FitLeg(mocap::kLeft, h + 2.0f * down, pose), 0.0f);
+  EXPECT_LT(glm::length(side_of_line(pose)), 1e-3f);
+  const float reach = glm::distance(h, pose[ankle].translation);
+  EXPECT_EQ(r.FitLeg(mocap::kLeft, h + 0.8f * reach * down, pose), 0.0f);
+  const glm::vec3 bent = side_of_line(pose);
+  EXPECT_GT(glm::length(bent), 0.05f);
+  EXPECT_GT(bent.z, 0.8f * glm::length(bent));
+  // Refused: a goal not finite, a pose of another size.
+  const std::vector<BoneTransform> kept = pose;
+  EXPECT_LT(r.FitLeg(mocap::kLeft, glm::vec3(NAN), pose), 0.0f);
+  std::vector<BoneTransform> few(3);
+  EXPECT_LT(r.FitLeg(mocap::kLeft, h, few), 0.0f);
+  for (std::size_t b = 0; b < n; ++b) EXPECT_EQ(pose[b].translation, kept[b].translation);
+}
+
 TEST(Retarget, WrongSizesAreRefused) {
   const Model m = LoadOrFail(kHuman);
   const Result<mocap::Clip> clip = mocap::LoadClipFile(kWalkClips[0]);

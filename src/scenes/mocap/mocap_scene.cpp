@@ -333,11 +333,7 @@ void MocapScene::PoseSkin(float clip_dt) {
   if (!skin_ || !character_) return;
   std::array<MocapSkin::FootDown, 2> feet{};
   for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
-    const mocap::FootState& foot = character_->foot(side);
-    using Down = MocapSkin::FootDown;
-      feet[side] = !foot.pinned || !(foot.heel || foot.ball) ? Down::kAir
-                   : foot.heel                               ? Down::kDown
-                                                             : Down::kBallOnly;
+    feet[side] = MocapSkin::DownOf(character_->foot(side));
   }
   skin_->SetFootContacts(feet, clip_dt, character_->applied_ik_weight());
   (void)skin_->Frame(character_->pose(), retarget_, HandFollow(), ground_.get());

@@ -152,7 +152,7 @@ class MocapScene final : public Scene {
   void WriteCharacterState(nlohmann::json& line) const;
   // Poses the skinned character, if any, from the final pose and the animated pose.
   // Poses the skinned character from the IK's pose; `clip_dt` is the clip time this frame
-  // moved (the held balls' fade, mocap_skin.h).
+  // moved (the held feet's fade, mocap_skin.h).
   void PoseSkin(float clip_dt = 0.0f);
   // What a state line's skeleton is made of: names, parents and world positions of one
   // skeleton, and its feet's, hands' and head's joints (-1: none) in it.

@@ -8,6 +8,7 @@
 
 #include "character/cpu_skin.h"
 #include "character/pose.h"
+#include "ik/rotations.h"
 
 namespace fabrik {
 namespace {
@@ -217,26 +218,22 @@ bool MocapSkin::PoseInto(const mocap::Pose& clip_pose, bool retarget,
   return true;
 }
 
+void MocapSkin::TurnFeetUp(const Heightmap& ground) {
+  // Each foot for its own mesh, then its toe; where the toe cannot bend far enough, the foot
+  // turns further for the toe's mesh too.
+  for (int side : {mocap::kLeft, mocap::kRight}) {
+    BendUp(soles_[side], ground, nullptr);
+    BendUp(soles_[2 + side], ground, nullptr);
+    BendUp(soles_[side], ground, &soles_[2 + side]);
+  }
+}
+
 bool MocapSkin::Frame(const mocap::Pose& clip_pose, bool retarget, std::array<float, 2> hand_follow,
                       const Heightmap* ground) {
   const auto start = std::chrono::steady_clock::now();
-  if (retarget_) {
-    retarget_->SetFootShift(mocap::kLeft, foot_shift_[0] * shift_weight_);
-    retarget_->SetFootShift(mocap::kRight, foot_shift_[1] * shift_weight_);
-  }
   if (!PoseInto(clip_pose, retarget, hand_follow, pose_)) return false;
   for (SolePart& part : soles_) part.bend = 0.0f;
-  if (retarget && ground != nullptr) {
-    // Each foot first, then its toe (which turns with the foot).
-    // Each foot for its own mesh, then its toe; where the toe cannot bend far enough, the
-    // foot turns further for the toe's mesh too.
-    for (int side : {mocap::kLeft, mocap::kRight}) {
-      BendUp(soles_[side], *ground, nullptr);
-      BendUp(soles_[2 + side], *ground, nullptr);
-      BendUp(soles_[side], *ground, &soles_[2 + side]);
-    }
-  }
-  if (retarget) HoldBalls();
+  if (retarget) HoldFeet(ground);
   retarget_us_ = MicrosecondsSince(start);
   const auto skin_start = std::chrono::steady_clock::now();
   (void)character::SkinningTransforms(model_->skeleton, pose_, bones_);
@@ -246,47 +243,180 @@ bool MocapSkin::Frame(const mocap::Pose& clip_pose, bool retarget, std::array<fl
 
 void MocapSkin::SetFootContacts(std::array<FootDown, 2> feet, float dt, float weight) {
   feet_ = feet;
-  shift_weight_ = std::isnan(weight) ? 0.0f : std::clamp(weight, 0.0f, 1.0f);
+  hold_ik_weight_ = std::isnan(weight) ? 0.0f : std::clamp(weight, 0.0f, 1.0f);
   contacts_dt_ = std::isfinite(dt) ? std::max(dt, 0.0f) : 0.0f;
 }
 
-void MocapSkin::HoldBalls() {
+MocapSkin::FootDown MocapSkin::DownOf(const mocap::FootState& foot) {
+  if (!foot.pinned || !(foot.heel || foot.ball)) return FootDown::kAir;
+  return foot.heel && foot.ball ? FootDown::kDown
+         : foot.heel            ? FootDown::kHeelOnly
+                                : FootDown::kBallOnly;
+}
+
+void MocapSkin::HoldFeet(const Heightmap* ground) {
+  const auto smooth = [](float x) { return x * x * (3.0f - 2.0f * x); };
+  const auto point_of = [this](int side, int k) {
+    const int bone = k == 0 ? retarget_->character_limbs().legs[side].end() : soles_[2 + side].bone;
+    return bone >= 0 ? pose_[static_cast<std::size_t>(bone)].translation : glm::vec3(NAN);
+  };
+  const float fade = kHoldRelease > 0.0f ? contacts_dt_ / kHoldRelease : 1.0f;
+  bool down[2][2];
   for (int side : {mocap::kLeft, mocap::kRight}) {
-    const int toe = soles_[2 + side].bone;
-    glm::vec3& shift = foot_shift_[side];
-    // In the air, or the IK not at full weight (the shift is applied in proportion, so the
-    // ball is not held): the shift fades.
-    if (feet_[side] == FootDown::kAir || toe < 0 || shift_weight_ < 1.0f) {
-      ball_held_[side] = false;
-      shift *= std::exp(-contacts_dt_ / kBallShiftFade);
-      continue;
+    const FootDown f = feet_[side];
+    down[side][0] = hold_ik_weight_ >= 1.0f && (f == FootDown::kDown || f == FootDown::kHeelOnly);
+    down[side][1] = hold_ik_weight_ >= 1.0f && soles_[2 + side].bone >= 0 &&
+                    (f == FootDown::kDown || f == FootDown::kBallOnly);
+    // The foot lowered onto the ground (the sole's drop), easing in over kHoldRelease.
+    if (held_[side][0] || held_[side][1]) {
+      drop_ramp_[side] = std::min(1.0f, drop_ramp_[side] + fade);
     }
-    const glm::vec3 ball = pose_[static_cast<std::size_t>(toe)].translation;
-    if (!ball_held_[side]) {
-      if (feet_[side] != FootDown::kBallOnly) continue;
-      ball_held_[side] = true;  // held from the heel's rise until the foot leaves the ground
-      ball_hold_[side] = ball;
-      continue;
+    const glm::vec3 lower(0.0f, drop_[side] * smooth(drop_ramp_[side]), 0.0f);
+    holds_[side].heel = raw_[side][0] - lower;
+    holds_[side].ball = raw_[side][1] - lower;
+    for (int k = 0; k < 2; ++k) {
+      float& linear = hold_linear_[side][k];
+      const glm::vec3& hold = k == 0 ? holds_[side].heel : holds_[side].ball;
+      const glm::vec3 now = point_of(side, k);
+      if (down[side][k] && held_[side][k] &&
+          glm::length(glm::vec2(hold.x - now.x, hold.z - now.z)) > kMaxHoldSlip) {
+        held_[side][k] = false, linear = 0.0f;  // a time jump: held again where it is
+      }
+      if (!down[side][k]) held_[side][k] = false, linear = std::max(0.0f, linear - fade);
+      (k == 0 ? holds_[side].heel_weight : holds_[side].ball_weight) = smooth(linear);
     }
-    if (feet_[side] != FootDown::kBallOnly) continue;  // the heel is down: the shift is kept
-    // Across the ground only (the ball's height is the feet's turns' and the lift's), at most
-    // kMaxBallStep a frame, so a ball that drifted while the heel was down comes back smoothly.
-    glm::vec2 step(ball_hold_[side].x - ball.x, ball_hold_[side].z - ball.z);
-    const float length = glm::length(step);
-    if (length > kMaxBallStep) step *= kMaxBallStep / length;
-    shift.x += step.x;
-    shift.z += step.y;
-    const float across = glm::length(glm::vec2(shift.x, shift.z));
-    if (across > kMaxBallShift) shift *= kMaxBallShift / across;
+    HoldFoot(side);
   }
+  if (ground != nullptr) {
+    // A foot held by heel and ball lies as it did when they went down: only its toe bends.
+    for (int side : {mocap::kLeft, mocap::kRight}) {
+      soles_[side].max_bend =
+          kMaxFootBend * (1.0f - holds_[side].heel_weight * holds_[side].ball_weight);
+    }
+    TurnFeetUp(*ground);
+    for (int side : {mocap::kLeft, mocap::kRight}) soles_[side].max_bend = kMaxFootBend;
+  }
+  // The feet's turns swing a held ball about the ankle: the leg moves the foot back across
+  // the ground so that the ball is on its hold again.
+  for (int side : {mocap::kLeft, mocap::kRight}) {
+    // Not while the heel is down: it holds the foot.
+    const float wb = held_[side][0] ? 0.0f : holds_[side].ball_weight;
+    if (wb <= 0.0f || soles_[2 + side].bone < 0) continue;
+    const glm::vec3 off = wb * (holds_[side].ball - point_of(side, 1));
+    if (off.x * off.x + off.z * off.z < 1e-8f) continue;
+    const int ankle = retarget_->character_limbs().legs[side].end();
+    (void)retarget_->FitLeg(side, pose_[static_cast<std::size_t>(ankle)].translation +
+                                      glm::vec3(off.x, 0.0f, off.z), pose_);
+  }
+  RecordHolds(ground, down);
   contacts_dt_ = 0.0f;
 }
 
-bool MocapSkin::FrameAnimated(const mocap::Pose& animated, bool retarget) {
-  if (retarget_) {  // the clip's own pose: no ball held
-    retarget_->SetFootShift(mocap::kLeft, glm::vec3(0.0f));
-    retarget_->SetFootShift(mocap::kRight, glm::vec3(0.0f));
+void MocapSkin::RecordHolds(const Heightmap* ground, const bool (&down)[2][2]) {
+  const auto smooth = [](float x) { return x * x * (3.0f - 2.0f * x); };
+  const auto point_of = [this](int side, int k) {
+    const int bone = k == 0 ? retarget_->character_limbs().legs[side].end() : soles_[2 + side].bone;
+    return bone >= 0 ? pose_[static_cast<std::size_t>(bone)].translation : glm::vec3(NAN);
+  };
+  // A point down this frame is held where it is now, in full at once.
+  bool fresh[2] = {false, false};
+  for (int side : {mocap::kLeft, mocap::kRight}) {
+    const bool new_contact = !held_[side][0] && !held_[side][1];
+    for (int k = 0; k < 2; ++k) {
+      if (!down[side][k] || held_[side][k]) continue;
+      if (new_contact && !fresh[side]) {
+        // A new contact: points still letting go keep where they are held; the sole's drop
+        // is measured afresh and eases in from none.
+        const float lowered = drop_[side] * smooth(drop_ramp_[side]);
+        for (glm::vec3& raw : raw_[side]) raw.y -= lowered;
+        drop_[side] = ground != nullptr && down[side][0]
+                          ? std::max(0.0f, SoleGap(side, *ground) - kSoleClearance)
+                          : 0.0f;
+        drop_ramp_[side] = 0.0f;
+      }
+      fresh[side] = true;
+      held_[side][k] = true;
+      hold_linear_[side][k] = 1.0f;
+      const glm::vec3 lowered(0.0f, drop_[side] * smooth(drop_ramp_[side]), 0.0f);
+      raw_[side][k] = point_of(side, k) + lowered;
+      (k == 0 ? holds_[side].heel : holds_[side].ball) = point_of(side, k);
+      (k == 0 ? holds_[side].heel_weight : holds_[side].ball_weight) = 1.0f;
+    }
   }
+  for (int side : {mocap::kLeft, mocap::kRight}) {
+    const bool both = held_[side][0] && held_[side][1];
+    if (both && (fresh[side] || !foot_held_[side])) {
+      holds_[side].foot =
+          pose_[static_cast<std::size_t>(retarget_->character_limbs().legs[side].end())].rotation;
+    }
+    // Kept while either point's weight lasts (both fade), until both are down afresh.
+    if (both) foot_held_[side] = true;
+    if (holds_[side].heel_weight <= 0.0f || holds_[side].ball_weight <= 0.0f) {
+      foot_held_[side] = false;
+    }
+  }
+}
+
+float MocapSkin::SoleGap(int side, const Heightmap& ground) const {
+  float lowest = kMaxSoleDrop;
+  for (const SolePart* part : {&soles_[side], &soles_[2 + side]}) {
+    if (part->bone < 0) continue;
+    const character::BoneTransform& frame = pose_[static_cast<std::size_t>(part->bone)];
+    for (const glm::vec3& local : part->points) {
+      const glm::vec3 p = character::Apply(frame, local);
+      lowest = std::min(lowest, p.y - ground.HeightAt(p.x, p.z));
+    }
+  }
+  return std::max(lowest, 0.0f);
+}
+
+void MocapSkin::HoldFoot(int side) {
+  const FootHold& hold = holds_[side];
+  const int ankle = retarget_->character_limbs().legs[side].end();
+  const int toe = soles_[2 + side].bone;
+  const float wh = hold.heel_weight, wb = toe >= 0 ? hold.ball_weight : 0.0f;
+  if (wh <= 0.0f && wb <= 0.0f) return;
+  const auto at = [this](int bone) { return pose_[static_cast<std::size_t>(bone)].translation; };
+  // The ankle where the ball is held with the foot as the retargeting turned it, then towards
+  // the held heel.
+  const glm::vec3 on_ball = at(ankle) + wb * (hold.ball - (toe >= 0 ? at(toe) : at(ankle)));
+  glm::vec3 goal = on_ball + wh * (hold.heel - on_ball);
+  if (!held_[side][0] && toe >= 0) {
+    // The heel up (its hold letting go): the ankle a foot's length from the held ball, so
+    // that the turn below puts the ball on it.
+    const glm::vec3 out = goal - hold.ball;
+    const float length = glm::distance(at(toe), at(ankle)), now = glm::length(out);
+    if (now > 1e-6f) goal = glm::mix(goal, hold.ball + out * (length / now), wb);
+  }
+  (void)retarget_->FitLeg(side, goal, pose_);
+  if (wb <= 0.0f || soles_[side].bone != ankle) return;
+  const glm::vec3 joint = at(ankle);
+  const auto turn_foot = [this, side, &joint](const glm::quat& turn) {
+    for (int b : soles_[side].bones) {
+      character::BoneTransform& t = pose_[static_cast<std::size_t>(b)];
+      t.rotation = glm::normalize(turn * t.rotation);
+      t.translation = joint + turn * (t.translation - joint);
+    }
+  };
+  const glm::quat none(1.0f, 0.0f, 0.0f, 0.0f);
+  // Both points down: the foot's whole rotation as it was when the second went down.
+  const float both = foot_held_[side] ? wh * wb : 0.0f;
+  if (both > 0.0f) {
+    const glm::quat now = pose_[static_cast<std::size_t>(ankle)].rotation;
+    turn_foot(glm::slerp(none, glm::normalize(hold.foot * glm::inverse(now)), both));
+  }
+  // The foot turned about the ankle by the smallest rotation pointing it at the held ball (the
+  // rest of the way, where the rotation is not kept in full).
+  const glm::vec3 from = at(toe) - joint, to = hold.ball - joint;
+  if (glm::length(from) < 1e-6f || glm::length(to) < 1e-6f) return;
+  const glm::vec3 f = glm::normalize(from);
+  glm::vec3 square = glm::cross(f, glm::vec3(0.0f, 1.0f, 0.0f));
+  if (glm::length(square) < 1e-6f) square = glm::cross(f, glm::vec3(1.0f, 0.0f, 0.0f));
+  turn_foot(glm::slerp(none, MinimalRotation(f, glm::normalize(to), glm::normalize(square)),
+                       wb * (1.0f - both)));
+}
+
+bool MocapSkin::FrameAnimated(const mocap::Pose& animated, bool retarget) {
   return PoseInto(animated, retarget, {0.0f, 0.0f}, animated_);
 }
 

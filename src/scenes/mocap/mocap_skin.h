@@ -32,17 +32,29 @@
 // without twisting it. The smallest turns, none while the mesh is above the ground
 // (docs/characters.md: The human's feet).
 //
-// Balls: the character's ankle follows the clip's, so where the clip pivots on the ball of a
-// foot (its heel up, its ball pinned: the boxer), the clip's ball holds but the character's, a
-// foot of another length ahead of the same ankle, would swing around it. While SetFootContacts
-// says a foot stands on its ball alone, the character's own ball (its toe bone) is held where
-// it was when the heel first rose in this contact: each frame the ankle's goal is shifted
-// (Retargeter::SetFootShift) by how far, across the ground, the ball moved the frame before,
-// at most kMaxBallShift in all. While the foot stays down otherwise (its heel down again) the shift is kept, so the
-// foot stays where the ball put it; once the foot is off the ground (or the IK's weight is
-// below 1; the shift is applied times the weight) the shift fades out with a time constant of
-// kBallShiftFade. The shift moves at most kMaxBallStep a frame (docs/characters.md: The
-// human's feet).
+// Held feet: the character's ankle follows the clip's, so where the clip's IK holds the
+// clip's heel and ball the character's own (another foot, on legs fitted in proportion) would
+// still slide. While SetFootContacts says a point of a foot is down (its heel, the ankle bone;
+// its ball, the toe bone), that point of the character's own foot is held where it was in the
+// frame it went down (per point, as the scene's pins are). Each frame, after the
+// retargeting, the leg (hip, knee, ankle) is fitted again by Retargeter::FitLeg so that the
+// ankle lands on the held heel (with the ball alone down, where the foot, as the retargeting
+// turned it, keeps its ball on the held ball), then the foot (the ankle bone and the bones
+// below it) turns about the ankle by the smallest rotation that points it at the held ball;
+// while both points are down the foot keeps the whole rotation it had when the second went
+// down (a planted foot does not roll: the clip's IK can turn its foot about itself by 40
+// degrees in a frame on the hills, 01_03), in proportion to both points' weights.
+// A new hold starts where the point is, so it holds in full at once; a point lifted (or the
+// IK's weight below 1) lets go over kHoldRelease, the scene's pin release time (smoothstep
+// of a linear fade). Then the feet's turns (above) run, a foot held by heel and ball turning
+// only as far as its holds have faded (its toe still bends); where they swing a ball held
+// without its heel, the leg moves the foot back across the ground. A held point more than kMaxHoldSlip across the ground from where the retargeting
+// puts it (a clip's time jump) starts again where the point is. The sole's drop: when a heel
+// goes down on a foot with no point held, the height of the foot's lowest vertex (its toe's
+// included) above the ground, less kSoleClearance, at most kMaxSoleDrop, is measured, and the
+// held points are lowered by it, easing in (a smoothstep) over kHoldRelease: the lift matches
+// the clip's lowest ankle over the whole clip, and a planted ankle mostly stands higher
+// (docs/characters.md: The human's feet).
 //
 // No GL: Frame() leaves the bones as unit dual quaternions (character/cpu_skin.h:
 // SkinningTransforms), ready for the GPU pass (render/skin_pass.h: ModelSkinPass).
@@ -93,13 +105,22 @@ class MocapSkin {
   // proportion: animated_pose(), for the state line's skeleton.animated. Not timed, no
   // skinning transforms; allocates nothing. False as Frame.
   bool FrameAnimated(const mocap::Pose& animated, bool retarget);
-  // How each foot (left, right) stands this frame, the frame's step in seconds and the IK's
-  // weight (0..1: the shift is a correction of the IK, applied in proportion), for the next
-  // Frame (the header comment: Balls). Without a call no ball is held.
-  enum class FootDown { kAir, kDown, kBallOnly };
+  // How each foot (left, right) stands this frame: which of its points are down (kDown: heel
+  // and ball), the frame's step in seconds and the IK's weight (0..1: below 1 no point is
+  // held), for the next Frame (the header comment: Held feet). Without a call nothing is held.
+  enum class FootDown { kAir, kDown, kHeelOnly, kBallOnly };
   void SetFootContacts(std::array<FootDown, 2> feet, float dt, float weight = 1.0f);
-  // Each ankle's goal shift this frame, metres (world; zero while no ball is held).
-  const std::array<glm::vec3, 2>& foot_shift() const { return foot_shift_; }
+  // How the scene's IK stands a foot: its points down while the foot is pinned.
+  static FootDown DownOf(const mocap::FootState& foot);
+  // Each foot's (left, right) hold weights this frame, heel and ball (0..1, after the
+  // smoothstep), and where the points are held (world metres; valid while the weight is
+  // above 0).
+  struct FootHold {
+    float heel_weight = 0.0f, ball_weight = 0.0f;
+    glm::vec3 heel{0.0f}, ball{0.0f};
+    glm::quat foot{1.0f, 0.0f, 0.0f, 0.0f};  // the ankle bone's rotation, both points down
+  };
+  const std::array<FootHold, 2>& foot_holds() const { return holds_; }
 
   const std::string& path() const { return path_; }
   const character::Model& model() const { return *model_; }
@@ -153,17 +174,32 @@ class MocapSkin {
   std::array<float, 2> foot_lift_{};  // left foot, right foot, left toe, right toe
   std::vector<DualQuat> bones_;
   double retarget_us_ = 0.0, skin_us_ = 0.0;
-  // Balls (the header comment): per foot, whether it is held, where, and the ankle's shift.
-  void HoldBalls();
+  // Held feet (the header comment): per foot and point (heel, ball), the linear weight and
+  // whether the point was down last frame.
+  void HoldFeet(const Heightmap* ground);
+  void HoldFoot(int side);
+  // Holds the points down this frame that were not held yet (and the foot's rotation).
+  void RecordHolds(const Heightmap* ground, const bool (&down)[2][2]);
+  // How far the lowest vertex of a foot (its toe's included) is above the ground, at most
+  // kMaxSoleDrop.
+  float SoleGap(int side, const Heightmap& ground) const;
+  float drop_[2] = {0.0f, 0.0f}, drop_ramp_[2] = {0.0f, 0.0f};  // the sole's drop
+  glm::vec3 raw_[2][2] = {};  // held points before the drop
   std::array<FootDown, 2> feet_{FootDown::kAir, FootDown::kAir};
-  std::array<bool, 2> ball_held_{};
-  std::array<glm::vec3, 2> ball_hold_{}, foot_shift_{};
+  std::array<FootHold, 2> holds_{};
+  float hold_linear_[2][2] = {{0.0f, 0.0f}, {0.0f, 0.0f}};
+  bool held_[2][2] = {{false, false}, {false, false}};
+  bool foot_held_[2] = {false, false};  // FootHold::foot recorded
   float contacts_dt_ = 0.0f;
-  float shift_weight_ = 1.0f;
+  float hold_ik_weight_ = 1.0f;
+  // The feet's turns (the header comment: Feet), each foot and then its toe.
+  void TurnFeetUp(const Heightmap& ground);
 };
 
-inline constexpr float kMaxBallShift = 0.10f;  // metres
-inline constexpr float kMaxBallStep = 0.004f;  // metres a frame
-inline constexpr float kBallShiftFade = 0.08f;  // seconds
+// The scene's pin release time (mocap::CharacterSettings::release_time).
+inline const float kHoldRelease = mocap::CharacterSettings{}.release_time;
+inline constexpr float kMaxHoldSlip = 0.3f;  // metres
+inline constexpr float kMaxSoleDrop = 0.03f;    // metres
+inline constexpr float kSoleClearance = 0.005f;  // metres
 
 }  // namespace fabrik
