@@ -295,7 +295,7 @@ TEST(MocapCharacter, TheHumansFeetStayOnTheGround) {
 // each stretch of a point down, its bone stays within 4 mm of where it went down, across the
 // ground, and moves less than half as much as with the hold off (the IK's weight below 1 lets
 // the holds go). Returns the worst drift over 900 frames. (01_03's straight-leg frames, where
-// the human's leg cannot reach its held heel, are measured by bench/character_skate.)
+// the human's leg cannot reach its held heel, are measured by bench/character_skate.cpp.)
 float WorstHeldDrift(const std::string& clip, float weight) {
   Core core;
   core.Run("scene mocap");
