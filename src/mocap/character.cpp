@@ -56,6 +56,9 @@ constexpr float kEndTurnShare = 1.0f;
 constexpr float kBallTurnShare = 0.5f;
 // Bisection rounds of LimitPop: its reach found to 1/2^rounds of the budget.
 constexpr int kPopRounds = 6;
+// The share of the pop budget a pinned foot's knee moves by before the foot is lifted on its
+// pin (LiftedPass): a little under the whole, so the knee's move keeps within it.
+constexpr float kLiftKneeShare = 0.95f;
 // The bend given to a straight chain before FABRIK solves it, radians.
 constexpr float kPreBend = 0.15f;
 
@@ -911,9 +914,11 @@ bool Character::LiftedPass(const Limb& limb, std::span<const glm::vec3> solved) 
     if (h2 > l2 * l2) return std::numeric_limits<float>::quiet_NaN();
     return knee.y - std::sqrt(l2 * l2 - h2) - solved[2].y;
   };
-  // The knee's move from its expected place (r) and the ankle's from its own balanced: the
-  // larger of the two is least where they meet (the knee's grows with r, the ankle's falls
-  // while the ankle is above where its last correction puts it), found by ternary search.
+  // The knee as near its solved place as the budget lets it be, the ankle lifted as little
+  // as that allows; where the ankle would then move beyond the budget, the two moves (the
+  // knee's from its expected place, r, and the ankle's from its own) balanced: the larger is
+  // least where they meet (the knee's grows with r, the ankle's falls as the ankle nears
+  // where its last correction puts it), found by ternary search.
   const int a = limb.chain[2];
   const glm::vec3 ea = animated_.positions[a] + last_final_[a] - last_animated_[a] - root;
   const auto worse = [&](float r) {
@@ -921,16 +926,20 @@ bool Character::LiftedPass(const Limb& limb, std::span<const glm::vec3> solved) 
     if (!(y >= 0.0f)) return std::numeric_limits<float>::infinity();
     return std::max(r, glm::distance(solved[2] + glm::vec3(0.0f, y, 0.0f), ea));
   };
-  float lo = 0.0f, hi = off;
-  for (int round = 0; round < 2 * kPopRounds; ++round) {
-    const float m1 = lo + (hi - lo) / 3.0f, m2 = hi - (hi - lo) / 3.0f;
-    if (worse(m1) <= worse(m2)) {
-      hi = m2;
-    } else {
-      lo = m1;
+  const float budget = settings_.max_pop_speed * frame_dt_;
+  float r = std::min(off, kLiftKneeShare * budget);
+  if (!(worse(r) <= budget)) {
+    float lo = 0.0f, hi = off;
+    for (int round = 0; round < 2 * kPopRounds; ++round) {
+      const float m1 = lo + (hi - lo) / 3.0f, m2 = hi - (hi - lo) / 3.0f;
+      if (worse(m1) <= worse(m2)) {
+        hi = m2;
+      } else {
+        lo = m1;
+      }
     }
+    r = 0.5f * (lo + hi);
   }
-  const float r = 0.5f * (lo + hi);
   const float y = lift(r);
   if (!(y >= 0.0f)) return false;
   limit_lift_[0] = solved[0];

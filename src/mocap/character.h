@@ -245,9 +245,10 @@ class Character {
                 const glm::quat* end_turn);
   // For a two-bone leg whose foot is pinned (pop_keep_pin_): the ankle on the vertical line
   // through its solved place, at or above it (the pin kept in x and z: the foot lifted rather
-  // than slid), and the knee aimed from its solved place towards where its last correction
-  // puts it, as far as balances the two joints' moves from where their last corrections put
-  // them. Into limit_lift_; false where no such ankle is (the leg would have to lengthen).
+  // than slid), the knee moved from where its last correction puts it towards its solved
+  // place by nearly the pop budget, and the foot lifted as little as that allows (or both
+  // moves balanced where the ankle's would exceed the budget). Into limit_lift_; false where
+  // no such ankle is (the leg would have to lengthen).
   bool LiftedPass(const Limb& limb, std::span<const glm::vec3> solved);
   // Writes the solved limb into the final pose as rigid turns of each bone's subtree.
   void WriteLimb(const Limb& limb, std::span<const glm::vec3> solved);
