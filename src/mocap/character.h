@@ -40,7 +40,8 @@
 //      clip's knee moved by its last correction (fading over 0.2 s). Pop limit: no joint of
 //      the leg and foot may move more than max_pop_speed x dt beyond what the clip moves it;
 //      where the solve would, the chain is moved less far (the ankle falls short of its target
-//      and a pinned foot slides; foot(side).held_back says by how much). The foot gets back
+//      and a pinned foot slides, or is lifted on its pin where that keeps within the budget;
+//      foot(side).held_back says by how much). The foot gets back
 //      the clip's orientation, tilted towards the ground's normal under it by at most
 //      max_foot_tilt as the pin weight fades in, that turn changing by no more than the pop
 //      budget at the toe tip, and held back under the pop limit towards the turn that
