@@ -19,7 +19,7 @@ namespace fabrik::mocap {
 namespace {
 
 constexpr double kMaxPop = 0.02;  // metres in one frame, at the clip's 100-120 Hz (the goal)
-// Measured: 1.5 cm (the budget at 120 Hz) on 01_01 and on 01_03 flat, 1.8 cm (the budget at
+// Measured: 1.5 cm (the budget at 120 Hz) on 01_01, 1.55 cm on 01_03 flat, 1.8 cm (the budget at
 // 100 Hz) on Boxing_Toes, 1.97 cm on 01_03 on the hills (frame 4464: the clip's right leg,
 // straight until then, bends while the IK's, its foot pinned above the clip's, is bent to 93%
 // of its length; docs/mocap.md: Figures). That frame popped 2.23 cm (1.63 cm flat) before the
