@@ -10,9 +10,16 @@
 // placed at the origin facing +Z; on the hills at (12, -12) turned 0.7 rad, on the slopes of
 // the south-east hill. The figures are GroundingMeter's (mocap/grounding_meter.h), for the
 // animated pose (the clip placed on the ground under its root) and for the final pose.
-// Usage: mocap_skate [clip.bvh ...]
+// With --contacts MM, each contact of the IK pose whose point slides more than MM millimetres is
+// listed after its row: the foot, its frames, the point (heel or ball) and its slide, the frame
+// of the worst slide, and the most and the sum that the pop limit held the ankle back from its
+// solve (Character::foot(side).held_back) while it was down.
+// Usage: mocap_skate [--contacts MM] [clip.bvh ...]
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -53,6 +60,57 @@ void Print(const std::string& clip, const char* ground, const char* pose, const 
               100.0 * g.penetration_worst, 100.0 * g.pop_worst, g.restarts, at.c_str());
 }
 
+// Per contact of one foot: where each point went down, its slide so far, and the pop limit's
+// hold (for --contacts).
+struct ContactProbe {
+  int first = -1;
+  std::array<bool, 2> down{};
+  std::array<glm::vec3, 2> start{};
+  std::array<float, 2> slide{};
+  std::array<int, 2> worst_at{};
+  float held_most = 0.0f, held_sum = 0.0f;
+};
+
+float g_list_mm = -1.0f;  // --contacts: list contacts sliding more than this; < 0: none
+
+void ProbeFrame(const Rig& rig, const Character& c, int f, std::array<ContactProbe, 2>& probes,
+                const std::string& name, const char* ground) {
+  static const char* const kPoint[2] = {"heel", "ball"};
+  for (int side : {kLeft, kRight}) {
+    ContactProbe& p = probes[side];
+    const bool contact = rig.contacts.contact[side][f] != 0;
+    if (!contact || f + 1 == rig.clip.frame_count()) {
+      if (p.first >= 0 && std::max(p.slide[0], p.slide[1]) * 1000.0f > g_list_mm) {
+        std::printf("  %s %s %s foot frames %d-%d:", name.c_str(), ground,
+                    side == kLeft ? "left" : "right", p.first, f - 1);
+        for (int k = 0; k < 2; ++k) {
+          std::printf(" %s %.1f mm @%d", kPoint[k], 1000.0f * p.slide[k], p.worst_at[k]);
+        }
+        std::printf("; held back most %.1f mm, sum %.1f mm\n", 1000.0f * p.held_most,
+                    1000.0f * p.held_sum);
+      }
+      p = ContactProbe{};
+      if (!contact) continue;
+    }
+    if (p.first < 0) p.first = f;
+    const std::array<bool, 2> down{rig.contacts.heel[side][f] != 0,
+                                   rig.contacts.ball[side][f] != 0};
+    const std::array<int, 2> joint{rig.limbs.legs[side].end(), rig.contacts.ball_joint[side]};
+    for (int k = 0; k < 2; ++k) {
+      const glm::vec3 q = c.pose().positions[joint[k]];
+      if (down[k] && !p.down[k]) p.start[k] = q;
+      if (down[k]) {
+        const float d = std::hypot(q.x - p.start[k].x, q.z - p.start[k].z);
+        if (d > p.slide[k]) p.slide[k] = d, p.worst_at[k] = f;
+      }
+      p.down[k] = down[k];
+    }
+    const float held = c.foot(static_cast<Side>(side)).held_back;
+    p.held_most = std::max(p.held_most, held);
+    p.held_sum += held;
+  }
+}
+
 // Plays `rig` once on `ground`; prints the clip's and the IK's figures; appends IK times.
 bool Play(const std::shared_ptr<const Rig>& rig, const std::string& name, const Heightmap* ground,
           std::vector<double>& ik_us) {
@@ -66,13 +124,15 @@ bool Play(const std::shared_ptr<const Rig>& rig, const std::string& name, const 
   if (ground) c.SetPlacement(Placement{12.0f, -12.0f, 0.7f});
   GroundingMeter raw(*rig, ground), ik(*rig, ground);
   const float dt = rig->clip.frame_time();
+  std::array<ContactProbe, 2> probes{};
+  const char* g = ground ? "hills" : "flat";
   for (int f = 0; f < rig->clip.frame_count(); ++f) {
     c.Update(static_cast<float>(f) * dt, dt);
     raw.Frame(f, c.animated(), c.animated(), c.restarted());
     ik.Frame(f, c.animated(), c.pose(), c.restarted());
     ik_us.push_back(c.last_ik_seconds() * 1e6);
+    if (g_list_mm >= 0.0f) ProbeFrame(*rig, c, f, probes, name, g);
   }
-  const char* g = ground ? "hills" : "flat";
   Print(name, g, "clip", raw.Figures(), rig->clip);
   Print(name, g, "IK", ik.Figures(), rig->clip);
   return true;
@@ -82,7 +142,17 @@ bool Play(const std::shared_ptr<const Rig>& rig, const std::string& name, const 
 
 int main(int argc, char** argv) {
   std::vector<std::string> clips;
-  for (int i = 1; i < argc; ++i) clips.push_back(argv[i]);
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--contacts") {
+      if (i + 1 >= argc || !(std::atof(argv[i + 1]) >= 0.0)) {
+        std::fprintf(stderr, "mocap_skate: --contacts needs a slide in millimetres, >= 0\n");
+        return 2;
+      }
+      g_list_mm = static_cast<float>(std::atof(argv[++i]));
+      continue;
+    }
+    clips.push_back(argv[i]);
+  }
   if (clips.empty()) {
     const std::string dir = "/usr/share/assimp/models/BVH/";
     clips = {dir + "01_01.bvh", dir + "01_03.bvh", dir + "Boxing_Toes.bvh"};

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
+#include <limits>
 #include <numbers>
 
 #include "ik/fabrik.h"
@@ -55,6 +56,9 @@ constexpr float kEndTurnShare = 1.0f;
 constexpr float kBallTurnShare = 0.5f;
 // Bisection rounds of LimitPop: its reach found to 1/2^rounds of the budget.
 constexpr int kPopRounds = 6;
+// The share of the pop budget a pinned foot's knee moves by before the foot is lifted on its
+// pin (LiftedPass): a little under the whole, so the knee's move keeps within it.
+constexpr float kLiftKneeShare = 0.95f;
 // The bend given to a straight chain before FABRIK solves it, radians.
 constexpr float kPreBend = 0.15f;
 
@@ -192,6 +196,7 @@ Character::Character(std::shared_ptr<const Rig> rig, const CharacterSettings& se
       arm_joints, std::max(leg_chain_[kLeft].joint_count(), leg_chain_[kRight].joint_count())));
   limit_best_.resize(limit_trial_.size());
   limit_alt_.resize(limit_trial_.size());
+  limit_lift_.resize(limit_trial_.size());
   // Bend planes before any frame: the rest pose's where its limb is bent, else the knees
   // forward (+Z) and the elbows back (-Z), as a BVH character stands (clip.h).
   for (int id = 0; id < 4; ++id) {
@@ -673,7 +678,9 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
     // Under the pop limit the foot's turn is held back too, towards the turn that keeps its
     // joints' last corrections, as a hand's (SolveArm).
     const glm::quat expected = ExpectedHandTurn(leg, shown_turn_[side]);
+    pop_keep_pin_ = feet_[side].contact && feet_[side].pinned;
     LimitPop(leg, solved, &turn, &expected);
+    pop_keep_pin_ = false;
     feet_[side].held_back = glm::distance(aimed, solved.back());
     WriteLimb(leg, solved);
     const glm::quat back = turn * animated_.rotations[a] * glm::inverse(final_.rotations[a]);
@@ -865,15 +872,80 @@ float Character::PopPass(const Limb& limb, std::span<const glm::vec3> solved, fl
                              : trial[i - 1] + (solved[i] - solved[i - 1]);
   }
   // Chained from the root suits a nearly straight leg, whose knee placing from the end swings.
-  const float chained = LimbPop(limb, trial, end_turn);
+  float pop = LimbPop(limb, trial, end_turn);
   if (two_bone) {
     const float placed = LimbPop(limb, alt, end_turn);
-    if (placed < chained) {
+    if (placed < pop) {
       std::copy(alt.begin(), alt.end(), trial.begin());
-      return placed;
+      pop = placed;
     }
   }
-  return chained;
+  // A pinned foot is lifted rather than slid wherever that keeps within the budget.
+  if (lift_ready_) {
+    const std::span<const glm::vec3> lift(limit_lift_.data(), n);
+    const float lifted = LimbPop(limb, lift, end_turn);
+    if (lifted <= settings_.max_pop_speed * frame_dt_ || lifted < pop) {
+      std::copy(lift.begin(), lift.end(), trial.begin());
+      pop = lifted;
+    }
+  }
+  return pop;
+}
+
+bool Character::LiftedPass(const Limb& limb, std::span<const glm::vec3> solved) {
+  const glm::vec3 root = final_.positions[limb.chain[0]];
+  const int j = limb.chain[1];
+  const glm::vec3 e = animated_.positions[j] + last_final_[j] - last_animated_[j] - root;
+  const float l1 = glm::distance(solved[1], solved[0]);
+  const float l2 = glm::distance(solved[2], solved[1]);
+  const float off = glm::distance(solved[1], e);
+  // The knee at most `r` from its expected place; the ankle's lift above its solved place
+  // that then keeps the shin's length (negative: it would have to go down; NaN: none).
+  glm::vec3 knee(0.0f);
+  const auto lift = [&](float r) {
+    glm::vec3 aim = solved[1];
+    if (off > r) aim = e + (aim - e) * (r / off);
+    const glm::vec3 thigh = aim - solved[0];
+    const float t = glm::length(thigh);
+    if (!(t > 1e-9f)) return std::numeric_limits<float>::quiet_NaN();
+    knee = solved[0] + thigh * (l1 / t);
+    const float h2 = (solved[2].x - knee.x) * (solved[2].x - knee.x) +
+                     (solved[2].z - knee.z) * (solved[2].z - knee.z);
+    if (h2 > l2 * l2) return std::numeric_limits<float>::quiet_NaN();
+    return knee.y - std::sqrt(l2 * l2 - h2) - solved[2].y;
+  };
+  // The knee as near its solved place as the budget lets it be, the ankle lifted as little
+  // as that allows; where the ankle would then move beyond the budget, the two moves (the
+  // knee's from its expected place, r, and the ankle's from its own) balanced: the larger is
+  // least where they meet (the knee's grows with r, the ankle's falls as the ankle nears
+  // where its last correction puts it), found by ternary search.
+  const int a = limb.chain[2];
+  const glm::vec3 ea = animated_.positions[a] + last_final_[a] - last_animated_[a] - root;
+  const auto worse = [&](float r) {
+    const float y = lift(r);
+    if (!(y >= 0.0f)) return std::numeric_limits<float>::infinity();
+    return std::max(r, glm::distance(solved[2] + glm::vec3(0.0f, y, 0.0f), ea));
+  };
+  const float budget = settings_.max_pop_speed * frame_dt_;
+  float r = std::min(off, kLiftKneeShare * budget);
+  if (!(worse(r) <= budget)) {
+    float lo = 0.0f, hi = off;
+    for (int round = 0; round < 2 * kPopRounds; ++round) {
+      const float m1 = lo + (hi - lo) / 3.0f, m2 = hi - (hi - lo) / 3.0f;
+      if (worse(m1) <= worse(m2)) {
+        hi = m2;
+      } else {
+        lo = m1;
+      }
+    }
+    r = 0.5f * (lo + hi);
+  }
+  const float y = lift(r);
+  if (!(y >= 0.0f)) return false;
+  limit_lift_[0] = solved[0];
+  limit_lift_[1] = knee;
+  limit_lift_[2] = glm::vec3(solved[2].x, solved[2].y + y, solved[2].z);
+  return true;
 }
 
 void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, glm::quat* end_turn,
@@ -903,6 +975,8 @@ void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, glm::qua
     return PopPass(limb, solved, reach, end_turn != nullptr ? &turn : nullptr);
   };
   const std::span<const glm::vec3> trial(limit_trial_.data(), n);
+  // The lifted chain does not depend on the reach: found once.
+  lift_ready_ = pop_keep_pin_ && n == 3 && LiftedPass(limb, solved);
   float lo = 0.0f, hi = budget;
   float best = LimbPop(limb, solved, end_turn);
   std::copy(solved.begin(), solved.end(), limit_best_.begin());
@@ -922,6 +996,7 @@ void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, glm::qua
       hi = mid;
     }
   }
+  lift_ready_ = false;
   std::copy(limit_best_.begin(), limit_best_.begin() + static_cast<std::ptrdiff_t>(n),
             solved.begin());
   if (end_turn != nullptr) *end_turn = best_turn;

@@ -40,7 +40,8 @@
 //      clip's knee moved by its last correction (fading over 0.2 s). Pop limit: no joint of
 //      the leg and foot may move more than max_pop_speed x dt beyond what the clip moves it;
 //      where the solve would, the chain is moved less far (the ankle falls short of its target
-//      and a pinned foot slides; foot(side).held_back says by how much). The foot gets back
+//      and a pinned foot slides, or is lifted on its pin where that keeps within the budget;
+//      foot(side).held_back says by how much). The foot gets back
 //      the clip's orientation, tilted towards the ground's normal under it by at most
 //      max_foot_tilt as the pin weight fades in, that turn changing by no more than the pop
 //      budget at the toe tip, and held back under the pop limit towards the turn that
@@ -243,6 +244,13 @@ class Character {
   // corrections put it, into limit_trial_; returns its pop (LimbPop).
   float PopPass(const Limb& limb, std::span<const glm::vec3> solved, float reach,
                 const glm::quat* end_turn);
+  // For a two-bone leg whose foot is pinned (pop_keep_pin_): the ankle on the vertical line
+  // through its solved place, at or above it (the pin kept in x and z: the foot lifted rather
+  // than slid), the knee moved from where its last correction puts it towards its solved
+  // place by nearly the pop budget, and the foot lifted as little as that allows (or both
+  // moves balanced where the ankle's would exceed the budget). Into limit_lift_; false where
+  // no such ankle is (the leg would have to lengthen).
+  bool LiftedPass(const Limb& limb, std::span<const glm::vec3> solved);
   // Writes the solved limb into the final pose as rigid turns of each bone's subtree.
   void WriteLimb(const Limb& limb, std::span<const glm::vec3> solved);
   // Pitches the foot (already turned by `carried`, CarriedPitch) further if its toe tip is
@@ -311,6 +319,9 @@ class Character {
   std::array<glm::quat, 2> hand_turn_{};         // each hand's turn from the clip's, last frame
   std::array<bool, 2> arm_held_{};               // the arm was off the clip's last frame (SolveArm)
   std::vector<glm::vec3> limit_trial_, limit_best_, limit_alt_;  // LimitPop's chains
+  std::vector<glm::vec3> limit_lift_;                             // LiftedPass's chain
+  bool pop_keep_pin_ = false;  // LimitPop is holding a leg whose foot is pinned
+  bool lift_ready_ = false;    // limit_lift_ holds this LimitPop's lifted chain
   std::vector<glm::vec3> last_final_, last_animated_;            // last frame's poses' positions
 
   std::array<std::optional<glm::vec3>, 2> reach_;
