@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <glm/geometric.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -138,13 +139,28 @@ Figures Play(const Model& model, const mocap::Clip& clip) {
   return fig;
 }
 
-TEST(Retarget, FindsTheHumansLimbsFromItsShape) {
-  const Model m = LoadOrFail(kHuman);
-  const Result<mocap::Clip> clip = mocap::LoadClipFile(kWalkClips[0]);
-  ASSERT_TRUE(clip.ok()) << clip.error();
-  const Result<Retargeter> r = Retargeter::Create(m.skeleton, clip.value());
-  ASSERT_TRUE(r.ok()) << r.error();
-  const mocap::Limbs& l = r.value().character_limbs();
+// The human with CMU's 01_01 and a retargeter between them: where the tests below start.
+class RetargetHuman : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m = LoadOrFail(kHuman);
+    Result<mocap::Clip> loaded = mocap::LoadClipFile(kWalkClips[0]);
+    ASSERT_TRUE(loaded.ok()) << loaded.error();
+    clip.emplace(std::move(loaded).value());
+    Result<Retargeter> made = Retargeter::Create(m.skeleton, *clip);
+    ASSERT_TRUE(made.ok()) << made.error();
+    retargeter.emplace(std::move(made).value());
+    clip_pose.Resize(clip->joint_count());
+  }
+  Model m;
+  std::optional<mocap::Clip> clip;
+  std::optional<Retargeter> retargeter;
+  mocap::Pose clip_pose;
+};
+
+TEST_F(RetargetHuman, FindsTheHumansLimbsFromItsShape) {
+  const Retargeter& r = *retargeter;
+  const mocap::Limbs& l = r.character_limbs();
   const Skeleton& sk = m.skeleton;
   EXPECT_EQ(sk.names[l.legs[mocap::kLeft].end()], "B_Ankle_Left");
   EXPECT_EQ(sk.names[l.legs[mocap::kRight].end()], "B_Ankle_Right");
@@ -155,15 +171,15 @@ TEST(Retarget, FindsTheHumansLimbsFromItsShape) {
   // Every spine bone from the pelvis to the neck follows a clip joint; the root above the
   // pelvis does not (it goes with the pelvis).
   for (const char* spine : {"B_Spine1", "B_Spine2", "B_Spine3", "B_Spine4", "B_Neck"}) {
-    EXPECT_TRUE(std::any_of(r.value().joints().begin(), r.value().joints().end(),
+    EXPECT_TRUE(std::any_of(r.joints().begin(), r.joints().end(),
                             [&](const RetargetJoint& j) { return sk.names[j.bone] == spine; }))
         << spine;
   }
-  EXPECT_FALSE(std::any_of(r.value().joints().begin(), r.value().joints().end(),
+  EXPECT_FALSE(std::any_of(r.joints().begin(), r.joints().end(),
                            [&](const RetargetJoint& j) { return j.bone == 0; }));
   // The human's legs (0.83 m hip to ankle) are longer than CMU's scaled 1.7 m subject's.
-  EXPECT_GT(r.value().scale(), 0.5f);
-  EXPECT_LT(r.value().scale(), 2.0f);
+  EXPECT_GT(r.scale(), 0.5f);
+  EXPECT_LT(r.scale(), 2.0f);
 }
 
 TEST(Retarget, CmuClipsOnTheHumanKeepLengthsTwistAndProportions) {
@@ -193,23 +209,16 @@ TEST(Retarget, CmuClipsOnTheHumanKeepLengthsTwistAndProportions) {
 
 // SetFootLift raises (or lowers) each ankle's goal: where the leg bends, the ankle lands that
 // much higher, the pelvis and the other leg where they were; a lift that is not finite is 0.
-TEST(Retarget, AFootLiftRaisesThatAnkle) {
-  const Model m = LoadOrFail(kHuman);
-  const Result<mocap::Clip> clip = mocap::LoadClipFile(kWalkClips[0]);
-  ASSERT_TRUE(clip.ok()) << clip.error();
-  Result<Retargeter> made = Retargeter::Create(m.skeleton, clip.value());
-  ASSERT_TRUE(made.ok()) << made.error();
-  Retargeter& r = made.value();
+TEST_F(RetargetHuman, AFootLiftRaisesThatAnkle) {
+  Retargeter& r = *retargeter;
   const int ankle = r.character_limbs().legs[mocap::kLeft].end();
   const int other = r.character_limbs().legs[mocap::kRight].end();
   const int pelvis = r.joints().front().bone;
   const std::size_t n = m.skeleton.names.size();
   std::vector<BoneTransform> flat(n), lifted(n);
-  mocap::Pose clip_pose;
-  clip_pose.Resize(clip.value().joint_count());
   int compared = 0;
-  for (int f = 2; f < clip.value().frame_count(); f += 97) {
-    mocap::SampleFrame(clip.value(), f, clip_pose);
+  for (int f = 2; f < clip->frame_count(); f += 97) {
+    mocap::SampleFrame(*clip, f, clip_pose);
     r.SetFootLift(mocap::kLeft, 0.0f);
     ASSERT_TRUE(r.Apply(clip_pose, flat));
     r.SetFootLift(mocap::kLeft, 0.03f);
@@ -232,27 +241,20 @@ TEST(Retarget, AFootLiftRaisesThatAnkle) {
 // leg reaches, every bone keeps its length, the ankle and the bones below it keep their
 // rotations, the knee stays on its side of the hip-ankle line; a straight leg bends forward
 // (the knee's own forward), never sideways.
-TEST(Retarget, FitLegPutsTheAnkleOnTheGoalKeepingLengthsAndTheKneesSide) {
-  const Model m = LoadOrFail(kHuman);
-  const Result<mocap::Clip> clip = mocap::LoadClipFile(kWalkClips[0]);
-  ASSERT_TRUE(clip.ok()) << clip.error();
-  Result<Retargeter> made = Retargeter::Create(m.skeleton, clip.value());
-  ASSERT_TRUE(made.ok()) << made.error();
-  Retargeter& r = made.value();
+TEST_F(RetargetHuman, FitLegPutsTheAnkleOnTheGoalKeepingLengthsAndTheKneesSide) {
+  Retargeter& r = *retargeter;
   const mocap::Limb& leg = r.character_limbs().legs[mocap::kLeft];
   const int hip = leg.chain[0], knee = leg.chain[leg.middle], ankle = leg.end();
   const std::size_t n = m.skeleton.names.size();
   std::vector<BoneTransform> before(n), pose(n);
-  mocap::Pose clip_pose;
-  clip_pose.Resize(clip.value().joint_count());
   const auto side_of_line = [&](const std::vector<BoneTransform>& p) {
     const glm::vec3 h = p[hip].translation, a = p[ankle].translation;
     const glm::vec3 line = glm::normalize(a - h), k = p[knee].translation - h;
     return k - line * glm::dot(k, line);
   };
   int fitted = 0;
-  for (int f = 2; f < clip.value().frame_count(); f += 131) {
-    mocap::SampleFrame(clip.value(), f, clip_pose);
+  for (int f = 2; f < clip->frame_count(); f += 131) {
+    mocap::SampleFrame(*clip, f, clip_pose);
     ASSERT_TRUE(r.Apply(clip_pose, before));
     pose = before;
     const glm::vec3 goal = before[ankle].translation + glm::vec3(0.04f, 0.05f, -0.03f);
@@ -290,20 +292,14 @@ TEST(Retarget, FitLegPutsTheAnkleOnTheGoalKeepingLengthsAndTheKneesSide) {
   for (std::size_t b = 0; b < n; ++b) EXPECT_EQ(pose[b].translation, kept[b].translation);
 }
 
-TEST(Retarget, WrongSizesAreRefused) {
-  const Model m = LoadOrFail(kHuman);
-  const Result<mocap::Clip> clip = mocap::LoadClipFile(kWalkClips[0]);
-  ASSERT_TRUE(clip.ok()) << clip.error();
-  Result<Retargeter> r = Retargeter::Create(m.skeleton, clip.value());
-  ASSERT_TRUE(r.ok()) << r.error();
-  mocap::Pose clip_pose;
-  clip_pose.Resize(clip.value().joint_count());
+TEST_F(RetargetHuman, WrongSizesAreRefused) {
+  Retargeter& r = *retargeter;
   std::vector<BoneTransform> few(3);
-  EXPECT_FALSE(r.value().Apply(clip_pose, few));
+  EXPECT_FALSE(r.Apply(clip_pose, few));
   mocap::Pose other;
   other.Resize(5);
   std::vector<BoneTransform> pose(m.skeleton.names.size());
-  EXPECT_FALSE(r.value().Apply(other, pose));
+  EXPECT_FALSE(r.Apply(other, pose));
 }
 
 }  // namespace
