@@ -184,7 +184,7 @@ Script Reaches(int hz, int only = -1) {
 
 // Reaches switched on and off (docs/mocap.md: One character, Figures): each target of
 // kReaches on its own, flat and on the hills. The goal is kMaxPop; what is met is within
-// kMaxPopReach per clip (measured worst: 2.1 cm on 01_01, 15.5 cm on 01_03, 5.1 cm on
+// kMaxPopReach per clip (measured worst: 2.2 cm on 01_01, 15.3 cm on 01_03, 5.1 cm on
 // Boxing_Toes, at the joints below the wrist and the elbow where the clip swings the hand
 // fast; before the hand was covered by the pop limit and a faded reach walked back: 64, 38
 // and 44 cm).
