@@ -166,7 +166,9 @@ TEST(Settings, BadFieldsAreIgnoredOneByOneAndTheRestKept) {
     EXPECT_FALSE(s.values.count(key)) << key;
   }
   for (const CommandEntry& e : CommandRegistry()) {
-    if (e.is_flag()) EXPECT_FALSE(s.values.count(e.language.name)) << e.language.name;
+    if (e.is_flag()) {
+      EXPECT_FALSE(s.values.count(e.language.name)) << e.language.name;
+    }
   }
   EXPECT_FALSE(s.camera || s.window_size);
   EXPECT_EQ(s.Get<std::string>("solver"), "ccd");
