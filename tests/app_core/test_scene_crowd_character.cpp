@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -101,6 +104,88 @@ TEST(CrowdCharacter, TheNearestAreSkinnedAndTheFeetStayOnTheGround) {
   EXPECT_TRUE(core.Json()["character"].is_null());
   EXPECT_TRUE(Crowd(core).skinned().empty());
   EXPECT_NEAR(Crowd(core).crowd().character(0).rig().clip.rest_height(), capsule_height, 1e-6);
+}
+
+// How far (across the ground) a skinned member's heel (its ankle bone) or ball (the ankle's
+// first child) moves while its foot's IK holds that point down, at the crowd's IK weight
+// `weight` (below 1 the skin's holds let go, docs/characters.md: The human's feet): the worst
+// over `frames` frames and every member while it stays skinned, from where the point was in the
+// first frame it was down (afresh after a restart: a clip's time jump).
+float WorstCrowdHeldDrift(float weight, int frames) {
+  Core core = CrowdOf(130);  // more than are skinned: members leave and join the nearest
+  core.Run(std::string("character ") + kCrowdHuman);
+  EXPECT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  core.Run("ik weight " + std::to_string(weight));
+  EXPECT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  const mocap::Limbs* limbs = Crowd(core).skin()->limbs();
+  EXPECT_NE(limbs, nullptr);
+  if (limbs == nullptr) return NAN;
+  const character::Model& model = Crowd(core).skin()->model();
+  std::vector<character::BoneTransform> bind(model.skeleton.names.size());
+  EXPECT_TRUE(character::BindPose(model.skeleton, bind));
+  int bones[2][2] = {{-1, -1}, {-1, -1}};
+  for (int side = 0; side < 2; ++side) {
+    bones[side][0] = limbs->legs[side].end();
+    for (int b = 0; b < model.skeleton.bone_count() && bones[side][1] < 0; ++b) {
+      if (model.skeleton.parents[static_cast<std::size_t>(b)] == bones[side][0]) bones[side][1] = b;
+    }
+    EXPECT_GE(bones[side][1], 0);
+    if (bones[side][1] < 0) return NAN;
+  }
+  struct Point {
+    bool down = false;
+    glm::vec2 start{0.0f};
+  };
+  std::vector<std::array<Point, 4>> points(Crowd(core).crowd().size());
+  std::vector<char> skinned_now(points.size(), 0), was_skinned(points.size(), 0);
+  int joined = 0;  // members that joined the skinned after the first frame
+  float worst = 0.0f;
+  int held_frames = 0;
+  for (int frame = 0; frame < frames; ++frame) {
+    core.Frames(1);
+    std::fill(skinned_now.begin(), skinned_now.end(), 0);
+    for (const CrowdSkinned& s : Crowd(core).skinned()) {
+      const auto member = static_cast<std::size_t>(s.member);
+      skinned_now[member] = 1;
+      if (frame > 0 && was_skinned[member] == 0) ++joined;
+      const mocap::Character& c = Crowd(core).crowd().character(member);
+      for (int side = 0; side < 2; ++side) {
+        const mocap::FootState& foot = c.foot(static_cast<mocap::Side>(side));
+        for (int k = 0; k < 2; ++k) {
+          Point& point = points[member][static_cast<std::size_t>(2 * side + k)];
+          // A restart (a clip looping: a time jump) puts the feet down afresh.
+          if (c.restarted()) point = {};
+          const bool down = foot.pinned && (k == 0 ? foot.heel : foot.ball);
+          const auto b = static_cast<std::size_t>(bones[side][k]);
+          const glm::vec3 p = s.bones[b].TransformPoint(bind[b].translation);
+          if (down && !point.down) point.start = glm::vec2(p.x, p.z);
+          if (down) {
+            worst = std::max(worst, glm::distance(glm::vec2(p.x, p.z), point.start));
+            ++held_frames;
+          }
+          point.down = down;
+        }
+      }
+    }
+    // A member out of the skinned is measured afresh when it comes back.
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      if (skinned_now[i] == 0) points[i] = {};
+    }
+    was_skinned = skinned_now;
+  }
+  EXPECT_GT(held_frames, frames) << "too few points held to measure";
+  EXPECT_GT(joined, 0) << "no member joined the skinned: no fresh hold measured";
+  return worst;
+}
+
+// Each skinned member holds its own heels and balls where they went down, as the mocap scene's
+// character does, with a hold state of its own (the crowd shares one skin per clip).
+TEST(CrowdCharacter, EachSkinnedMembersHeelAndBallHoldWhereTheyWentDown) {
+  const float held = WorstCrowdHeldDrift(1.0f, 300), free = WorstCrowdHeldDrift(0.999f, 300);
+  EXPECT_LT(held, 0.01f);
+  EXPECT_LT(held, 0.5f * free) << "held " << held << ", free " << free;
+  std::printf("crowd: worst drift of a held heel or ball %.2f mm, %.2f mm with the hold off\n",
+              1000.0 * held, 1000.0 * free);
 }
 
 TEST(CrowdCharacter, AFewCharactersAreAllSkinned) {

@@ -144,9 +144,13 @@ Status CrowdScene::Build(AppState& state) {
   for (CrowdSkinned& s : skinned_) s.bones.resize(model->skeleton.names.size());
   skinned_count_ = 0;
   nearest_.reserve(static_cast<std::size_t>(n));
+  feet_holds_.assign(slots, MocapSkin::FeetHold{});
+  hold_member_.assign(slots, -1);
+  member_hold_.assign(static_cast<std::size_t>(n), -1);
+  is_nearest_.assign(static_cast<std::size_t>(n), 0);
   (void)crowd_->SetIkWeight(ik_weight_);
   crowd_->Update(0.0f);
-  PoseSkinned(state);
+  PoseSkinned(state, 0.0f);
   return Ok{};
 }
 
@@ -159,7 +163,30 @@ Status CrowdScene::SetCharacter(AppState& state, const std::string& path) {
   return built;
 }
 
-void CrowdScene::PoseSkinned(const AppState& state) {
+void CrowdScene::AssignHolds(std::size_t count) {
+  for (std::size_t k = 0; k < count; ++k) {
+    is_nearest_[static_cast<std::size_t>(nearest_[k].second)] = 1;
+  }
+  // The slots of members no longer among the nearest are freed.
+  for (int& member : hold_member_) {
+    if (member >= 0 && is_nearest_[static_cast<std::size_t>(member)] == 0) {
+      member_hold_[static_cast<std::size_t>(member)] = -1;
+      member = -1;
+    }
+  }
+  std::size_t free_slot = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto member = static_cast<std::size_t>(nearest_[k].second);
+    is_nearest_[member] = 0;
+    if (member_hold_[member] >= 0) continue;
+    while (hold_member_[free_slot] >= 0) ++free_slot;  // count <= slots: one is free
+    hold_member_[free_slot] = static_cast<int>(member);
+    member_hold_[member] = static_cast<int>(free_slot);
+    feet_holds_[free_slot] = MocapSkin::FeetHold{};  // no holds from the slot's last member
+  }
+}
+
+void CrowdScene::PoseSkinned(const AppState& state, float dt) {
   skinned_count_ = 0;
   retarget_us_ = skin_us_ = 0.0;
   if (skins_.empty() || !crowd_) return;
@@ -175,13 +202,22 @@ void CrowdScene::PoseSkinned(const AppState& state) {
   if (count == 0) return;
   std::nth_element(nearest_.begin(), nearest_.begin() + static_cast<std::ptrdiff_t>(count) - 1,
                    nearest_.end());
+  AssignHolds(count);
   for (std::size_t k = 0; k < count; ++k) {
     const int member = nearest_[k].second;
-    MocapSkin& skin = skins_[static_cast<std::size_t>(member_skin_[static_cast<std::size_t>(member)])];
-    if (!skin.Frame(crowd_->character(static_cast<std::size_t>(member)).pose(), true, {0.0f, 0.0f},
-                    ground_.get())) {
-      continue;
-    }
+    const auto m = static_cast<std::size_t>(member);
+    MocapSkin& skin = skins_[static_cast<std::size_t>(member_skin_[m])];
+    const mocap::Character& actor = crowd_->character(m);
+    // The member's own heels and balls held as the mocap scene's character's are
+    // (docs/characters.md: The human's feet), from its own feet.
+    MocapSkin::FeetHold& hold = feet_holds_[static_cast<std::size_t>(member_hold_[m])];
+    // A restart (the clip's time jumped) starts the member's feet afresh, the skin's holds too.
+    if (actor.restarted()) hold = MocapSkin::FeetHold{};
+    MocapSkin::SetFootContacts(
+        hold,
+        {MocapSkin::DownOf(actor.foot(mocap::kLeft)), MocapSkin::DownOf(actor.foot(mocap::kRight))},
+        dt, actor.applied_ik_weight());
+    if (!skin.Frame(actor.pose(), true, {0.0f, 0.0f}, ground_.get(), hold)) continue;
     retarget_us_ += skin.retarget_us();
     skin_us_ += skin.skin_us();
     CrowdSkinned& slot = skinned_[skinned_count_++];
@@ -214,7 +250,7 @@ void CrowdScene::Solve(AppState& state) {
   const float dt = std::isfinite(state.timing.dt) ? std::max(state.timing.dt, 0.0f) : 0.0f;
   const auto start = std::chrono::steady_clock::now();
   crowd_->Update(dt);
-  PoseSkinned(state);
+  PoseSkinned(state, dt);
   RecordSolveTime(state, start);
   state.last = {};
   state.last.ok = true;

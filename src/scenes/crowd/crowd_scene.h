@@ -88,8 +88,13 @@ class CrowdScene final : public Scene {
  private:
   // Loads the clips (and the model) and places the crowd; on failure nothing changes.
   Status Build(AppState& state);
-  // Retargets and skins the kMaxSkinnedCharacters members nearest the camera's pivot.
-  void PoseSkinned(const AppState& state);
+  // Retargets and skins the kMaxSkinnedCharacters members nearest the camera's pivot, each
+  // holding its own heels and balls (its feet's hold state, kept per member: a member that
+  // joins the nearest starts afresh) over the frame's step `dt`.
+  void PoseSkinned(const AppState& state, float dt);
+  // Gives each of the `count` members first in nearest_ a hold slot, its own since it became
+  // one of the nearest, or a free one reset.
+  void AssignHolds(std::size_t count);
 
   std::optional<mocap::Crowd> crowd_;
   std::shared_ptr<const Heightmap> ground_;  // kept alive: the crowd holds a plain pointer
@@ -102,6 +107,10 @@ class CrowdScene final : public Scene {
   std::vector<CrowdSkinned> skinned_;  // kMaxSkinnedCharacters slots, sized once per build
   std::size_t skinned_count_ = 0;
   std::vector<std::pair<float, int>> nearest_;  // per member: squared distance to the pivot
+  std::vector<MocapSkin::FeetHold> feet_holds_;  // kMaxSkinnedCharacters slots' held feet
+  std::vector<int> hold_member_;                 // per hold slot: its member, or -1
+  std::vector<int> member_hold_;                 // per member: its hold slot, or -1
+  std::vector<char> is_nearest_;                 // per member: among this frame's nearest
   double retarget_us_ = 0.0, skin_us_ = 0.0;
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <utility>
 
 #include "character/cpu_skin.h"
 #include "character/pose.h"
@@ -242,9 +243,23 @@ bool MocapSkin::Frame(const mocap::Pose& clip_pose, bool retarget, std::array<fl
 }
 
 void MocapSkin::SetFootContacts(std::array<FootDown, 2> feet, float dt, float weight) {
-  feet_ = feet;
-  hold_ik_weight_ = std::isnan(weight) ? 0.0f : std::clamp(weight, 0.0f, 1.0f);
-  contacts_dt_ = std::isfinite(dt) ? std::max(dt, 0.0f) : 0.0f;
+  SetFootContacts(hold_, feet, dt, weight);
+}
+
+void MocapSkin::SetFootContacts(FeetHold& hold, std::array<FootDown, 2> feet, float dt,
+                                float weight) {
+  hold.feet = feet;
+  hold.ik_weight = std::isnan(weight) ? 0.0f : std::clamp(weight, 0.0f, 1.0f);
+  hold.dt = std::isfinite(dt) ? std::max(dt, 0.0f) : 0.0f;
+}
+
+bool MocapSkin::Frame(const mocap::Pose& clip_pose, bool retarget, std::array<float, 2> hand_follow,
+                      const Heightmap* ground, FeetHold& hold) {
+  // The character's state in place of the skin's own for this frame, then back.
+  std::swap(hold_, hold);
+  const bool posed = Frame(clip_pose, retarget, hand_follow, ground);
+  std::swap(hold_, hold);
+  return posed;
 }
 
 MocapSkin::FootDown MocapSkin::DownOf(const mocap::FootState& foot) {
@@ -260,30 +275,30 @@ void MocapSkin::HoldFeet(const Heightmap* ground) {
     const int bone = k == 0 ? retarget_->character_limbs().legs[side].end() : soles_[2 + side].bone;
     return bone >= 0 ? pose_[static_cast<std::size_t>(bone)].translation : glm::vec3(NAN);
   };
-  const float fade = kHoldRelease > 0.0f ? contacts_dt_ / kHoldRelease : 1.0f;
+  const float fade = kHoldRelease > 0.0f ? hold_.dt / kHoldRelease : 1.0f;
   bool down[2][2];
   for (int side : {mocap::kLeft, mocap::kRight}) {
-    const FootDown f = feet_[side];
-    down[side][0] = hold_ik_weight_ >= 1.0f && (f == FootDown::kDown || f == FootDown::kHeelOnly);
-    down[side][1] = hold_ik_weight_ >= 1.0f && soles_[2 + side].bone >= 0 &&
+    const FootDown f = hold_.feet[side];
+    down[side][0] = hold_.ik_weight >= 1.0f && (f == FootDown::kDown || f == FootDown::kHeelOnly);
+    down[side][1] = hold_.ik_weight >= 1.0f && soles_[2 + side].bone >= 0 &&
                     (f == FootDown::kDown || f == FootDown::kBallOnly);
     // The foot lowered onto the ground (the sole's drop), easing in over kHoldRelease.
-    if (held_[side][0] || held_[side][1]) {
-      drop_ramp_[side] = std::min(1.0f, drop_ramp_[side] + fade);
+    if (hold_.held[side][0] || hold_.held[side][1]) {
+      hold_.drop_ramp[side] = std::min(1.0f, hold_.drop_ramp[side] + fade);
     }
-    const glm::vec3 lower(0.0f, drop_[side] * smooth(drop_ramp_[side]), 0.0f);
-    holds_[side].heel = raw_[side][0] - lower;
-    holds_[side].ball = raw_[side][1] - lower;
+    const glm::vec3 lower(0.0f, hold_.drop[side] * smooth(hold_.drop_ramp[side]), 0.0f);
+    hold_.holds[side].heel = hold_.raw[side][0] - lower;
+    hold_.holds[side].ball = hold_.raw[side][1] - lower;
     for (int k = 0; k < 2; ++k) {
-      float& linear = hold_linear_[side][k];
-      const glm::vec3& hold = k == 0 ? holds_[side].heel : holds_[side].ball;
+      float& linear = hold_.linear[side][k];
+      const glm::vec3& hold = k == 0 ? hold_.holds[side].heel : hold_.holds[side].ball;
       const glm::vec3 now = point_of(side, k);
-      if (down[side][k] && held_[side][k] &&
+      if (down[side][k] && hold_.held[side][k] &&
           glm::length(glm::vec2(hold.x - now.x, hold.z - now.z)) > kMaxHoldSlip) {
-        held_[side][k] = false, linear = 0.0f;  // a time jump: held again where it is
+        hold_.held[side][k] = false, linear = 0.0f;  // a time jump: held again where it is
       }
-      if (!down[side][k]) held_[side][k] = false, linear = std::max(0.0f, linear - fade);
-      (k == 0 ? holds_[side].heel_weight : holds_[side].ball_weight) = smooth(linear);
+      if (!down[side][k]) hold_.held[side][k] = false, linear = std::max(0.0f, linear - fade);
+      (k == 0 ? hold_.holds[side].heel_weight : hold_.holds[side].ball_weight) = smooth(linear);
     }
     HoldFoot(side);
   }
@@ -291,7 +306,7 @@ void MocapSkin::HoldFeet(const Heightmap* ground) {
     // A foot held by heel and ball lies as it did when they went down: only its toe bends.
     for (int side : {mocap::kLeft, mocap::kRight}) {
       soles_[side].max_bend =
-          kMaxFootBend * (1.0f - holds_[side].heel_weight * holds_[side].ball_weight);
+          kMaxFootBend * (1.0f - hold_.holds[side].heel_weight * hold_.holds[side].ball_weight);
     }
     TurnFeetUp(*ground);
     for (int side : {mocap::kLeft, mocap::kRight}) soles_[side].max_bend = kMaxFootBend;
@@ -300,16 +315,16 @@ void MocapSkin::HoldFeet(const Heightmap* ground) {
   // the ground so that the ball is on its hold again.
   for (int side : {mocap::kLeft, mocap::kRight}) {
     // Not while the heel is down: it holds the foot.
-    const float wb = held_[side][0] ? 0.0f : holds_[side].ball_weight;
+    const float wb = hold_.held[side][0] ? 0.0f : hold_.holds[side].ball_weight;
     if (wb <= 0.0f || soles_[2 + side].bone < 0) continue;
-    const glm::vec3 off = wb * (holds_[side].ball - point_of(side, 1));
+    const glm::vec3 off = wb * (hold_.holds[side].ball - point_of(side, 1));
     if (off.x * off.x + off.z * off.z < 1e-8f) continue;
     const int ankle = retarget_->character_limbs().legs[side].end();
     (void)retarget_->FitLeg(side, pose_[static_cast<std::size_t>(ankle)].translation +
                                       glm::vec3(off.x, 0.0f, off.z), pose_);
   }
   RecordHolds(ground, down);
-  contacts_dt_ = 0.0f;
+  hold_.dt = 0.0f;
 }
 
 void MocapSkin::RecordHolds(const Heightmap* ground, const bool (&down)[2][2]) {
@@ -321,38 +336,38 @@ void MocapSkin::RecordHolds(const Heightmap* ground, const bool (&down)[2][2]) {
   // A point down this frame is held where it is now, in full at once.
   bool fresh[2] = {false, false};
   for (int side : {mocap::kLeft, mocap::kRight}) {
-    const bool new_contact = !held_[side][0] && !held_[side][1];
+    const bool new_contact = !hold_.held[side][0] && !hold_.held[side][1];
     for (int k = 0; k < 2; ++k) {
-      if (!down[side][k] || held_[side][k]) continue;
+      if (!down[side][k] || hold_.held[side][k]) continue;
       if (new_contact && !fresh[side]) {
         // A new contact: points still letting go keep where they are held; the sole's drop
         // is measured afresh and eases in from none.
-        const float lowered = drop_[side] * smooth(drop_ramp_[side]);
-        for (glm::vec3& raw : raw_[side]) raw.y -= lowered;
-        drop_[side] = ground != nullptr && down[side][0]
-                          ? std::max(0.0f, SoleGap(side, *ground) - kSoleClearance)
-                          : 0.0f;
-        drop_ramp_[side] = 0.0f;
+        const float lowered = hold_.drop[side] * smooth(hold_.drop_ramp[side]);
+        for (glm::vec3& raw : hold_.raw[side]) raw.y -= lowered;
+        hold_.drop[side] = ground != nullptr && down[side][0]
+                               ? std::max(0.0f, SoleGap(side, *ground) - kSoleClearance)
+                               : 0.0f;
+        hold_.drop_ramp[side] = 0.0f;
       }
       fresh[side] = true;
-      held_[side][k] = true;
-      hold_linear_[side][k] = 1.0f;
-      const glm::vec3 lowered(0.0f, drop_[side] * smooth(drop_ramp_[side]), 0.0f);
-      raw_[side][k] = point_of(side, k) + lowered;
-      (k == 0 ? holds_[side].heel : holds_[side].ball) = point_of(side, k);
-      (k == 0 ? holds_[side].heel_weight : holds_[side].ball_weight) = 1.0f;
+      hold_.held[side][k] = true;
+      hold_.linear[side][k] = 1.0f;
+      const glm::vec3 lowered(0.0f, hold_.drop[side] * smooth(hold_.drop_ramp[side]), 0.0f);
+      hold_.raw[side][k] = point_of(side, k) + lowered;
+      (k == 0 ? hold_.holds[side].heel : hold_.holds[side].ball) = point_of(side, k);
+      (k == 0 ? hold_.holds[side].heel_weight : hold_.holds[side].ball_weight) = 1.0f;
     }
   }
   for (int side : {mocap::kLeft, mocap::kRight}) {
-    const bool both = held_[side][0] && held_[side][1];
-    if (both && (fresh[side] || !foot_held_[side])) {
-      holds_[side].foot =
+    const bool both = hold_.held[side][0] && hold_.held[side][1];
+    if (both && (fresh[side] || !hold_.foot_held[side])) {
+      hold_.holds[side].foot =
           pose_[static_cast<std::size_t>(retarget_->character_limbs().legs[side].end())].rotation;
     }
     // Kept while either point's weight lasts (both fade), until both are down afresh.
-    if (both) foot_held_[side] = true;
-    if (holds_[side].heel_weight <= 0.0f || holds_[side].ball_weight <= 0.0f) {
-      foot_held_[side] = false;
+    if (both) hold_.foot_held[side] = true;
+    if (hold_.holds[side].heel_weight <= 0.0f || hold_.holds[side].ball_weight <= 0.0f) {
+      hold_.foot_held[side] = false;
     }
   }
 }
@@ -371,7 +386,7 @@ float MocapSkin::SoleGap(int side, const Heightmap& ground) const {
 }
 
 void MocapSkin::HoldFoot(int side) {
-  const FootHold& hold = holds_[side];
+  const FootHold& hold = hold_.holds[side];
   const int ankle = retarget_->character_limbs().legs[side].end();
   const int toe = soles_[2 + side].bone;
   const float wh = hold.heel_weight, wb = toe >= 0 ? hold.ball_weight : 0.0f;
@@ -381,7 +396,7 @@ void MocapSkin::HoldFoot(int side) {
   // the held heel.
   const glm::vec3 on_ball = at(ankle) + wb * (hold.ball - (toe >= 0 ? at(toe) : at(ankle)));
   glm::vec3 goal = on_ball + wh * (hold.heel - on_ball);
-  if (!held_[side][0] && toe >= 0) {
+  if (!hold_.held[side][0] && toe >= 0) {
     // The heel up (its hold letting go): the ankle a foot's length from the held ball, so
     // that the turn below puts the ball on it.
     const glm::vec3 out = goal - hold.ball;
@@ -400,7 +415,7 @@ void MocapSkin::HoldFoot(int side) {
   };
   const glm::quat none(1.0f, 0.0f, 0.0f, 0.0f);
   // Both points down: the foot's whole rotation as it was when the second went down.
-  const float both = foot_held_[side] ? wh * wb : 0.0f;
+  const float both = hold_.foot_held[side] ? wh * wb : 0.0f;
   if (both > 0.0f) {
     const glm::quat now = pose_[static_cast<std::size_t>(ankle)].rotation;
     turn_foot(glm::slerp(none, glm::normalize(hold.foot * glm::inverse(now)), both));

@@ -120,7 +120,28 @@ class MocapSkin {
     glm::vec3 heel{0.0f}, ball{0.0f};
     glm::quat foot{1.0f, 0.0f, 0.0f, 0.0f};  // the ankle bone's rotation, both points down
   };
-  const std::array<FootHold, 2>& foot_holds() const { return holds_; }
+  const std::array<FootHold, 2>& foot_holds() const { return hold_.holds; }
+  // One character's held feet: everything SetFootContacts and Frame keep between frames (the
+  // header comment: Held feet). The skin keeps its own; a skin shared by several characters
+  // (the crowd's, one per clip) is handed each character's by Frame's last argument.
+  struct FeetHold {
+    std::array<FootDown, 2> feet{FootDown::kAir, FootDown::kAir};
+    float dt = 0.0f;         // the step to the next Frame, seconds
+    float ik_weight = 1.0f;  // 0..1
+    std::array<FootHold, 2> holds{};
+    float linear[2][2] = {{0.0f, 0.0f}, {0.0f, 0.0f}};   // per foot and point, before smoothstep
+    bool held[2][2] = {{false, false}, {false, false}};  // held now
+    bool foot_held[2] = {false, false};                  // FootHold::foot recorded
+    float drop[2] = {0.0f, 0.0f}, drop_ramp[2] = {0.0f, 0.0f};  // the sole's drop
+    glm::vec3 raw[2][2] = {};                                   // held points before the drop
+  };
+  // SetFootContacts for the state `hold` (the skin's own is untouched).
+  static void SetFootContacts(FeetHold& hold, std::array<FootDown, 2> feet, float dt,
+                              float weight = 1.0f);
+  // Frame for the character whose held feet are `hold` (read and updated in place of the
+  // skin's own, which is untouched); foot_holds() then is the skin's own again.
+  bool Frame(const mocap::Pose& clip_pose, bool retarget, std::array<float, 2> hand_follow,
+             const Heightmap* ground, FeetHold& hold);
 
   const std::string& path() const { return path_; }
   const character::Model& model() const { return *model_; }
@@ -183,15 +204,7 @@ class MocapSkin {
   // How far the lowest vertex of a foot (its toe's included) is above the ground, at most
   // kMaxSoleDrop.
   float SoleGap(int side, const Heightmap& ground) const;
-  float drop_[2] = {0.0f, 0.0f}, drop_ramp_[2] = {0.0f, 0.0f};  // the sole's drop
-  glm::vec3 raw_[2][2] = {};  // held points before the drop
-  std::array<FootDown, 2> feet_{FootDown::kAir, FootDown::kAir};
-  std::array<FootHold, 2> holds_{};
-  float hold_linear_[2][2] = {{0.0f, 0.0f}, {0.0f, 0.0f}};
-  bool held_[2][2] = {{false, false}, {false, false}};
-  bool foot_held_[2] = {false, false};  // FootHold::foot recorded
-  float contacts_dt_ = 0.0f;
-  float hold_ik_weight_ = 1.0f;
+  FeetHold hold_;
   // The feet's turns (the header comment: Feet), each foot and then its toe.
   void TurnFeetUp(const Heightmap& ground);
 };
