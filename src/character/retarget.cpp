@@ -298,7 +298,7 @@ void Retargeter::AddLimbFit(const mocap::Limb& ours, const mocap::Limb& theirs, 
   const auto length = [](std::span<const glm::vec3> p, int a, int b, int c) {
     return glm::length(p[b] - p[a]) + glm::length(p[c] - p[b]);
   };
-  LimbFit fit{j_root, j_middle, j_end, -1, -1, scale_, std::move(chain).value(), arm, -1};
+  LimbFit fit{j_root, j_middle, j_end, -1, -1, scale_, std::move(chain).value(), arm, -1, {}};
   if (arm < 0) {
     fit.leg = ours.chain[0] == character_limbs_.legs[mocap::kRight].chain[0] ? mocap::kRight
                                                                              : mocap::kLeft;

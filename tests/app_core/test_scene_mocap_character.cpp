@@ -350,6 +350,44 @@ TEST(MocapCharacter, TheHumansHeelAndBallHoldWhereTheyWentDown) {
   }
 }
 
+// A seek (or a loop's restart) lets go of the human's held points: its ankles go where the
+// clip's grounded ankles are at the new time (within the soles' lift and the sole's drop),
+// not dragged back towards where its feet were held before the jump.
+TEST(MocapCharacter, ASeekLetsGoOfTheHeldFeet) {
+  Core core;
+  core.Run("scene mocap");
+  core.Run(std::string("character ") + kHuman);
+  ASSERT_NE(core.LastKind(), ConsoleLine::Kind::kError) << core.LastLine();
+  const MocapScene* scene = core.state().scene.As<MocapScene>();
+  const mocap::Limbs* limbs = scene->skin()->limbs();
+  ASSERT_NE(limbs, nullptr);
+  const auto worst_ankle_gap = [&] {
+    float worst = 0.0f;
+    for (int side = 0; side < 2; ++side) {
+      const auto ours = static_cast<std::size_t>(limbs->legs[side].end());
+      const auto theirs =
+          static_cast<std::size_t>(scene->character().rig().limbs.legs[side].end());
+      const glm::vec3 a = scene->skin()->pose()[ours].translation;
+      const glm::vec3 b = scene->character().pose().positions[theirs];
+      worst = std::max(worst, glm::distance(glm::vec2(a.x, a.z), glm::vec2(b.x, b.z)));
+    }
+    return worst;
+  };
+  for (const int to : {1500, 300, 2200}) {
+    core.Frames(120);  // feet down and held
+    bool held = false;
+    for (const auto& hold : scene->skin()->foot_holds()) {
+      held = held || hold.heel_weight > 0.0f || hold.ball_weight > 0.0f;
+    }
+    EXPECT_TRUE(held) << "before the seek to " << to;
+    core.Run("mocap frame " + std::to_string(to));
+    for (int frame = 0; frame < 3; ++frame) {
+      core.Frames(1);
+      EXPECT_LT(worst_ankle_gap(), 0.05f) << "frame " << frame << " after the seek to " << to;
+    }
+  }
+}
+
 // A reaching hand of the human reaches the target the clip's hand was given (its wrist goes
 // where the clip's is, not in proportion), fading in and out with the reach.
 TEST(MocapCharacter, AReachingHandReachesTheTarget) {

@@ -335,6 +335,8 @@ void MocapScene::PoseSkin(float clip_dt) {
   for (const mocap::Side side : {mocap::kLeft, mocap::kRight}) {
     feet[side] = MocapSkin::DownOf(character_->foot(side));
   }
+  // A restart (the clip's time jumped: a loop, a seek) starts the feet afresh, as the crowd's.
+  if (character_->restarted()) skin_->ForgetHolds();
   skin_->SetFootContacts(feet, clip_dt, character_->applied_ik_weight());
   (void)skin_->Frame(character_->pose(), retarget_, HandFollow(), ground_.get());
   (void)skin_->FrameAnimated(character_->animated(), retarget_);

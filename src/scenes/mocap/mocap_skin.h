@@ -135,6 +135,9 @@ class MocapSkin {
     float drop[2] = {0.0f, 0.0f}, drop_ramp[2] = {0.0f, 0.0f};  // the sole's drop
     glm::vec3 raw[2][2] = {};                                   // held points before the drop
   };
+  // Lets go of every held point at once (the skin's own state): for a clip that restarted or
+  // was moved to another time, whose feet went down elsewhere.
+  void ForgetHolds() { hold_ = FeetHold{}; }
   // SetFootContacts for the state `hold` (the skin's own is untouched).
   static void SetFootContacts(FeetHold& hold, std::array<FootDown, 2> feet, float dt,
                               float weight = 1.0f);
