@@ -14,7 +14,11 @@
 // listed after its row: the foot, its frames, the point (heel or ball) and its slide, the frame
 // of the worst slide, and the most and the sum that the pop limit held the ankle back from its
 // solve (Character::foot(side).held_back) while it was down.
-// Usage: mocap_skate [--contacts MM] [clip.bvh ...]
+// With --reaches, each clip (not disguised) is played again, flat and on the hills, once per
+// reach target, a hand's reach switched on and off every second (each hand in turn; the
+// targets and the schedule are test_no_pops.cpp's ReachesSwitchedOnAndOff): the worst pop and
+// outrun over the whole body and over the arms' chains (shoulder, elbow, wrist) alone.
+// Usage: mocap_skate [--contacts MM] [--reaches] [clip.bvh ...]
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -54,10 +58,11 @@ void Print(const std::string& clip, const char* ground, const char* pose, const 
   const std::string at = g.pop_joint >= 0
                              ? skeleton.name(g.pop_joint) + " @" + std::to_string(g.pop_frame)
                              : std::string("-");
-  std::printf("%-14s %-5s %-4s %5.0f%% %5.0f%% %4d %7.2f %7.2f %7.2f %7.2f %4d  %s\n", clip.c_str(),
-              ground, pose, 100.0 * g.contact_share[kLeft], 100.0 * g.contact_share[kRight],
-              g.contacts, 1000.0 * g.skate_mean, 1000.0 * g.skate_worst,
-              100.0 * g.penetration_worst, 100.0 * g.pop_worst, g.restarts, at.c_str());
+  std::printf("%-14s %-5s %-4s %5.0f%% %5.0f%% %4d %7.2f %7.2f %7.2f %7.2f %7.2f %4d  %s\n",
+              clip.c_str(), ground, pose, 100.0 * g.contact_share[kLeft],
+              100.0 * g.contact_share[kRight], g.contacts, 1000.0 * g.skate_mean,
+              1000.0 * g.skate_worst, 100.0 * g.penetration_worst, 100.0 * g.pop_worst,
+              100.0 * g.outrun_worst, g.restarts, at.c_str());
 }
 
 // Per contact of one foot: where each point went down, its slide so far, and the pop limit's
@@ -138,10 +143,77 @@ bool Play(const std::shared_ptr<const Rig>& rig, const std::string& name, const 
   return true;
 }
 
+// The reach targets of --reaches: offsets from the root in the character's frame (turned by
+// its placement), metres: in front, behind, overhead, and far out of reach.
+constexpr glm::vec3 kReaches[] = {
+    {0.25f, 0.35f, 0.45f}, {0.25f, 0.3f, -0.5f}, {0.2f, 0.95f, 0.05f}, {1.5f, 0.8f, 1.0f}};
+
+// Plays `rig` on `ground` with reach target `which` switched on and off every second; prints
+// the worst pop and outrun over the body and over the arms' chains.
+bool PlayReaches(const std::shared_ptr<const Rig>& rig, const std::string& name,
+                 const Heightmap* ground, int which) {
+  auto character = Character::Create(rig);
+  if (!character) {
+    std::fprintf(stderr, "mocap_skate: %s\n", character.error().c_str());
+    return false;
+  }
+  Character& c = character.value();
+  c.SetTerrain(ground);
+  if (ground) c.SetPlacement(Placement{12.0f, -12.0f, 0.7f});
+  GroundingMeter body(*rig, ground);
+  const Clip& clip = rig->clip;
+  const float dt = clip.frame_time();
+  const int hz = static_cast<int>(std::lround(1.0f / dt));
+  std::vector<glm::vec3> last_pose, last_clip;
+  double arm_pop = 0.0, arm_outrun = 0.0;
+  int arm_pop_at = -1, arm_outrun_at = -1;
+  for (int f = 0; f < clip.frame_count(); ++f) {
+    if (f % hz == 0) {
+      const int k = f / hz;
+      const Side hand = (k / 2) % 2 == 0 ? kRight : kLeft;
+      if (k % 2 == 1) {
+        glm::vec3 to = kReaches[which];
+        if (hand == kRight) to.x = -to.x;  // a BVH character's left is +X (clip.h)
+        if (!c.SetReachTarget(hand, c.animated().positions[0] + c.placed_turn() * to)) return false;
+      } else {
+        c.ClearReachTarget(kLeft);
+        c.ClearReachTarget(kRight);
+      }
+    }
+    c.Update(static_cast<float>(f) * dt, dt);
+    body.Frame(f, c.animated(), c.pose(), c.restarted());
+    if (!last_pose.empty() && !c.restarted()) {
+      for (const Limb& arm : rig->limbs.arms) {
+        for (int j : arm.chain) {
+          const glm::vec3 moved = c.pose().positions[j] - last_pose[j];
+          const glm::vec3 clip_moved = c.animated().positions[j] - last_clip[j];
+          const double pop = glm::distance(moved, clip_moved);
+          const double outrun = double(glm::length(moved)) - double(glm::length(clip_moved));
+          if (pop > arm_pop) arm_pop = pop, arm_pop_at = f;
+          if (outrun > arm_outrun) arm_outrun = outrun, arm_outrun_at = f;
+        }
+      }
+    }
+    last_pose = c.pose().positions;
+    last_clip = c.animated().positions;
+  }
+  const GroundingFigures g = body.Figures();
+  const auto at = [&](int joint, int frame) {
+    return joint >= 0 ? clip.name(joint) + " @" + std::to_string(frame) : std::string("-");
+  };
+  std::printf("%-14s %-5s %6d %7.2f %-22s %7.2f %-22s %7.2f @%-5d %7.2f @%d\n", name.c_str(),
+              ground ? "hills" : "flat", which, 100.0 * g.pop_worst,
+              at(g.pop_joint, g.pop_frame).c_str(), 100.0 * g.outrun_worst,
+              at(g.outrun_joint, g.outrun_frame).c_str(), 100.0 * arm_pop, arm_pop_at,
+              100.0 * arm_outrun, arm_outrun_at);
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> clips;
+  bool reaches = false;
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--contacts") {
       if (i + 1 >= argc || !(std::atof(argv[i + 1]) >= 0.0)) {
@@ -149,6 +221,10 @@ int main(int argc, char** argv) {
         return 2;
       }
       g_list_mm = static_cast<float>(std::atof(argv[++i]));
+      continue;
+    }
+    if (std::string(argv[i]) == "--reaches") {
+      reaches = true;
       continue;
     }
     clips.push_back(argv[i]);
@@ -163,10 +239,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "mocap_skate: %s\n", hills.error().c_str());
     return 1;
   }
-  std::printf("%-14s %-5s %-4s %6s %6s %4s %7s %7s %7s %7s %4s\n", "clip", "ground", "pose", "left",
-              "right", "n", "skate", "worst", "below", "pop", "rst");
-  std::printf("%-14s %-5s %-4s %6s %6s %4s %7s %7s %7s %7s %4s\n", "", "", "", "contact", "", "",
-              "mm", "mm", "cm", "cm", "");
+  std::printf("%-14s %-5s %-4s %6s %6s %4s %7s %7s %7s %7s %7s %4s\n", "clip", "ground", "pose",
+              "left", "right", "n", "skate", "worst", "below", "pop", "outrun", "rst");
+  std::printf("%-14s %-5s %-4s %6s %6s %4s %7s %7s %7s %7s %7s %4s\n", "", "", "", "contact", "",
+              "", "mm", "mm", "cm", "cm", "cm", "");
   // The last column: the joint and frame of the worst pop.
   std::vector<double> ik_us;
   for (const std::string& path : clips) {
@@ -202,5 +278,26 @@ int main(int argc, char** argv) {
       "\n*: joints renamed, unit changed. IK time per frame, one character (%zu frames): mean "
       "%.2f us, median %.2f us, 99th percentile %.2f us\n",
       ik_us.size(), sum / ik_us.size(), ik_us[ik_us.size() / 2], ik_us[ik_us.size() * 99 / 100]);
+  if (!reaches) return 0;
+  std::printf("\nReaches switched on and off, IK (cm; joint or frame of the worst):\n");
+  std::printf("%-14s %-5s %6s %7s %-22s %7s %-22s %7s %-6s %7s\n", "clip", "ground", "target",
+              "pop", "", "outrun", "", "arm pop", "", "arm outrun");
+  for (const std::string& path : clips) {
+    auto clip = LoadClipFile(path);
+    auto rig = clip ? MakeRig(std::move(clip.value()))
+                    : Result<std::shared_ptr<const Rig>>(fabrik::MakeError(clip.error()));
+    if (!rig) {
+      std::fprintf(stderr, "mocap_skate: %s\n", rig.error().c_str());
+      return 1;
+    }
+    std::string name = path.substr(path.find_last_of('/') + 1);
+    name = name.substr(0, name.find('.'));
+    for (const Heightmap* ground : {static_cast<const Heightmap*>(nullptr),
+                                    static_cast<const Heightmap*>(&hills.value())}) {
+      for (int which = 0; which < 4; ++which) {
+        if (!PlayReaches(rig.value(), name, ground, which)) return 1;
+      }
+    }
+  }
   return 0;
 }

@@ -8,51 +8,9 @@
 #include <glm/mat3x3.hpp>
 #include <vector>
 
+#include "ik/best_rotation.h"
+
 namespace fabrik::markers {
-
-namespace {
-
-// Eigenvector of the largest eigenvalue of a symmetric 4x4 matrix (cyclic Jacobi).
-std::array<double, 4> LargestEigenvector(std::array<std::array<double, 4>, 4> a) {
-  std::array<std::array<double, 4>, 4> v{};
-  for (int i = 0; i < 4; ++i) v[i][i] = 1.0;
-  for (int sweep = 0; sweep < 30; ++sweep) {
-    double off = 0.0;
-    for (int p = 0; p < 4; ++p)
-      for (int q = p + 1; q < 4; ++q) off += a[p][q] * a[p][q];
-    if (off < 1e-30) break;
-    for (int p = 0; p < 4; ++p) {
-      for (int q = p + 1; q < 4; ++q) {
-        if (std::fabs(a[p][q]) < 1e-300) continue;
-        const double theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
-        const double t =
-            (theta >= 0 ? 1.0 : -1.0) / (std::fabs(theta) + std::sqrt(theta * theta + 1.0));
-        const double c = 1.0 / std::sqrt(t * t + 1.0), s = t * c;
-        for (int k = 0; k < 4; ++k) {
-          const double akp = a[k][p], akq = a[k][q];
-          a[k][p] = c * akp - s * akq;
-          a[k][q] = s * akp + c * akq;
-        }
-        for (int k = 0; k < 4; ++k) {
-          const double apk = a[p][k], aqk = a[q][k];
-          a[p][k] = c * apk - s * aqk;
-          a[q][k] = s * apk + c * aqk;
-        }
-        for (int k = 0; k < 4; ++k) {
-          const double vkp = v[k][p], vkq = v[k][q];
-          v[k][p] = c * vkp - s * vkq;
-          v[k][q] = s * vkp + c * vkq;
-        }
-      }
-    }
-  }
-  int best = 0;
-  for (int i = 1; i < 4; ++i)
-    if (a[i][i] > a[best][best]) best = i;
-  return {v[0][best], v[1][best], v[2][best], v[3][best]};
-}
-
-}  // namespace
 
 bool SolveLinear(std::vector<double>& m, std::vector<double>& b, int n) {
   for (int col = 0; col < n; ++col) {
@@ -103,7 +61,7 @@ RigidFitResult RigidFit(std::span<const FitPoint> points) {
   RigidFitResult result;
   if (total <= 0.0) return result;
   lc /= total, wc /= total;
-  double s[3][3] = {};  // sum w (local - lc)(world - wc)^T
+  glm::dmat3 s(0.0);  // s[i][j] = sum w (local - lc)[i] (world - wc)[j]
   double spread = 0.0;
   for (const FitPoint& p : points) {
     if (!(p.weight > 0.0f)) continue;
@@ -123,18 +81,7 @@ RigidFitResult RigidFit(std::span<const FitPoint> points) {
   const double second = cov[0][0] * cov[1][1] + cov[1][1] * cov[2][2] + cov[0][0] * cov[2][2] -
                         cov[0][1] * cov[1][0] - cov[1][2] * cov[2][1] - cov[0][2] * cov[2][0];
   if (spread <= 0.0 || second <= 1e-6 * tr * tr) return result;
-  const double sxx = s[0][0], sxy = s[0][1], sxz = s[0][2], syx = s[1][0], syy = s[1][1],
-               syz = s[1][2], szx = s[2][0], szy = s[2][1], szz = s[2][2];
-  const std::array<std::array<double, 4>, 4> n = {{
-      {sxx + syy + szz, syz - szy, szx - sxz, sxy - syx},
-      {syz - szy, sxx - syy - szz, sxy + syx, szx + sxz},
-      {szx - sxz, sxy + syx, -sxx + syy - szz, syz + szy},
-      {sxy - syx, szx + sxz, syz + szy, -sxx - syy + szz},
-  }};
-  const std::array<double, 4> q = LargestEigenvector(n);
-  result.pose.rotation =
-      glm::normalize(glm::quat(static_cast<float>(q[0]), static_cast<float>(q[1]),
-                               static_cast<float>(q[2]), static_cast<float>(q[3])));
+  result.pose.rotation = BestRotation(s);
   result.pose.translation = glm::vec3(wc) - result.pose.rotation * glm::vec3(lc);
   result.ok = true;
   return result;

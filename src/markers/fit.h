@@ -1,9 +1,8 @@
 // fit.h - the small fits the marker solver is built from (docs/markers.md, "The method").
 //
 // RigidFit: the rotation and translation that best carry `local` points onto `world` points in
-// the weighted least-squares sense (Horn, "Closed-form solution of absolute orientation using
-// unit quaternions", JOSA A 4(4), 1987: the largest eigenvector of a 4x4 symmetric matrix,
-// found here by Jacobi rotations). Needs 3 points not on one line; otherwise ok = false.
+// the weighted least-squares sense (Horn's closed form, ik/best_rotation.h, on the points taken
+// about their weighted centres). Needs 3 points not on one line; otherwise ok = false.
 //
 // SphereFit: the centre of rotation of points that each keep their distance to it (several
 // tracks, each with its own radius), by the algebraic least-squares fit |x|^2 = 2 c.x + k_i,

@@ -9,6 +9,7 @@
 #include <limits>
 #include <numbers>
 
+#include "ik/best_rotation.h"
 #include "ik/fabrik.h"
 #include "mocap/pose_edit.h"
 
@@ -56,6 +57,8 @@ constexpr float kEndTurnShare = 1.0f;
 constexpr float kBallTurnShare = 0.5f;
 // Bisection rounds of LimitPop: its reach found to 1/2^rounds of the budget.
 constexpr int kPopRounds = 6;
+// ExpectedHandTurn's pull towards last frame's turn, as a share of the joints' spread.
+constexpr double kExpectedTurnPrior = 0.02;
 // The share of the pop budget a pinned foot's knee moves by before the foot is lifted on its
 // pin (LiftedPass): a little under the whole, so the knee's move keeps within it.
 constexpr float kLiftKneeShare = 0.95f;
@@ -677,9 +680,8 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
     const glm::vec3 aimed = solved.back();
     // Under the pop limit the foot's turn is held back too, towards the turn that keeps its
     // joints' last corrections, as a hand's (SolveArm).
-    const glm::quat expected = ExpectedHandTurn(leg, shown_turn_[side]);
     pop_keep_pin_ = feet_[side].contact && feet_[side].pinned;
-    LimitPop(leg, solved, &turn, &expected);
+    LimitPop(leg, solved, &turn, &shown_turn_[side]);
     pop_keep_pin_ = false;
     feet_[side].held_back = glm::distance(aimed, solved.back());
     WriteLimb(leg, solved);
@@ -797,7 +799,7 @@ void Character::TurnToBend(int id, const Limb& limb, std::span<glm::vec3> solved
 }
 
 float Character::LimbPop(const Limb& limb, std::span<const glm::vec3> solved,
-                         const glm::quat* end_turn) const {
+                         const glm::quat* end_turn, PopParts* parts) const {
   const glm::vec3 root = final_.positions[limb.chain[0]];
   const auto pop = [&](int j, const glm::vec3& p) {
     return glm::distance(p, animated_.positions[j] + last_final_[j] - last_animated_[j]);
@@ -805,6 +807,8 @@ float Character::LimbPop(const Limb& limb, std::span<const glm::vec3> solved,
   float worst = 0.0f;
   for (std::size_t i = 0; i < solved.size(); ++i)
     worst = std::max(worst, pop(limb.chain[i], root + solved[i]));
+  const float chain = worst;
+  worst = 0.0f;
   if (end_turn != nullptr) {
     // The joints below the end, carried by it and turned by end_turn from the clip's.
     const int end = limb.end();
@@ -814,7 +818,8 @@ float Character::LimbPop(const Limb& limb, std::span<const glm::vec3> solved,
                        pop(j, p + *end_turn * (animated_.positions[j] - animated_.positions[end])));
     }
   }
-  return worst;
+  if (parts != nullptr) *parts = {chain, worst};
+  return std::max(chain, worst);
 }
 
 float Character::PopPass(const Limb& limb, std::span<const glm::vec3> solved, float reach,
@@ -872,21 +877,25 @@ float Character::PopPass(const Limb& limb, std::span<const glm::vec3> solved, fl
                              : trial[i - 1] + (solved[i] - solved[i - 1]);
   }
   // Chained from the root suits a nearly straight leg, whose knee placing from the end swings.
-  float pop = LimbPop(limb, trial, end_turn);
+  float pop = LimbPop(limb, trial, end_turn, &pass_parts_);
   if (two_bone) {
-    const float placed = LimbPop(limb, alt, end_turn);
+    PopParts parts;
+    const float placed = LimbPop(limb, alt, end_turn, &parts);
     if (placed < pop) {
       std::copy(alt.begin(), alt.end(), trial.begin());
       pop = placed;
+      pass_parts_ = parts;
     }
   }
   // A pinned foot is lifted rather than slid wherever that keeps within the budget.
   if (lift_ready_) {
     const std::span<const glm::vec3> lift(limit_lift_.data(), n);
-    const float lifted = LimbPop(limb, lift, end_turn);
+    PopParts parts;
+    const float lifted = LimbPop(limb, lift, end_turn, &parts);
     if (lifted <= settings_.max_pop_speed * frame_dt_ || lifted < pop) {
       std::copy(lift.begin(), lift.end(), trial.begin());
       pop = lifted;
+      pass_parts_ = parts;
     }
   }
   return pop;
@@ -949,9 +958,12 @@ bool Character::LiftedPass(const Limb& limb, std::span<const glm::vec3> solved) 
 }
 
 void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, glm::quat* end_turn,
-                         const glm::quat* expected_turn) {
+                         const glm::quat* last_turn) {
   const float budget = settings_.max_pop_speed * frame_dt_;
   if (jumped_ || !(LimbPop(limb, solved, end_turn) > budget)) return;
+  std::optional<glm::quat> expected;
+  if (last_turn != nullptr) expected = ExpectedHandTurn(limb, *last_turn);
+  const glm::quat* expected_turn = expected ? &*expected : nullptr;
   // PopPass at `reach`: with `reach` at the budget nothing moves where the solve is within
   // it, with `reach` 0 the chain follows the clip's motion as closely as its bones allow.
   // With `expected_turn`, the end's turn is chosen too: turned from the expected one towards
@@ -986,9 +998,25 @@ void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, glm::qua
     best_turn = turn;
     std::copy(trial.begin(), trial.end(), limit_best_.begin());
   }
+  // The joints below the end may pop by as much as the least move leaves them where no
+  // move keeps them within the budget: the clip moves them on their own (a glitch turning a
+  // thumb half round) or turns the end faster than a turned end can follow. The chain is
+  // then still held within the budget, from the least move on, so it never snaps to its
+  // solve; otherwise every joint is held to the budget.
+  float end_allow = budget;
+  if (best > budget && end_turn != nullptr) {
+    // The least move's chain and parts are still in limit_trial_ and pass_parts_.
+    if (pass_parts_.chain <= budget) {
+      end_allow = pass_parts_.end;
+      best = pass_parts_.chain;
+      best_turn = turn;
+      std::copy(trial.begin(), trial.end(), limit_best_.begin());
+    }
+  }
   for (int round = 0; round < kPopRounds && best <= budget; ++round) {
     const float mid = 0.5f * (lo + hi);
-    if (pass(mid) <= budget) {
+    pass(mid);
+    if (pass_parts_.chain <= budget && pass_parts_.end <= end_allow) {
       lo = mid;
       best_turn = turn;
       std::copy(trial.begin(), trial.end(), limit_best_.begin());
@@ -1090,38 +1118,26 @@ float Character::CarriedPitch(Side side) const {
 
 glm::quat Character::ExpectedHandTurn(const Limb& arm, const glm::quat& last_turn) const {
   // Where each joint below the wrist would be, relative to the wrist, with its last frame's
-  // correction kept: its last final offset moved as the clip moves it. The turn from last
-  // frame's is found from two of them: the farthest (its direction met exactly), then a
-  // twist about that direction for the one farthest off it.
+  // correction kept: its last final offset moved as the clip moves it. The turn is the one
+  // that best carries the clip's offsets onto those places (least squares, BestRotation),
+  // with a light pull (kExpectedTurnPrior of their spread) towards last frame's turn, so that
+  // joints on one line (a foot's toe and its tip) keep last frame's twist about it. Every
+  // joint counts, by its squared distance. Where the clip moves one on its own and it alone
+  // fixes the twist (a thumb flipped half round beside fingers on a line), the fit turns with
+  // it; LimitPop then allows the end's joints what the least move leaves them.
   const int w = arm.end(), end = rig_->clip.subtree_end(w);
-  const auto clip_offset = [&](int j) { return animated_.positions[j] - animated_.positions[w]; };
-  const auto aim = [&](int j) {
-    return last_final_[j] - last_final_[w] + clip_offset(j) -
-           (last_animated_[j] - last_animated_[w]);
-  };
-  int far = -1;
-  float far_length = 1e-6f;
+  glm::dmat3 s(0.0);
+  double spread = 0.0;
   for (int j = w + 1; j < end; ++j) {
-    const float l = glm::length(clip_offset(j));
-    if (l > far_length) far = j, far_length = l;
+    const glm::vec3 offset = animated_.positions[j] - animated_.positions[w];
+    const glm::vec3 aim = last_final_[j] - last_final_[w] + offset -
+                          (last_animated_[j] - last_animated_[w]);
+    AddRotationPair(s, offset, aim);
+    spread += glm::dot(offset, offset);
   }
-  if (far < 0) return last_turn;
-  const glm::vec3 e = aim(far);
-  if (!(glm::length(e) > 1e-6f)) return last_turn;
-  const glm::quat q = ShortestArc(last_turn * clip_offset(far), e) * last_turn;
-  const glm::vec3 axis = glm::normalize(e);
-  const auto off = [&](const glm::vec3& v) { return v - axis * glm::dot(v, axis); };
-  int side_joint = -1;
-  float side_off = 1e-3f * far_length;
-  for (int j = w + 1; j < end; ++j) {
-    const float d = glm::length(off(q * clip_offset(j)));
-    if (d > side_off) side_joint = j, side_off = d;
-  }
-  if (side_joint < 0) return glm::normalize(q);
-  const glm::vec3 from = off(q * clip_offset(side_joint)), to = off(aim(side_joint));
-  if (!(glm::length(to) > 1e-6f)) return glm::normalize(q);
-  const float angle = std::atan2(glm::dot(axis, glm::cross(from, to)), glm::dot(from, to));
-  return glm::normalize(glm::angleAxis(angle, axis) * q);
+  if (!(spread > 1e-12)) return last_turn;
+  AddRotationPrior(s, last_turn, kExpectedTurnPrior * spread);
+  return BestRotation(s);
 }
 
 void Character::SolveArm(Side side) {
@@ -1162,8 +1178,7 @@ void Character::SolveArm(Side side) {
   // The hand (the wrist's subtree) turns with the forearm; where that would pop, the pop
   // limit holds its turn back towards the one that keeps its joints' last corrections.
   hand_turn_[side] = ChainTurn(clip, local);
-  const glm::quat expected = ExpectedHandTurn(arm, last_hand_turn);
-  LimitPop(arm, local, &hand_turn_[side], &expected);
+  LimitPop(arm, local, &hand_turn_[side], &last_hand_turn);
   WriteLimb(arm, local);
   const int w = arm.end();
   const glm::quat back =

@@ -53,8 +53,10 @@
 //      cleared; the arm chain is solved towards it (a target out of reach: the arm points at
 //      it), the elbow keeping its bend plane as the knee does (that turn scaled by the blend),
 //      the arm's chain and the hand below the wrist under the same pop limit (the hand's turn
-//      held back towards the one keeping its joints' corrections); a faded reach's arm is
-//      walked back to the clip's within that limit (docs/mocap.md: One character).
+//      held back towards the one best keeping its joints' corrections, a least-squares fit;
+//      where no move keeps the joints below the wrist or ankle within the budget, they get
+//      what the least move leaves them, and the chain is still held to it); a faded reach's
+//      arm is walked back to the clip's within that limit (docs/mocap.md: One character).
 //   5. Gaze: the neck (share neck_share) and head turn their +Z towards the look point, by at
 //      most max_gaze_angle from the clip's direction, blended in and out like the hands; the
 //      turn changes by at most 3 radians a second, and no faster than 80% of the pop budget
@@ -230,16 +232,21 @@ class Character {
   // `weight` (0..1) of the turn.
   void TurnToBend(int id, const Limb& limb, std::span<glm::vec3> solved, const glm::vec3& bend,
                   float weight) const;
+  struct PopParts {
+    float chain = 0.0f, end = 0.0f;  // the chain's joints' pop, and the joints' below the end
+  };
   // The largest distance of a joint of the solved limb from where last frame's correction
   // puts it this frame: the pop writing it would give the limb's chain; with `end_turn`, also
-  // the joints below the end, turned by it from the clip's orientation (a foot).
+  // the joints below the end, turned by it from the clip's orientation (a foot); `parts`
+  // gets the two separately.
   float LimbPop(const Limb& limb, std::span<const glm::vec3> solved,
-                const glm::quat* end_turn) const;
+                const glm::quat* end_turn, PopParts* parts = nullptr) const;
   // Holds the limb's pop within max_pop_speed x dt by moving its end less far (see .cpp).
-  // With `expected_turn` (the end's turn that would keep its joints' last corrections), the
-  // end's turn `end_turn` is held back towards it too, and set to the turn used.
+  // With `last_turn` (the end's turn last frame), the end's turn `end_turn` is held back too,
+  // towards the one that would keep its joints' last corrections (ExpectedHandTurn, found
+  // only when the limit acts), and set to the turn used.
   void LimitPop(const Limb& limb, std::span<glm::vec3> solved, glm::quat* end_turn,
-                const glm::quat* expected_turn = nullptr);
+                const glm::quat* last_turn = nullptr);
   // One trial of LimitPop: the chain moved at most `reach` from where last frame's
   // corrections put it, into limit_trial_; returns its pop (LimbPop).
   float PopPass(const Limb& limb, std::span<const glm::vec3> solved, float reach,
@@ -322,6 +329,7 @@ class Character {
   std::vector<glm::vec3> limit_lift_;                             // LiftedPass's chain
   bool pop_keep_pin_ = false;  // LimitPop is holding a leg whose foot is pinned
   bool lift_ready_ = false;    // limit_lift_ holds this LimitPop's lifted chain
+  PopParts pass_parts_;  // the parts of PopPass's last chain
   std::vector<glm::vec3> last_final_, last_animated_;            // last frame's poses' positions
 
   std::array<std::optional<glm::vec3>, 2> reach_;

@@ -62,6 +62,12 @@ void GroundingMeter::Frame(int frame, const Pose& reference, const Pose& measure
       const glm::vec3 moved = measured.positions[j] - last_measured_[j];
       const glm::vec3 clip_moved = reference.positions[j] - last_reference_[j];
       const double pop = glm::distance(moved, clip_moved);
+      const double outrun = double(glm::length(moved)) - double(glm::length(clip_moved));
+      if (outrun > fig_.outrun_worst) {
+        fig_.outrun_worst = outrun;
+        fig_.outrun_frame = frame;
+        fig_.outrun_joint = static_cast<int>(j);
+      }
       if (pop > fig_.pop_worst) {
         fig_.pop_worst = pop;
         fig_.pop_frame = frame;

@@ -16,6 +16,11 @@
 //     joints and frames; the first frame, a frame whose index is before the last one (a
 //     loop), and one in which the character restarted are not compared. Frames may be fed
 //     at the clip's rate (every index) or as a scene plays them (indices that skip or repeat).
+//     This counts a joint that holds still while the reference jumps (a pinned foot, a hand
+//     on a reach, under a capture glitch) as popping by the reference's jump;
+//   * outrun: the same frames, how much farther a joint moves than the reference moves it,
+//     |p_f - p_f-1| - |r_f - r_f-1| (0 when less): what shows as a pop on screen, a joint
+//     moving faster than the clip moves it, whatever the clip does.
 #pragma once
 
 #include <array>
@@ -34,6 +39,8 @@ struct GroundingFigures {
   double penetration_share = 0.0;              // frames more than 1 cm below / frames
   double pop_worst = 0.0;                      // metres
   int pop_frame = -1, pop_joint = -1;
+  double outrun_worst = 0.0;  // metres
+  int outrun_frame = -1, outrun_joint = -1;
   int restarts = 0;  // frames not compared for pops (see Frame)
 };
 
