@@ -222,6 +222,7 @@ Character::Character(std::shared_ptr<const Rig> rig, const CharacterSettings& se
   for (auto& q : foot_turn_) q = glm::quat(1, 0, 0, 0);
   for (auto& q : last_foot_turn_) q = glm::quat(1, 0, 0, 0);
   for (auto& q : shown_turn_) q = glm::quat(1, 0, 0, 0);
+  for (auto& q : last_ankle_rotation_) q = glm::quat(1, 0, 0, 0);
   SetPlacement(Placement{});
 }
 
@@ -498,7 +499,18 @@ void Character::TurnFoot(Side side, const glm::vec3& o, const glm::quat& tilt, b
   if (foot.heel && foot.ball && glm::length(o) > 1e-6f && glm::length(between) > 1e-6f) {
     lay = ShortestArc(o, between);
   }
-  foot_turn_[side] = jumped ? lay : TurnTowards(foot_turn_[side], lay, kMaxFootTurnSpeed * dt);
+  if (jumped) {
+    foot_turn_[side] = lay;
+  } else {
+    // From last frame's turn, or from the one keeping the foot's lie as it was (the clip's
+    // own turn of the foot undone, as below): whichever comes nearer.
+    const glm::quat undo = last_ankle_rotation_[side] * glm::inverse(animated_.rotations[a]);
+    const glm::quat turned = TurnTowards(foot_turn_[side], lay, kMaxFootTurnSpeed * dt);
+    const glm::quat held =
+        TurnTowards(glm::normalize(foot_turn_[side] * undo), lay, kMaxFootTurnSpeed * dt);
+    foot_turn_[side] =
+        std::fabs(glm::dot(held, lay)) > std::fabs(glm::dot(turned, lay)) ? held : turned;
+  }
   foot_tilt_[side] = foot_turn_[side] * tilt;
   // The foot's whole turn from the clip's orientation: that, and the pitch kept from last
   // frame (KeepToeAboveGround) about the foot's side axis. It changes no faster than
@@ -516,7 +528,14 @@ void Character::TurnFoot(Side side, const glm::vec3& o, const glm::quat& tilt, b
     // must follow: half the budget is left for that.
     const float share = foot.ball && !foot.heel ? kBallTurnShare : kEndTurnShare;
     const float most = r > 1e-6f ? share * settings_.max_pop_speed * frame_dt_ / r : 0.0f;
-    full = TurnTowards(last_foot_turn_[side], full, most);
+    // From last frame's turn (the foot turning as the clip turns it), or from the turn that
+    // keeps the foot as it was last frame (the clip's own turn undone: a foot held still does
+    // not pop, whichever way the clip turns it): whichever comes nearer.
+    const glm::quat still = glm::normalize(last_foot_turn_[side] * last_ankle_rotation_[side] *
+                                           glm::inverse(animated_.rotations[a]));
+    const glm::quat turned = TurnTowards(last_foot_turn_[side], full, most);
+    const glm::quat held = TurnTowards(still, full, most);
+    full = std::fabs(glm::dot(held, full)) > std::fabs(glm::dot(turned, full)) ? held : turned;
   }
   last_foot_turn_[side] = full;
 }
@@ -713,6 +732,9 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
   TurnHead();
   std::copy(final_.positions.begin(), final_.positions.end(), last_final_.begin());
   std::copy(animated_.positions.begin(), animated_.positions.end(), last_animated_.begin());
+  for (int side : {kLeft, kRight}) {
+    last_ankle_rotation_[side] = animated_.rotations[rig_->limbs.legs[side].end()];
+  }
   last_weight_ = applied_weight_;
   // Each limb's middle joint's correction, for the next frame's bend (TurnToBend).
   for (int id = 0; id < 4; ++id) {
@@ -801,8 +823,11 @@ void Character::TurnToBend(int id, const Limb& limb, std::span<glm::vec3> solved
 float Character::LimbPop(const Limb& limb, std::span<const glm::vec3> solved,
                          const glm::quat* end_turn, PopParts* parts) const {
   const glm::vec3 root = final_.positions[limb.chain[0]];
+  // A joint pops by how much farther it moves than the clip moves it (docs/mocap.md: One
+  // character, Pop limit): one held still while the clip jumps does not pop.
   const auto pop = [&](int j, const glm::vec3& p) {
-    return glm::distance(p, animated_.positions[j] + last_final_[j] - last_animated_[j]);
+    return std::max(0.0f, glm::distance(p, last_final_[j]) -
+                              glm::distance(animated_.positions[j], last_animated_[j]));
   };
   float worst = 0.0f;
   for (std::size_t i = 0; i < solved.size(); ++i)

@@ -38,13 +38,15 @@
 //      pose's, else the knee forward) is used, and the chain handed to FABRIK is bent slightly
 //      into that plane; within that, the knee goes where on its circle it is nearest to the
 //      clip's knee moved by its last correction (fading over 0.2 s). Pop limit: no joint of
-//      the leg and foot may move more than max_pop_speed x dt beyond what the clip moves it;
+//      the leg and foot may move more than max_pop_speed x dt farther than the clip moves it
+//      (|its move| less |the clip's move|: one held still never pops, whatever the clip does);
 //      where the solve would, the chain is moved less far (the ankle falls short of its target
 //      and a pinned foot slides, or is lifted on its pin where that keeps within the budget;
 //      foot(side).held_back says by how much). The foot gets back
 //      the clip's orientation, tilted towards the ground's normal under it by at most
 //      max_foot_tilt as the pin weight fades in, that turn changing by no more than the pop
-//      budget at the toe tip, and held back under the pop limit towards the turn that
+//      budget at the toe tip (from last frame's turn, or from the one keeping the foot as it
+//      was, whichever comes nearer), and held back under the pop limit towards the turn that
 //      keeps its joints' last corrections; then pitched about the ankle if the toe would be
 //      below the terrain plus its clip height, within the budget, a pitch let go no faster
 //      than the budget.
@@ -116,8 +118,8 @@ struct CharacterSettings {
   float weight_blend_time = 0.3f;     // seconds: from one IK weight to another
   float max_gaze_angle = 1.2217305f;  // radians (70 degrees)
   float neck_share = 0.4f;
-  float max_pop_speed = 1.8f;  // metres per second, > 0: a limb joint's correction (its final
-                               // less its clip position) changes no faster (1.8 cm at 100 Hz)
+  float max_pop_speed = 1.8f;  // metres per second, > 0: a limb joint moves no more than this
+                               // x dt farther than the clip moves it (1.8 cm at 100 Hz)
 };
 
 struct FootState {
@@ -331,6 +333,7 @@ class Character {
   bool lift_ready_ = false;    // limit_lift_ holds this LimitPop's lifted chain
   PopParts pass_parts_;  // the parts of PopPass's last chain
   std::vector<glm::vec3> last_final_, last_animated_;            // last frame's poses' positions
+  std::array<glm::quat, 2> last_ankle_rotation_{};  // last frame's clip ankles' rotations
 
   std::array<std::optional<glm::vec3>, 2> reach_;
   std::array<glm::vec3, 2> reach_last_{};  // the target a fading reach still heads for

@@ -1,11 +1,12 @@
 // Grounding without pops (docs/mocap.md: One character, Figures): over every frame of each
 // packaged clip, flat and on hills, as given and with its joints renamed and its unit
-// changed, no joint moves more than kMaxPop (the goal, 2 cm) in a frame beyond what the clip
-// moves it, also with the look target and the IK weight switched on and off; with hand reaches
-// switched on and off, within a bound per clip (ReachesSwitchedOnAndOff). Also skate,
-// penetration and bone lengths. The skate bounds are what the grounding achieves today with a
-// margin (docs/mocap.md gives the figures and the goals they fall short of: skate under
-// 5 mm); the pops and slides this grounding removed were 7 to 35 cm.
+// changed, no joint moves more than kMaxPop (the goal, 2 cm) in a frame farther than the clip
+// moves it (GroundingMeter's outrun), also with the look target and the IK weight switched on
+// and off; with hand reaches switched on and off, within a bound per clip
+// (ReachesSwitchedOnAndOff). The change of a joint's correction (GroundingMeter's pop, which
+// also counts a joint held still while the clip jumps) is bounded by what is measured, and
+// so are skate, penetration and bone lengths (docs/mocap.md gives the figures and the goals);
+// the pops and slides this grounding removed were 7 to 35 cm.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -19,30 +20,27 @@ namespace fabrik::mocap {
 namespace {
 
 constexpr double kMaxPop = 0.02;  // metres in one frame, at the clip's 100-120 Hz (the goal)
-// Measured: 1.5 cm (the budget at 120 Hz) on 01_01, 1.55 cm on 01_03 flat, 1.8 cm (the budget at
-// 100 Hz) on Boxing_Toes, 1.97 cm on 01_03 on the hills (frame 4464: the clip's right leg,
-// straight until then, bends while the IK's, its foot pinned above the clip's, is bent to 93%
-// of its length; docs/mocap.md: Figures). That frame popped 2.23 cm (1.63 cm flat) before the
-// pop limit lifted a pinned foot on its pin rather than sliding it. The same with the look
-// target and the IK weight switched every second; 1.5 to 2.7 cm before the gaze's turn and a
-// leg faded to weight 0 were held to the pop budget (the head's tip while the clip turns the
-// head fast, a knee or a toe in the last frames of a weight fading to 0).
+// Measured outrun: 1.5 cm (the budget at 120 Hz) on the CMU clips, 1.8 cm (the budget at
+// 100 Hz) on Boxing_Toes; the same with the look target and the IK weight switched every
+// second.
+// Metres, the worst change of a joint's correction in a frame: measured 2.2 cm on 01_01, 3.5
+// cm on 01_03 (its knee jittering 1.5 to 2.7 cm a frame either way in the capture while the
+// IK's, its foot held, cannot share all of it) and 3.4 cm on Boxing_Toes. Before the pop
+// limit allowed a joint to move less than the clip moves it (held still under a glitch) it
+// was held under 2 cm, and 01_03's feet slid up to 10.4 mm for it.
+constexpr double kMaxCorrectionChange = 0.04;
 constexpr double kMeanSkate = 0.003;  // metres, mean over the contacts of a clip (0.5-2.5 mm)
 
 // Metres, the worst skate over the contacts of a clip, flat or on the hills: the measured
-// worst (docs/mocap.md: Figures) with a margin. 01_01: 1.2 mm (the goal, 5 mm, is met);
-// 01_03: 8.8 and 10.4 mm, where the clip itself moves a planted heel 2.4 cm out and back
-// within two frames (more than the pop budget lets a held foot ignore) and where its straight
-// leg straightens further under a pinned foot; 13.9 and 20.1 mm before the pop limit lifted a
-// pinned foot on its pin rather than sliding it where the clip bends a straight leg, 17.4 and
-// 22.3 mm before a leg could be as straight as the clip's; Boxing_Toes: 3.1 and 6.5 mm (8.6 mm
-// on the hills before the foot's turn under the pop limit was a least-squares fit).
-// Before each point was pinned where the foot was shown and a ball alone held the foot: 10.6,
-// 18.7 and 67.7 mm.
+// worst (docs/mocap.md: Figures) with a margin. 01_01: 1.2 mm, 01_03: 1.1 mm, Boxing_Toes: 3.3
+// and 5.0 mm (the goal is under 5 mm). Before the pop limit let a held foot keep still while
+// the clip jerks it (a glitch moving a planted heel 2.4 cm out and back, turning a flat foot
+// 0.1 rad and back, a straight leg straightening under a pinned foot): 8.8 and 10.4 mm on
+// 01_03, 3.1 and 6.5 mm on Boxing_Toes; before each point was pinned where the foot was
+// shown and a ball alone held the foot: 10.6, 18.7 and 67.7 mm.
 double MaxSkate(const std::string& what) {
-  if (what.find("01_01") != std::string::npos) return 0.002;
-  if (what.find("01_03") != std::string::npos) return 0.0115;
-  return 0.0075;
+  if (what.find("Boxing") != std::string::npos) return 0.0055;
+  return 0.002;
 }
 
 Heightmap Hills() {
@@ -81,13 +79,20 @@ GroundingFigures Play(const std::shared_ptr<const Rig>& rig, const Heightmap* gr
   return meter.Figures();
 }
 
+// The outrun within `outrun`, the correction's change within `pop`.
+void ExpectNoPops(const GroundingFigures& g, const Rig& rig, double outrun, double pop) {
+  EXPECT_LT(g.outrun_worst, outrun)
+      << "frame " << g.outrun_frame << ", joint " << rig.clip.name(g.outrun_joint);
+  EXPECT_LT(g.pop_worst, pop) << "frame " << g.pop_frame << ", joint "
+                              << rig.clip.name(g.pop_joint);
+}
+
 void ExpectGrounded(const std::shared_ptr<const Rig>& rig, const std::string& what) {
   static const Heightmap hills = Hills();
   for (const Heightmap* ground : {static_cast<const Heightmap*>(nullptr), &hills}) {
     const GroundingFigures g = Play(rig, ground);
     SCOPED_TRACE(what + (ground ? " on hills" : " flat"));
-    EXPECT_LT(g.pop_worst, kMaxPop)
-        << "frame " << g.pop_frame << ", joint " << rig->clip.name(g.pop_joint);
+    ExpectNoPops(g, *rig, kMaxPop, kMaxCorrectionChange);
     EXPECT_LT(g.penetration_worst, 0.01);
     EXPECT_LT(g.skate_worst, MaxSkate(what));
     EXPECT_LT(g.skate_mean, kMeanSkate);
@@ -153,8 +158,7 @@ TEST(NoPops, LookAndWeightSwitchedOnAndOff) {
         const GroundingFigures g = Play(rig, ground, Changes(kind, hz));
         SCOPED_TRACE(std::string(path) + (ground ? " on hills" : " flat") + ", changes " +
                      std::to_string(kind));
-        EXPECT_LT(g.pop_worst, kMaxPop)
-            << "frame " << g.pop_frame << ", joint " << rig->clip.name(g.pop_joint);
+        ExpectNoPops(g, *rig, kMaxPop, kMaxCorrectionChange);
       }
     }
   }
@@ -184,26 +188,28 @@ Script Reaches(int hz, int only = -1) {
 }
 
 // Reaches switched on and off (docs/mocap.md: One character, Figures): each target of
-// kReaches on its own, flat and on the hills. Two figures (grounding_meter.h): the pop, each
-// joint's move against the clip's move, and the outrun, how much farther a joint moves than
-// the clip moves it. The goal is kMaxPop. Measured worst pop, outrun (bound):
-//   01_01: 2.15 cm (2.25), 1.79 cm (2.0) - the pop over 2 cm is the target out of reach;
-//   01_03: 15.5 cm (17), 6.6 cm (7) - at the fingers, which the capture spins 126-177 degrees
-//     in one frame (frames 1223-1226, 1635, 1642), and where it moves the elbow 13 cm in one
-//     frame (3120); a hand turned by its reach cannot follow that within 2 cm;
-//   Boxing_Toes: 5.5 cm (6), 2.7 cm (3) - the punches move a fist 6-8 cm a frame, a hand held
-//     on its target does not.
+// kReaches on its own, flat and on the hills. The goal is kMaxPop for the outrun. Measured
+// worst outrun, correction change (bounds):
+//   01_01: 1.50 cm (2.0), 5.2 cm (5.5) - the goal met;
+//   01_03: 4.9 cm (5.5), 22.7 cm (24) - at the fingers, which the capture spins 126-177
+//     degrees in one frame (frames 1223-1226, 1635, 1642) and a hand turned by its reach turns
+//     with it; the correction change where the capture moves the elbow 13 cm and the hand 18
+//     cm in one frame (3120) and the held arm does not;
+//   Boxing_Toes: 2.2 cm (2.5), 11.5 cm (12) - the punches move a fist 6-8 cm a frame, a hand
+//     held on its target does not.
 // Before the end's turn was a least-squares fit and the chain was held to the budget even
-// where the hand's joints could not be: 2.2, 15.3 and 5.1 cm pop, 1.9, 11.1 and 2.0 outrun.
+// where the hand's joints could not be, the outruns were 1.9, 11.1 and 2.0 cm (01_03's arm
+// snapping to its solve); before the pop limit judged the outrun, the correction changes
+// were 2.2, 15.5 and 5.5 cm.
 TEST(NoPops, ReachesSwitchedOnAndOff) {
   static const Heightmap hills = Hills();
   struct Bound {
     const char* path;
     double pop, outrun;
   };
-  const Bound clips[] = {{testing::kClip0101, 0.0225, 0.02},
-                         {testing::kClip0103, 0.17, 0.07},
-                         {testing::kClipBoxing, 0.06, 0.03}};
+  const Bound clips[] = {{testing::kClip0101, 0.055, kMaxPop},
+                         {testing::kClip0103, 0.24, 0.055},
+                         {testing::kClipBoxing, 0.12, 0.025}};
   for (const Bound& b : clips) {
     auto rig = testing::LoadRig(b.path);
     ASSERT_TRUE(rig);
@@ -213,10 +219,7 @@ TEST(NoPops, ReachesSwitchedOnAndOff) {
         const GroundingFigures g = Play(rig, ground, Reaches(hz, only));
         SCOPED_TRACE(std::string(b.path) + (ground ? " on hills" : " flat") + ", target " +
                      std::to_string(only));
-        EXPECT_LT(g.pop_worst, b.pop)
-            << "frame " << g.pop_frame << ", joint " << rig->clip.name(g.pop_joint);
-        EXPECT_LT(g.outrun_worst, b.outrun)
-            << "frame " << g.outrun_frame << ", joint " << rig->clip.name(g.outrun_joint);
+        ExpectNoPops(g, *rig, b.outrun, b.pop);
       }
     }
   }
@@ -268,10 +271,10 @@ TEST(NoPops, BudgetTradesPopsForSkate) {
   tight.max_pop_speed = 1.0f;  // 1 cm a frame at Boxing_Toes' 100 Hz
   const GroundingFigures loose = Play(rig, nullptr);
   const GroundingFigures held = Play(rig, nullptr, {}, tight);
-  // Measured: 1.69 cm at the default, 1.15 cm held (where the limit's least move exceeds
-  // the budget of 1 cm).
-  EXPECT_LT(held.pop_worst, 0.012);
-  EXPECT_LT(held.pop_worst, loose.pop_worst);
+  // The outrun is held to the budget (measured 1.80 cm at the default, 1.00 cm held), and the
+  // feet slide more (0.61 and 0.69 mm mean).
+  EXPECT_LT(held.outrun_worst, 0.0101);
+  EXPECT_LT(held.outrun_worst, loose.outrun_worst);
   EXPECT_GT(held.skate_mean, loose.skate_mean);
   for (float bad : {0.0f, -1.0f, std::nanf("")}) {
     CharacterSettings s;

@@ -3,9 +3,10 @@
 // lowered until each leg needs at most 98% of its length), then its right foot rises onto its
 // ball, the heel lifting and the knee bending with the hip kept where it was. A straight knee
 // swings forward far for the first millimetres the leg shortens, farther than the grounding's
-// bent knee can follow with its foot held, so the pop limit must hold the leg: it lifts the
-// foot on its pin rather than sliding it. Each contact point stays within 5 mm of where it
-// went down (the goal) and no joint pops more than 2 cm.
+// bent knee can follow with its foot held. The pop limit lets the knee keep its place rather
+// than follow (a joint moving less than the clip moves it does not pop), or lifts the foot on
+// its pin, never sliding it: each contact point stays within 5 mm of where it went down (the
+// goal) and no joint moves more than 2 cm farther than the clip moves it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -26,7 +27,9 @@ constexpr float kFootDown = 0.05f, kFootForward = 0.12f;
 // clip's leg by 8.6 mm and swings its straight knee 6.3 cm forward, the next two by 2.7 and
 // 2.1 cm (01_03 swings its straight knee 3 cm in its frame 4464, docs/mocap.md: Figures). Before
 // the pop limit lifted a pinned foot, a contact point slid 6.6 mm and a joint popped 2.1 cm here
-// (5.5 mm and 1.9 cm over 0.08 s, 4.9 mm and 1.7 cm over 0.1 s).
+// (5.5 mm and 1.9 cm over 0.08 s, 4.9 mm and 1.7 cm over 0.1 s); with the lift and before the
+// limit judged how far a joint moves rather than how its correction changes, the foot rose
+// up to 1.9 cm.
 constexpr float kRiseTime = 0.06f;
 
 // The right leg's X rotations (degrees, order Z X Y) that put its ankle where the foot,
@@ -105,12 +108,12 @@ TEST(StraightLegBend, APinnedFootIsLiftedNotSlidWhereTheClipBendsAStraightLeg) {
     EXPECT_GT(clip_ext, 0.999f);
     EXPECT_LT(ik_ext, 0.985f);
     EXPECT_LT(raw.Figures().skate_worst, 0.001);
-    // The pop limit held the leg: the foot rose on its pin, by less than 2 cm, and slid less
-    // than the goal; no pop beyond the goal either.
-    EXPECT_GT(lifted, 0.002f);
+    // The pop limit held the leg: the foot rose on its pin by less than 2 cm, if at all, and
+    // slid less than the goal; no joint outran the clip's by the goal either.
+    // Measured: no lift, 0.12 mm of slide, 0.03 cm of outrun (the knee keeps its place).
     EXPECT_LT(lifted, 0.02f);
     EXPECT_LT(ik.Figures().skate_worst, 0.005);
-    EXPECT_LT(ik.Figures().pop_worst, 0.02);
+    EXPECT_LT(ik.Figures().outrun_worst, 0.02);
   }
 }
 

@@ -147,6 +147,7 @@ void GroundingTable(const MocapScene& scene) {
   row("foot skate, worst", clip.skate_worst, ik.skate_worst);
   row("below ground, worst", clip.penetration_worst, ik.penetration_worst);
   row("pop, worst", clip.pop_worst, ik.pop_worst);
+  row("outrun, worst", clip.outrun_worst, ik.outrun_worst);
   ImGui::EndTable();
 }
 

@@ -380,7 +380,8 @@ nlohmann::json GroundingJson(const mocap::GroundingFigures& f) {
           {"skate_mean", Num(f.skate_mean)},
           {"skate_worst", Num(f.skate_worst)},
           {"penetration_worst", Num(f.penetration_worst)},
-          {"pop_worst", Num(f.pop_worst)}};
+          {"pop_worst", Num(f.pop_worst)},
+          {"outrun_worst", Num(f.outrun_worst)}};
 }
 
 }  // namespace
