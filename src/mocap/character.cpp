@@ -40,6 +40,9 @@ constexpr float kGazePopShare = 0.8f;
 constexpr float kLegReach = 0.95f;
 // The smoothed pelvis is then held below where a leg would need more than this share.
 constexpr float kLegReachHard = 0.98f;
+// The body is lowered no further than leaves a leg in contact this share of the clip's own
+// hip-ankle distance (SolvePelvis).
+constexpr float kFoldShare = 0.95f;
 
 // A limb whose middle joint lies off its root-end line by less than this share of the
 // root-middle distance counts as (nearly) straight: its bend plane is the remembered one.
@@ -630,6 +633,21 @@ void Character::SolvePelvis(float dt, bool jumped) {
     return offset;
   };
   const float limit = settings_.pelvis_limit * std::min(leg_length_[kLeft], leg_length_[kRight]);
+  // Nor so low that a leg in contact is folded more than the clip's own: its hip kept at
+  // least kFoldShare of the clip's hip-ankle distance from its target (a leg the body folds
+  // tighter than the clip does swings its knee faster than the clip's, and the pop limit holds
+  // its foot back; Boxing_Toes' crouch on the hills, docs/mocap.md: Figures). Reaching the
+  // targets comes first (below).
+  for (int side : {kLeft, kRight}) {
+    if (!feet_[side].contact) continue;
+    const Limb& leg = limbs.legs[side];
+    const glm::vec3 v = feet_[side].target - animated_.positions[leg.chain[0]];
+    const float r =
+        kFoldShare *
+        glm::distance(animated_.positions[leg.end()], animated_.positions[leg.chain[0]]);
+    const float horizontal2 = v.x * v.x + v.z * v.z;
+    if (horizontal2 < r * r) d = std::max(d, v.y + std::sqrt(r * r - horizontal2));
+  }
   d = std::clamp(reachable(d, kLegReach), -limit, limit);
   if (jumped || settings_.pelvis_smoothing <= 0.0f) {
     pelvis_smoothed_ = d;

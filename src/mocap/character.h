@@ -24,7 +24,9 @@
 //      of the leg's length horizontally) fades out; a restart (restarted(): a time jump, or a
 //      clip that jumps by itself) starts the feet afresh.
 //   2. Pelvis. The whole body moves vertically by the lower of the two feet's changes of
-//      height, lowered further if a leg could not reach its target with 95% of its length
+//      height, but not so low that a leg in contact has its hip nearer its target than 95%
+//      of the clip's own hip-ankle distance (folded tighter than the clip's), lowered
+//      further if a leg could not reach its target with 95% of its length
 //      (or as straight as the clip's own leg, up to 98%), bounded by pelvis_limit x leg
 //      length; the result smoothed with time constant pelvis_smoothing, changing no faster
 //      than max_correction_speed, and held below where a leg would need 98% of its length. A
