@@ -1032,6 +1032,17 @@ void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, glm::qua
   const std::span<const glm::vec3> trial(limit_trial_.data(), n);
   // The lifted chain does not depend on the reach: found once.
   lift_ready_ = pop_keep_pin_ && n == 3 && LiftedPass(limb, solved);
+  if (expected) {
+    // Two turns to hold the end back towards: the fit keeping its joints' last corrections
+    // (ExpectedHandTurn), or last frame's turn (the joints below the end then move about it
+    // as the clip moves them, turned): whichever the least move pops less with. The fit
+    // suits a hand the clip swings fast (a punch); last frame's turn, fingers the capture
+    // spins on their own.
+    const glm::quat fit = *expected;
+    const float with_fit = pass(0.0f);
+    expected = *last_turn;
+    if (!(pass(0.0f) < with_fit)) expected = fit;
+  }
   float lo = 0.0f, hi = budget;
   float best = LimbPop(limb, solved, end_turn);
   std::copy(solved.begin(), solved.end(), limit_best_.begin());

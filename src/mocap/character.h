@@ -57,7 +57,8 @@
 //      cleared; the arm chain is solved towards it (a target out of reach: the arm points at
 //      it), the elbow keeping its bend plane as the knee does (that turn scaled by the blend),
 //      the arm's chain and the hand below the wrist under the same pop limit (the hand's turn
-//      held back towards the one best keeping its joints' corrections, a least-squares fit;
+//      held back towards the one best keeping its joints' corrections, a least-squares fit,
+//      or towards last frame's turn, whichever pops less;
 //      where no move keeps the joints below the wrist or ankle within the budget, they get
 //      what the least move leaves them, and the chain is still held to it); a faded reach's
 //      arm is walked back to the clip's within that limit (docs/mocap.md: One character).
