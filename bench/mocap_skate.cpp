@@ -116,17 +116,25 @@ void ProbeFrame(const Rig& rig, const Character& c, int f, std::array<ContactPro
   }
 }
 
-// Plays `rig` once on `ground`; prints the clip's and the IK's figures; appends IK times.
-bool Play(const std::shared_ptr<const Rig>& rig, const std::string& name, const Heightmap* ground,
-          std::vector<double>& ik_us) {
+// A character playing `rig` on `ground`, placed as the header comment says (an error printed
+// when it cannot be made).
+Result<Character> Placed(const std::shared_ptr<const Rig>& rig, const Heightmap* ground) {
   auto character = Character::Create(rig);
   if (!character) {
     std::fprintf(stderr, "mocap_skate: %s\n", character.error().c_str());
-    return false;
+    return character;
   }
+  character.value().SetTerrain(ground);
+  if (ground) character.value().SetPlacement(Placement{12.0f, -12.0f, 0.7f});
+  return character;
+}
+
+// Plays `rig` once on `ground`; prints the clip's and the IK's figures; appends IK times.
+bool Play(const std::shared_ptr<const Rig>& rig, const std::string& name, const Heightmap* ground,
+          std::vector<double>& ik_us) {
+  auto character = Placed(rig, ground);
+  if (!character) return false;
   Character& c = character.value();
-  c.SetTerrain(ground);
-  if (ground) c.SetPlacement(Placement{12.0f, -12.0f, 0.7f});
   GroundingMeter raw(*rig, ground), ik(*rig, ground);
   const float dt = rig->clip.frame_time();
   std::array<ContactProbe, 2> probes{};
@@ -152,14 +160,9 @@ constexpr glm::vec3 kReaches[] = {
 // the worst pop and outrun over the body and over the arms' chains.
 bool PlayReaches(const std::shared_ptr<const Rig>& rig, const std::string& name,
                  const Heightmap* ground, int which) {
-  auto character = Character::Create(rig);
-  if (!character) {
-    std::fprintf(stderr, "mocap_skate: %s\n", character.error().c_str());
-    return false;
-  }
+  auto character = Placed(rig, ground);
+  if (!character) return false;
   Character& c = character.value();
-  c.SetTerrain(ground);
-  if (ground) c.SetPlacement(Placement{12.0f, -12.0f, 0.7f});
   GroundingMeter body(*rig, ground);
   const Clip& clip = rig->clip;
   const float dt = clip.frame_time();
