@@ -225,7 +225,7 @@ Character::Character(std::shared_ptr<const Rig> rig, const CharacterSettings& se
   for (auto& q : foot_turn_) q = glm::quat(1, 0, 0, 0);
   for (auto& q : last_foot_turn_) q = glm::quat(1, 0, 0, 0);
   for (auto& q : shown_turn_) q = glm::quat(1, 0, 0, 0);
-  for (auto& q : last_ankle_rotation_) q = glm::quat(1, 0, 0, 0);
+  for (auto& q : last_end_rotation_) q = glm::quat(1, 0, 0, 0);
   SetPlacement(Placement{});
 }
 
@@ -507,7 +507,7 @@ void Character::TurnFoot(Side side, const glm::vec3& o, const glm::quat& tilt, b
   } else {
     // From last frame's turn, or from the one keeping the foot's lie as it was (the clip's
     // own turn of the foot undone, as below): whichever comes nearer.
-    const glm::quat undo = last_ankle_rotation_[side] * glm::inverse(animated_.rotations[a]);
+    const glm::quat undo = last_end_rotation_[side] * glm::inverse(animated_.rotations[a]);
     const glm::quat turned = TurnTowards(foot_turn_[side], lay, kMaxFootTurnSpeed * dt);
     const glm::quat held =
         TurnTowards(glm::normalize(foot_turn_[side] * undo), lay, kMaxFootTurnSpeed * dt);
@@ -534,7 +534,7 @@ void Character::TurnFoot(Side side, const glm::vec3& o, const glm::quat& tilt, b
     // From last frame's turn (the foot turning as the clip turns it), or from the turn that
     // keeps the foot as it was last frame (the clip's own turn undone: a foot held still does
     // not pop, whichever way the clip turns it): whichever comes nearer.
-    const glm::quat still = glm::normalize(last_foot_turn_[side] * last_ankle_rotation_[side] *
+    const glm::quat still = glm::normalize(last_foot_turn_[side] * last_end_rotation_[side] *
                                            glm::inverse(animated_.rotations[a]));
     const glm::quat turned = TurnTowards(last_foot_turn_[side], full, most);
     const glm::quat held = TurnTowards(still, full, most);
@@ -718,7 +718,9 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
     // Under the pop limit the foot's turn is held back too, towards the turn that keeps its
     // joints' last corrections, as a hand's (SolveArm).
     pop_keep_pin_ = feet_[side].contact && feet_[side].pinned;
-    LimitPop(leg, solved, &turn, &shown_turn_[side]);
+    const glm::quat still = glm::normalize(
+        shown_turn_[side] * last_end_rotation_[side] * glm::inverse(animated_.rotations[a]));
+    LimitPop(leg, solved, &turn, &shown_turn_[side], &still);
     pop_keep_pin_ = false;
     feet_[side].held_back = glm::distance(aimed, solved.back());
     WriteLimb(leg, solved);
@@ -751,7 +753,10 @@ void Character::EndFrame(std::span<const glm::vec3> left_leg,
   std::copy(final_.positions.begin(), final_.positions.end(), last_final_.begin());
   std::copy(animated_.positions.begin(), animated_.positions.end(), last_animated_.begin());
   for (int side : {kLeft, kRight}) {
-    last_ankle_rotation_[side] = animated_.rotations[rig_->limbs.legs[side].end()];
+    last_end_rotation_[side] = animated_.rotations[rig_->limbs.legs[side].end()];
+    if (rig_->limbs.has_arms) {
+      last_end_rotation_[2 + side] = animated_.rotations[rig_->limbs.arms[side].end()];
+    }
   }
   last_weight_ = applied_weight_;
   // Each limb's middle joint's correction, for the next frame's bend (TurnToBend).
@@ -1001,7 +1006,7 @@ bool Character::LiftedPass(const Limb& limb, std::span<const glm::vec3> solved) 
 }
 
 void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, glm::quat* end_turn,
-                         const glm::quat* last_turn) {
+                         const glm::quat* last_turn, const glm::quat* still_end) {
   const float budget = settings_.max_pop_speed * frame_dt_;
   if (jumped_ || !(LimbPop(limb, solved, end_turn) > budget)) return;
   std::optional<glm::quat> expected;
@@ -1033,15 +1038,23 @@ void Character::LimitPop(const Limb& limb, std::span<glm::vec3> solved, glm::qua
   // The lifted chain does not depend on the reach: found once.
   lift_ready_ = pop_keep_pin_ && n == 3 && LiftedPass(limb, solved);
   if (expected) {
-    // Two turns to hold the end back towards: the fit keeping its joints' last corrections
-    // (ExpectedHandTurn), or last frame's turn (the joints below the end then move about it
-    // as the clip moves them, turned): whichever the least move pops less with. The fit
-    // suits a hand the clip swings fast (a punch); last frame's turn, fingers the capture
-    // spins on their own.
-    const glm::quat fit = *expected;
-    const float with_fit = pass(0.0f);
-    expected = *last_turn;
-    if (!(pass(0.0f) < with_fit)) expected = fit;
+    // Three turns to hold the end back towards: the fit keeping its joints' last corrections
+    // (ExpectedHandTurn), last frame's turn (the joints below the end then move about it as
+    // the clip moves them, turned), or the turn keeping the end as it was last frame (the
+    // clip's own turn of it undone, `still`): whichever the least move pops least with. The
+    // fit suits a hand the clip swings fast (a punch); last frame's turn, fingers the capture
+    // spins on their own; the still turn, an end the clip flicks.
+    const glm::quat candidates[] = {*expected, *last_turn,
+                                    still_end != nullptr ? *still_end : *last_turn};
+    float least = std::numeric_limits<float>::infinity();
+    int chosen = 0;
+    for (int k = 0; k < 3; ++k) {
+      if (k == 2 && still_end == nullptr) break;
+      expected = candidates[k];
+      const float pop = pass(0.0f);
+      if (pop < least) least = pop, chosen = k;
+    }
+    expected = candidates[chosen];
   }
   float lo = 0.0f, hi = budget;
   float best = LimbPop(limb, solved, end_turn);
@@ -1232,7 +1245,9 @@ void Character::SolveArm(Side side) {
   // The hand (the wrist's subtree) turns with the forearm; where that would pop, the pop
   // limit holds its turn back towards the one that keeps its joints' last corrections.
   hand_turn_[side] = ChainTurn(clip, local);
-  LimitPop(arm, local, &hand_turn_[side], &last_hand_turn);
+  const glm::quat still = glm::normalize(last_hand_turn * last_end_rotation_[2 + side] *
+                                         glm::inverse(animated_.rotations[arm.end()]));
+  LimitPop(arm, local, &hand_turn_[side], &last_hand_turn, &still);
   WriteLimb(arm, local);
   const int w = arm.end();
   const glm::quat back =

@@ -58,7 +58,7 @@
 //      it), the elbow keeping its bend plane as the knee does (that turn scaled by the blend),
 //      the arm's chain and the hand below the wrist under the same pop limit (the hand's turn
 //      held back towards the one best keeping its joints' corrections, a least-squares fit,
-//      or towards last frame's turn, whichever pops less;
+//      last frame's turn or the one keeping the hand as it was, whichever pops least;
 //      where no move keeps the joints below the wrist or ankle within the budget, they get
 //      what the least move leaves them, and the chain is still held to it); a faded reach's
 //      arm is walked back to the clip's within that limit (docs/mocap.md: One character).
@@ -250,8 +250,10 @@ class Character {
   // With `last_turn` (the end's turn last frame), the end's turn `end_turn` is held back too,
   // towards the one that would keep its joints' last corrections (ExpectedHandTurn, found
   // only when the limit acts), and set to the turn used.
+  // `still_end`: the turn that keeps the end as it was last frame, one more to hold back
+  // towards.
   void LimitPop(const Limb& limb, std::span<glm::vec3> solved, glm::quat* end_turn,
-                const glm::quat* last_turn = nullptr);
+                const glm::quat* last_turn = nullptr, const glm::quat* still_end = nullptr);
   // One trial of LimitPop: the chain moved at most `reach` from where last frame's
   // corrections put it, into limit_trial_; returns its pop (LimbPop).
   float PopPass(const Limb& limb, std::span<const glm::vec3> solved, float reach,
@@ -336,7 +338,8 @@ class Character {
   bool lift_ready_ = false;    // limit_lift_ holds this LimitPop's lifted chain
   PopParts pass_parts_;  // the parts of PopPass's last chain
   std::vector<glm::vec3> last_final_, last_animated_;            // last frame's poses' positions
-  std::array<glm::quat, 2> last_ankle_rotation_{};  // last frame's clip ankles' rotations
+  std::array<glm::quat, 4> last_end_rotation_{};  // last frame's clip rotations of the legs'
+                                                  // and arms' ends (ankles, then wrists)
 
   std::array<std::optional<glm::vec3>, 2> reach_;
   std::array<glm::vec3, 2> reach_last_{};  // the target a fading reach still heads for
