@@ -237,6 +237,9 @@ class Character {
   // `weight` (0..1) of the turn.
   void TurnToBend(int id, const Limb& limb, std::span<glm::vec3> solved, const glm::vec3& bend,
                   float weight) const;
+  // Bisection rounds of LimitPop (and of the toe's pitch under the budget): a reach found to
+  // 1/2^rounds of the budget.
+  static constexpr int kPopRounds = 6;
   struct PopParts {
     float chain = 0.0f, end = 0.0f;  // the chain's joints' pop, and the joints' below the end
   };

@@ -46,4 +46,12 @@ glm::quat LimitRotation(const glm::quat& q, float max_angle) {
   return ScaleRotation(r, max_angle / angle);
 }
 
+glm::quat TurnTowards(const glm::quat& from, const glm::quat& to, float most) {
+  glm::quat step = to * glm::inverse(from);
+  if (step.w < 0.0f) step = -step;
+  const float angle = 2.0f * std::acos(std::clamp(step.w, -1.0f, 1.0f));
+  if (angle <= most) return to;
+  return glm::normalize(ScaleRotation(step, most / angle) * from);
+}
+
 }  // namespace fabrik::mocap

@@ -26,4 +26,8 @@ glm::quat ScaleRotation(const glm::quat& q, float fraction);
 // `q` limited to at most `max_angle` radians (same axis).
 glm::quat LimitRotation(const glm::quat& q, float max_angle);
 
+// `from` turned towards `to` by at most `most` radians; exactly `to` once within reach (so a
+// paused clip settles instead of changing in its last bits every frame).
+glm::quat TurnTowards(const glm::quat& from, const glm::quat& to, float most);
+
 }  // namespace fabrik::mocap
