@@ -213,6 +213,14 @@ inline int AngleSlot(const std::vector<TestJoint>& joints, const std::string& na
   return -1;
 }
 
+// The rig of a BVH text (the clip loaded from memory, named `name` in messages).
+inline Result<std::shared_ptr<const Rig>> RigFromText(const std::string& text,
+                                                      const std::string& name) {
+  Result<Clip> clip = LoadClipFromMemory(text, name);
+  if (!clip) return MakeError(clip.error());
+  return MakeRig(std::move(clip.value()));
+}
+
 inline std::shared_ptr<const Rig> LoadRig(const std::string& path, float scale = 0.0f) {
   Result<Clip> clip = LoadClipFile(path, ClipLoadOptions{scale});
   EXPECT_TRUE(clip.ok()) << clip.error();

@@ -19,9 +19,7 @@ Result<std::shared_ptr<const Rig>> Synthetic(
   const std::string text = testing::MakeBvh(joints, unit, 180, [&](int f, std::vector<float>& v) {
     pose(static_cast<float>(f) / kHz, v);
   });
-  Result<Clip> clip = LoadClipFromMemory(text, "synthetic");
-  if (!clip) return MakeError(clip.error());
-  return MakeRig(std::move(clip.value()));
+  return testing::RigFromText(text, "synthetic");
 }
 
 int Count(const std::vector<std::uint8_t>& flags, int from, int to) {

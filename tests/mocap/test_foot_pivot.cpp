@@ -33,9 +33,7 @@ Result<std::shared_ptr<const Rig>> PivotingClip(float unit) {
         v[left + 1] = v[right + 1] = glm::degrees(pitch);  // X rotation (order Z X Y)
         v[right + 2] = glm::degrees(0.6f * e);             // Y rotation: the turn
       });
-  Result<Clip> clip = LoadClipFromMemory(text, "pivoting foot");
-  if (!clip) return MakeError(clip.error());
-  return MakeRig(std::move(clip.value()));
+  return testing::RigFromText(text, "pivoting foot");
 }
 
 TEST(FootPivot, TheBallHoldsWhileTheHeelRisesAndTurns) {

@@ -68,12 +68,10 @@ Result<std::shared_ptr<const Rig>> RisingClip(float unit) {
         v[knee + 1] = a.y;
         v[ankle + 1] = a.z;
       });
-  Result<Clip> clip = LoadClipFromMemory(text, "rising on the ball");
-  if (!clip) return MakeError(clip.error());
-  return MakeRig(std::move(clip.value()));
+  return testing::RigFromText(text, "rising on the ball");
 }
 
-TEST(StraightLegBend, APinnedFootIsLiftedNotSlidWhereTheClipBendsAStraightLeg) {
+TEST(StraightLegBend, APinnedFootHoldsWhereTheClipBendsAStraightLeg) {
   for (float unit : {1.0f, 0.01f}) {
     auto made = RisingClip(unit);
     ASSERT_TRUE(made) << made.error();
